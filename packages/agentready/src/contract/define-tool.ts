@@ -1,0 +1,74 @@
+/**
+ * @module `defineTool`: one declaration of a tool's name, words for the model,
+ * strict input, allowlisted output and effect class (DESIGN.md, "Contract").
+ */
+import { z } from 'zod';
+import { annotationsFor, type AnnotationFacts, type EffectClass, type ToolAnnotations } from './effects.ts';
+
+/** What an app writes to declare a tool. */
+export type ToolSpec<Name extends string, I extends z.ZodObject, O extends z.ZodObject> = AnnotationFacts & {
+  /** snake_case, unique in its catalog; the same on every surface. */
+  name: Name;
+  /** A short human title. */
+  title: string;
+  /** Written for a model: when to use it, what it returns, what it will not do. */
+  description: string;
+  effect: EffectClass;
+  /** Input schema; made strict here, so unknown keys are INVALID_INPUT. */
+  input: I;
+  /**
+   * Output schema: an allowlist. Whatever the operation returns is parsed through
+   * it, and zod objects drop keys they do not name, so internal fields cannot leak.
+   */
+  output: O;
+};
+
+/** A declared tool: the spec plus what is derived from it. */
+export type ToolContract<Name extends string = string, I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> = {
+  readonly name: Name;
+  readonly title: string;
+  readonly description: string;
+  readonly effect: EffectClass;
+  readonly input: I;
+  readonly output: O;
+  readonly annotations: ToolAnnotations;
+};
+
+/** The input type of a contract, as the operation receives it after validation. */
+export type ToolInput<C extends ToolContract> = z.output<C['input']>;
+/** The data type of a contract's success result, after projection. */
+export type ToolOutput<C extends ToolContract> = z.output<C['output']>;
+
+/**
+ * Declares a tool. Types of the operation's input and output are inferred from
+ * the schemas; no app writes them twice.
+ *
+ * @throws Error when the name is not snake_case (a programming error, at start-up).
+ * @example
+ * const getEventDetails = defineTool({
+ *   name: 'get_event_details', title: 'Event details', effect: 'read', untrustedContent: true,
+ *   description: 'Returns one event by its ID.',
+ *   input: z.object({ event_id: z.string() }),
+ *   output: z.object({ event: eventDetailSchema }),
+ * });
+ */
+export function defineTool<const Name extends string, I extends z.ZodObject, O extends z.ZodObject>(
+  spec: ToolSpec<Name, I, O>,
+): ToolContract<Name, I, O> {
+  if (!/^[a-z][a-z0-9_]{0,63}$/.test(spec.name)) {
+    throw new Error(`Tool name "${spec.name}" must be snake_case, at most 64 characters.`);
+  }
+  const facts: AnnotationFacts = {};
+  if (spec.untrustedContent !== undefined) facts.untrustedContent = spec.untrustedContent;
+  if (spec.destructive !== undefined) facts.destructive = spec.destructive;
+  if (spec.openWorld !== undefined) facts.openWorld = spec.openWorld;
+  return Object.freeze({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    effect: spec.effect,
+    input: spec.input.strict() as unknown as I,
+    output: spec.output,
+    annotations: Object.freeze(annotationsFor(spec.effect, facts)),
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * @module agentready: the contract layer (no I/O). Tool declarations, the
+ * catalog, the result envelope, error codes and effect classes.
+ */
+export { defineTool } from './define-tool.ts';
+export type { ToolContract, ToolSpec, ToolInput, ToolOutput } from './define-tool.ts';
+export { defineCatalog } from './catalog.ts';
+export type { Catalog, CatalogName, CatalogOptions } from './catalog.ts';
+export { succeed, fail, envelopeSchema, toolFailureSchema } from './envelope.ts';
+export type { ToolResult, ToolSuccess, ToolFailure, Guidance, Candidate, FailureDetails } from './envelope.ts';
+export { ERROR_CODES, ERROR_CODE_LIST, isRetryable } from './errors.ts';
+export type { ErrorCode } from './errors.ts';
+export { annotationsFor, requiresPrincipal } from './effects.ts';
+export type { EffectClass, ToolAnnotations, AnnotationFacts } from './effects.ts';
+export { parseToolInput } from './input-validation.ts';
+export type { ParsedInput } from './input-validation.ts';

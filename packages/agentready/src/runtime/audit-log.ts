@@ -1,0 +1,70 @@
+/**
+ * @module Audit evidence: one append-only record per tool call, in the
+ * runtime's `agentready_audit_record` table (DESIGN.md, "Mutation safety").
+ */
+import type { Kysely } from 'kysely';
+import type { RuntimeTables } from '../store/runtime-migrations.ts';
+import type { InputSummary } from './input-summary.ts';
+
+/** What the pipeline knows about one call when it ends. */
+export type AuditEvidence = {
+  traceId: string;
+  /** ISO 8601 UTC. */
+  occurredAt: string;
+  tool: string;
+  surface: string;
+  /** Opaque principal reference, or null for an anonymous call. */
+  principalRef: string | null;
+  authorization: 'allowed' | 'denied' | 'not_required';
+  inputSummary: InputSummary;
+  /** `SUCCESS` or an error code. */
+  outcomeCode: string;
+  ruleVersion?: string;
+  metadataVersion?: string;
+  draft?: { id: string; version: number; hash: string };
+  confirmationId?: string;
+  resultingIds: string[];
+  /** Milliseconds from input to envelope. */
+  durationMs: number;
+};
+
+/** Where evidence goes. Records are only ever added. */
+export type AuditSink = {
+  record(evidence: AuditEvidence): Promise<void>;
+};
+
+/**
+ * An {@link AuditSink} that inserts into `agentready_audit_record` through
+ * Kysely (SQLite or PostgreSQL). Run `runtimeMigrations` first.
+ *
+ * @param appDb an app's database whose type includes {@link RuntimeTables}.
+ */
+export function createDatabaseAuditSink<DB extends RuntimeTables>(appDb: Kysely<DB>): AuditSink {
+  // Kysely's database type is invariant; the app's database holds the runtime's tables too.
+  const db = appDb as unknown as Kysely<RuntimeTables>;
+  return {
+    async record(evidence) {
+      await db
+        .insertInto('agentready_audit_record')
+        .values({
+          trace_id: evidence.traceId,
+          occurred_at: evidence.occurredAt,
+          tool: evidence.tool,
+          surface: evidence.surface,
+          principal_ref: evidence.principalRef,
+          authorization: evidence.authorization,
+          input_summary: JSON.stringify(evidence.inputSummary),
+          outcome_code: evidence.outcomeCode,
+          rule_version: evidence.ruleVersion ?? null,
+          metadata_version: evidence.metadataVersion ?? null,
+          draft_id: evidence.draft?.id ?? null,
+          draft_version: evidence.draft?.version ?? null,
+          draft_hash: evidence.draft?.hash ?? null,
+          confirmation_id: evidence.confirmationId ?? null,
+          resulting_ids: JSON.stringify(evidence.resultingIds),
+          duration_ms: Math.round(evidence.durationMs),
+        })
+        .execute();
+    },
+  };
+}

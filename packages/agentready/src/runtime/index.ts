@@ -1,0 +1,20 @@
+/**
+ * @module agentready/runtime: the invocation pipeline and audit evidence (server only).
+ */
+export { createInvocationPipeline } from './pipeline.ts';
+export type {
+  InvocationPipeline,
+  Invocation,
+  OperationContext,
+  OperationEvidence,
+  OperationMap,
+  OperationOutcome,
+  PipelineOptions,
+  Principal,
+  Surface,
+  ToolOperation,
+} from './pipeline.ts';
+export { createDatabaseAuditSink } from './audit-log.ts';
+export type { AuditEvidence, AuditSink } from './audit-log.ts';
+export { summarizeInput } from './input-summary.ts';
+export type { InputSummary } from './input-summary.ts';

@@ -1,0 +1,202 @@
+/**
+ * @module The invocation pipeline: the one call path every surface uses
+ * (DESIGN.md, "Invocation pipeline"): validate input → principal → authorize →
+ * run the operation → project the output → envelope → audit evidence.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Catalog } from '../contract/catalog.ts';
+import type { ToolContract, ToolInput } from '../contract/define-tool.ts';
+import { requiresPrincipal } from '../contract/effects.ts';
+import { fail, succeed, type FailureDetails, type Guidance, type ToolResult } from '../contract/envelope.ts';
+import { parseToolInput } from '../contract/input-validation.ts';
+import type { AuditEvidence, AuditSink } from './audit-log.ts';
+import { summarizeInput } from './input-summary.ts';
+
+/** Where a call came from. */
+export type Surface = 'webmcp' | 'mcp' | 'ui';
+
+/**
+ * Who calls. `id` is internal: it reaches operations and (as `ref`) audit
+ * evidence, never a result.
+ */
+export type Principal = { id: string; kind: 'session' | 'token'; ref: string };
+
+/** What an operation knows about its call besides its input. */
+export type OperationContext = {
+  principal: Principal | null;
+  surface: Surface;
+  traceId: string;
+};
+
+/** Evidence an operation adds to its audit record. */
+export type OperationEvidence = Pick<AuditEvidence, 'ruleVersion' | 'metadataVersion' | 'draft' | 'confirmationId'> & {
+  resultingIds?: string[];
+};
+
+/** What an operation answers: data (before projection) and guidance, or a failure. */
+export type OperationOutcome<Data, Action extends string = string> =
+  | { ok: true; data: Data; guidance?: Partial<Guidance<Action>>; evidence?: OperationEvidence }
+  | { ok: false; failure: FailureDetails; evidence?: OperationEvidence };
+
+/**
+ * A tool's server operation. It receives validated input and may return more
+ * fields than the output schema names: the pipeline drops them.
+ */
+export type ToolOperation<C extends ToolContract, Action extends string = string> = (
+  input: ToolInput<C>,
+  context: OperationContext,
+) => Promise<OperationOutcome<z.input<C['output']>, Action>>;
+
+/** One operation per tool of the catalog, checked by name at compile time. */
+export type OperationMap<T extends ToolContract> = {
+  [Name in T['name']]: ToolOperation<Extract<T, { name: Name }>, T['name']>;
+};
+
+/** A call as a surface hands it over. */
+export type Invocation = {
+  tool: string;
+  input: unknown;
+  principal: Principal | null;
+  surface: Surface;
+};
+
+/** Options of {@link createInvocationPipeline}. */
+export type PipelineOptions<T extends ToolContract> = {
+  catalog: Catalog<T>;
+  operations: OperationMap<T>;
+  /** The principal's visible-state counter (0 for no principal). */
+  stateVersionOf: (principal: Principal | null) => Promise<number>;
+  audit: AuditSink;
+  logger: Logger;
+  /**
+   * Extra authorization after the effect rule (non-read tools need a principal).
+   * Return failure details to refuse. Default: allow.
+   */
+  authorize?: (tool: T, principal: Principal | null) => FailureDetails | null;
+  /** Clock for audit timestamps. Default `() => new Date()`. */
+  now?: () => Date;
+};
+
+/** The pipeline: one method, used by every surface. */
+export type InvocationPipeline = {
+  /**
+   * Runs one tool call.
+   *
+   * @returns the envelope, never throws for anything the caller sent: an unknown
+   *   tool is NOT_FOUND, bad input INVALID_INPUT with `field`, no principal for a
+   *   non-read tool UNAUTHENTICATED, an operation that throws or returns data the
+   *   output schema rejects TEMPORARY_FAILURE (details go to the log under the trace id).
+   */
+  invoke(call: Invocation): Promise<ToolResult<unknown>>;
+  /** Whether `name` is a tool of this pipeline's catalog. */
+  knows(name: string): boolean;
+};
+
+/**
+ * Builds the invocation pipeline for a catalog and its operations.
+ *
+ * @example
+ * const pipeline = createInvocationPipeline({ catalog, operations, stateVersionOf, audit, logger });
+ * const result = await pipeline.invoke({ tool: 'search_events', input: { keyword: 'WebMCP' }, principal, surface: 'webmcp' });
+ */
+export function createInvocationPipeline<T extends ToolContract>(options: PipelineOptions<T>): InvocationPipeline {
+  const { catalog, operations, stateVersionOf, audit, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const operationByName = operations as Record<string, ToolOperation<ToolContract>>;
+
+  return {
+    knows: (name) => catalog.has(name),
+    async invoke(call) {
+      const started = performance.now();
+      const traceId = randomUUID();
+      const evidence: AuditEvidence = {
+        traceId,
+        occurredAt: now().toISOString(),
+        tool: call.tool.slice(0, 64),
+        surface: call.surface,
+        principalRef: call.principal?.ref ?? null,
+        authorization: 'not_required',
+        inputSummary: summarizeInput(call.input),
+        outcomeCode: 'SUCCESS',
+        resultingIds: [],
+        durationMs: 0,
+      };
+      const result = await run(call, traceId, evidence);
+      evidence.outcomeCode = result.code;
+      evidence.durationMs = performance.now() - started;
+      try {
+        await audit.record(evidence);
+      } catch (error) {
+        logger.error({ err: error, traceId }, 'audit evidence could not be written');
+      }
+      return result;
+    },
+  };
+
+  async function run(call: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
+    const stateVersion = () => stateVersionOf(call.principal);
+    const tool = catalog.get(call.tool);
+    const operation = operationByName[call.tool];
+    if (!tool || !operation) {
+      return fail(
+        { code: 'NOT_FOUND', message: 'No tool has that name.', nextAction: `Use one of: ${catalog.names.join(', ')}.` },
+        await stateVersion(),
+      );
+    }
+
+    const parsed = parseToolInput(tool.input, call.input);
+    if (!parsed.ok) return fail(parsed.failure, await stateVersion());
+
+    if (requiresPrincipal(tool.effect) || options.authorize) {
+      evidence.authorization = 'allowed';
+      if (requiresPrincipal(tool.effect) && !call.principal) {
+        evidence.authorization = 'denied';
+        return fail(
+          { code: 'UNAUTHENTICATED', message: 'This tool needs to know who is calling.', nextAction: 'Connect as a person of this site, then call again.' },
+          0,
+        );
+      }
+      const refusal = options.authorize?.(tool, call.principal) ?? null;
+      if (refusal) {
+        evidence.authorization = 'denied';
+        return fail(refusal, await stateVersion());
+      }
+    }
+
+    let outcome: OperationOutcome<unknown>;
+    try {
+      outcome = await operation(parsed.value, { principal: call.principal, surface: call.surface, traceId });
+    } catch (error) {
+      logger.error({ err: error, traceId, tool: tool.name }, 'tool operation failed');
+      return temporaryFailure(await stateVersion());
+    }
+    if (outcome.evidence) Object.assign(evidence, withoutUndefined(outcome.evidence));
+    if (!outcome.ok) return fail(outcome.failure, await stateVersion());
+
+    const projected = tool.output.safeParse(outcome.data);
+    if (!projected.success) {
+      logger.error({ traceId, tool: tool.name, issues: projected.error.issues }, 'tool output does not match its schema');
+      return temporaryFailure(await stateVersion());
+    }
+    const guidance = outcome.guidance ?? {};
+    const unknownActions = (guidance.availableActions ?? []).filter((name) => !catalog.has(name));
+    if (unknownActions.length > 0) {
+      logger.error({ traceId, tool: tool.name, unknownActions }, 'guidance names tools outside the catalog');
+      guidance.availableActions = (guidance.availableActions ?? []).filter((name) => catalog.has(name));
+    }
+    return succeed(projected.data, guidance, { stateVersion: await stateVersion() });
+  }
+}
+
+function temporaryFailure(stateVersion: number) {
+  return fail(
+    { code: 'TEMPORARY_FAILURE', message: 'The service could not complete this call.', nextAction: 'Try the same call again in a moment.' },
+    stateVersion,
+  );
+}
+
+function withoutUndefined(evidence: OperationEvidence): Partial<AuditEvidence> {
+  return Object.fromEntries(Object.entries(evidence).filter(([, value]) => value !== undefined)) as Partial<AuditEvidence>;
+}

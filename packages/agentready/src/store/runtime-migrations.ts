@@ -1,0 +1,68 @@
+/**
+ * @module The toolkit's own tables, one migration set for SQLite and PostgreSQL:
+ * audit evidence (DESIGN.md, "Mutation safety"). Apps run it before their own
+ * set, under the migration table `agentready_migration`.
+ */
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/** Row type of `agentready_audit_record`, one per tool call, append-only. */
+export type AuditRecordTable = {
+  trace_id: string;
+  occurred_at: string;
+  tool: string;
+  surface: string;
+  /** An opaque reference to the principal (never the session cookie or token). */
+  principal_ref: string | null;
+  authorization: string;
+  /** JSON of the redacted input summary. */
+  input_summary: string;
+  outcome_code: string;
+  rule_version: string | null;
+  metadata_version: string | null;
+  draft_id: string | null;
+  draft_version: number | null;
+  draft_hash: string | null;
+  confirmation_id: string | null;
+  /** JSON array of public IDs the call created or changed. */
+  resulting_ids: string;
+  duration_ms: number;
+};
+
+/** The tables this migration set creates, for `Kysely<RuntimeTables>`. */
+export type RuntimeTables = {
+  agentready_audit_record: AuditRecordTable;
+};
+
+/** Name of the migration table the runtime's set is recorded in. */
+export const RUNTIME_MIGRATION_TABLE = 'agentready_migration';
+
+/** The runtime's migrations, keyed so that they sort in order. */
+export const runtimeMigrations: Record<string, Migration> = {
+  '2026-11-29-001-audit-record': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('agentready_audit_record')
+        .addColumn('trace_id', 'text', (col) => col.primaryKey())
+        .addColumn('occurred_at', 'text', (col) => col.notNull())
+        .addColumn('tool', 'text', (col) => col.notNull())
+        .addColumn('surface', 'text', (col) => col.notNull())
+        .addColumn('principal_ref', 'text')
+        .addColumn('authorization', 'text', (col) => col.notNull())
+        .addColumn('input_summary', 'text', (col) => col.notNull())
+        .addColumn('outcome_code', 'text', (col) => col.notNull())
+        .addColumn('rule_version', 'text')
+        .addColumn('metadata_version', 'text')
+        .addColumn('draft_id', 'text')
+        .addColumn('draft_version', 'integer')
+        .addColumn('draft_hash', 'text')
+        .addColumn('confirmation_id', 'text')
+        .addColumn('resulting_ids', 'text', (col) => col.notNull().defaultTo(sql`'[]'`))
+        .addColumn('duration_ms', 'integer', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('agentready_audit_record_tool_time').on('agentready_audit_record').columns(['tool', 'occurred_at']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('agentready_audit_record').execute();
+    },
+  },
+};

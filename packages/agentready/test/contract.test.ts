@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  defineCatalog,
+  defineTool,
+  envelopeSchema,
+  ERROR_CODE_LIST,
+  fail,
+  isRetryable,
+  parseToolInput,
+  succeed,
+} from '../src/contract/index.ts';
+
+const lookup = defineTool({
+  name: 'look_up',
+  title: 'Look up',
+  description: 'Looks one thing up.',
+  effect: 'read',
+  untrustedContent: true,
+  input: z.object({ id: z.string().max(10), contact: z.email().optional() }),
+  output: z.object({ thing: z.object({ id: z.string(), label: z.string() }) }),
+});
+
+describe('error codes', () => {
+  it('is the closed set of DESIGN.md, and only the transient ones are retryable', () => {
+    expect(ERROR_CODE_LIST).toEqual([
+      'INVALID_INPUT', 'NOT_FOUND', 'SELECTION_REQUIRED', 'CURRENT_TARGET_MISMATCH', 'STALE_TOOL', 'CONFLICT',
+      'CONFIRMATION_REQUIRED', 'UNAUTHENTICATED', 'SESSION_EXPIRED', 'FORBIDDEN', 'IDEMPOTENCY_KEY_REUSED',
+      'IN_PROGRESS', 'RATE_LIMITED', 'TEMPORARY_FAILURE', 'BLOCKED',
+    ]);
+    expect(ERROR_CODE_LIST.filter(isRetryable)).toEqual(['IN_PROGRESS', 'RATE_LIMITED', 'TEMPORARY_FAILURE']);
+  });
+});
+
+describe('envelope', () => {
+  it('builds a success with default guidance and a failure whose retryable comes from its code', () => {
+    const ok = succeed({ n: 1 }, { availableActions: ['look_up'] }, { stateVersion: 3 });
+    expect(ok).toEqual({
+      ok: true,
+      code: 'SUCCESS',
+      data: { n: 1 },
+      guidance: { availableActions: ['look_up'], requiresHumanConfirmation: false },
+      uiUpdated: false,
+      stateVersion: 3,
+    });
+    const busy = fail({ code: 'IN_PROGRESS', message: 'Still running.' }, 3);
+    expect(busy).toMatchObject({ ok: false, code: 'IN_PROGRESS', retryable: true, uiUpdated: false, stateVersion: 3 });
+    expect(fail({ code: 'CONFLICT', message: 'Full.' }, 0).retryable).toBe(false);
+  });
+
+  it('has one schema that accepts both branches and rejects a success without data shape', () => {
+    const schema = envelopeSchema(lookup.output);
+    expect(schema.safeParse(succeed({ thing: { id: 'a', label: 'A' } }, {}, { stateVersion: 0 })).success).toBe(true);
+    expect(schema.safeParse(fail({ code: 'NOT_FOUND', message: 'No such thing.', field: 'id' }, 1)).success).toBe(true);
+    expect(schema.safeParse(succeed({ other: 1 }, {}, { stateVersion: 0 })).success).toBe(false);
+    expect(schema.safeParse({ ok: false, code: 'OOPS', message: 'x', retryable: false, uiUpdated: false, stateVersion: 0 }).success).toBe(false);
+  });
+});
+
+describe('defineTool', () => {
+  it('derives annotations from the effect class', () => {
+    expect(lookup.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, untrustedContentHint: true });
+    const write = defineTool({ ...specOf('keep_it'), effect: 'write' });
+    expect(write.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, untrustedContentHint: false });
+    const commit = defineTool({ ...specOf('pay_it'), effect: 'commit', destructive: true });
+    expect(commit.annotations.destructiveHint).toBe(true);
+  });
+
+  it('makes the input strict: an unknown key is INVALID_INPUT naming that key', () => {
+    const result = parseToolInput(lookup.input, { id: 'a', extra: 1 });
+    expect(result).toMatchObject({ ok: false, failure: { code: 'INVALID_INPUT', field: 'extra' } });
+  });
+
+  it('refuses a name that is not snake_case', () => {
+    expect(() => defineTool({ ...specOf('Look-Up') })).toThrow(/snake_case/);
+  });
+});
+
+describe('parseToolInput', () => {
+  it('names the field of a wrong type, a missing field and an over-long string', () => {
+    expect(parseToolInput(lookup.input, { id: 5 })).toMatchObject({ ok: false, failure: { field: 'id' } });
+    expect(parseToolInput(lookup.input, {})).toMatchObject({ ok: false, failure: { field: 'id', message: expect.stringMatching(/required/) } });
+    expect(parseToolInput(lookup.input, { id: 'x'.repeat(11) })).toMatchObject({ ok: false, failure: { field: 'id' } });
+  });
+
+  it('never repeats the value it refused', () => {
+    const result = parseToolInput(lookup.input, { id: 'a', contact: 'not-an-address@' });
+    expect(result.ok).toBe(false);
+    expect(JSON.stringify(result)).not.toContain('not-an-address');
+  });
+
+  it('refuses input that is not an object', () => {
+    for (const raw of [null, 'id', [1], 3]) {
+      expect(parseToolInput(lookup.input, raw)).toMatchObject({ ok: false, failure: { code: 'INVALID_INPUT' } });
+    }
+  });
+});
+
+describe('defineCatalog', () => {
+  it('refuses a duplicate name and, unless allowed, a commit tool', () => {
+    expect(() => defineCatalog([lookup, lookup])).toThrow(/twice/);
+    const commit = defineTool({ ...specOf('pay_it'), effect: 'commit' });
+    expect(() => defineCatalog([lookup, commit])).toThrow(/commit/);
+    expect(defineCatalog([lookup, commit], { allowCommitTools: true }).names).toEqual(['look_up', 'pay_it']);
+  });
+
+  it('is frozen', () => {
+    const catalog = defineCatalog([lookup]);
+    expect(Object.isFrozen(catalog)).toBe(true);
+    expect(Object.isFrozen(catalog.names)).toBe(true);
+    expect(catalog.has('look_up')).toBe(true);
+    expect(catalog.has('submit_it')).toBe(false);
+  });
+});
+
+function specOf(name: string) {
+  return {
+    name,
+    title: name,
+    description: 'A tool for tests.',
+    effect: 'read' as const,
+    input: z.object({}),
+    output: z.object({ done: z.boolean() }),
+  };
+}

@@ -1,0 +1,127 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCatalog, defineTool } from '../src/contract/index.ts';
+import { createInvocationPipeline, type AuditEvidence, type Principal } from '../src/runtime/index.ts';
+
+const findThing = defineTool({
+  name: 'find_thing',
+  title: 'Find thing',
+  description: 'Finds a thing.',
+  effect: 'read',
+  input: z.object({ id: z.string() }),
+  output: z.object({ thing: z.object({ id: z.string(), label: z.string() }) }),
+});
+const keepThing = defineTool({
+  name: 'keep_thing',
+  title: 'Keep thing',
+  description: 'Keeps a thing.',
+  effect: 'write',
+  input: z.object({ id: z.string(), email: z.email() }),
+  output: z.object({ kept: z.boolean() }),
+});
+const catalog = defineCatalog([findThing, keepThing]);
+const principal: Principal = { id: 'internal-7', kind: 'session', ref: 'p-ref' };
+
+function build(operations: Parameters<typeof createInvocationPipeline<typeof findThing | typeof keepThing>>[0]['operations']) {
+  const evidence: AuditEvidence[] = [];
+  const pipeline = createInvocationPipeline({
+    catalog,
+    operations,
+    stateVersionOf: async (who) => (who ? 4 : 0),
+    audit: { record: async (record) => void evidence.push(record) },
+    logger: pino({ level: 'silent' }),
+  });
+  return { pipeline, evidence };
+}
+
+describe('invocation pipeline', () => {
+  it('projects the output through its allowlist, so internal fields never reach the result', async () => {
+    const { pipeline } = build({
+      find_thing: async ({ id }) => ({
+        ok: true,
+        data: { thing: { id, label: 'Thing', rowId: 42, ownerEmail: 'owner@example.com' } as { id: string; label: string } },
+        guidance: { availableActions: ['keep_thing'] },
+      }),
+      keep_thing: async () => ({ ok: true, data: { kept: true } }),
+    });
+    const result = await pipeline.invoke({ tool: 'find_thing', input: { id: 't-1' }, principal, surface: 'webmcp' });
+    expect(result).toEqual({
+      ok: true,
+      code: 'SUCCESS',
+      data: { thing: { id: 't-1', label: 'Thing' } },
+      guidance: { availableActions: ['keep_thing'], requiresHumanConfirmation: false },
+      uiUpdated: false,
+      stateVersion: 4,
+    });
+  });
+
+  it('answers a write without a principal UNAUTHENTICATED and never runs it', async () => {
+    let ran = false;
+    const { pipeline, evidence } = build({
+      find_thing: async () => ({ ok: true, data: { thing: { id: 'a', label: 'A' } } }),
+      keep_thing: async () => {
+        ran = true;
+        return { ok: true, data: { kept: true } };
+      },
+    });
+    const result = await pipeline.invoke({ tool: 'keep_thing', input: { id: 'a', email: 'a@example.com' }, principal: null, surface: 'mcp' });
+    expect(result).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', retryable: false });
+    expect(ran).toBe(false);
+    expect(evidence[0]).toMatchObject({ tool: 'keep_thing', authorization: 'denied', outcomeCode: 'UNAUTHENTICATED' });
+  });
+
+  it('turns a thrown error into TEMPORARY_FAILURE without its message or stack', async () => {
+    const { pipeline } = build({
+      find_thing: async () => {
+        throw new Error('SELECT * FROM secret_table WHERE owner = 7');
+      },
+      keep_thing: async () => ({ ok: true, data: { kept: true } }),
+    });
+    const result = await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'webmcp' });
+    expect(result).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
+    expect(JSON.stringify(result)).not.toMatch(/SELECT|secret_table|at .*\.ts/);
+  });
+
+  it('answers an unknown tool NOT_FOUND and bad input INVALID_INPUT with the field', async () => {
+    const { pipeline } = build({
+      find_thing: async () => ({ ok: true, data: { thing: { id: 'a', label: 'A' } } }),
+      keep_thing: async () => ({ ok: true, data: { kept: true } }),
+    });
+    expect(await pipeline.invoke({ tool: 'submit_thing', input: {}, principal, surface: 'webmcp' })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect(await pipeline.invoke({ tool: 'find_thing', input: { id: 'a', as_admin: true }, principal, surface: 'webmcp' })).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+      field: 'as_admin',
+    });
+  });
+
+  it('writes one audit record per call, with the e-mail redacted and the principal as an opaque ref', async () => {
+    const { pipeline, evidence } = build({
+      find_thing: async () => ({ ok: true, data: { thing: { id: 'a', label: 'A' } } }),
+      keep_thing: async ({ id }) => ({ ok: true, data: { kept: true }, evidence: { resultingIds: [id] } }),
+    });
+    await pipeline.invoke({ tool: 'keep_thing', input: { id: 'thing-1', email: 'person@example.com' }, principal, surface: 'webmcp' });
+    expect(evidence).toHaveLength(1);
+    expect(evidence[0]).toMatchObject({
+      tool: 'keep_thing',
+      surface: 'webmcp',
+      principalRef: 'p-ref',
+      authorization: 'allowed',
+      outcomeCode: 'SUCCESS',
+      resultingIds: ['thing-1'],
+      inputSummary: { id: 'thing-1', email: '[redacted]' },
+    });
+    expect(JSON.stringify(evidence)).not.toContain('person@example.com');
+    expect(JSON.stringify(evidence)).not.toContain('internal-7');
+  });
+
+  it('drops availableActions that are not in the catalog', async () => {
+    const { pipeline } = build({
+      find_thing: async () => ({ ok: true, data: { thing: { id: 'a', label: 'A' } }, guidance: { availableActions: ['keep_thing', 'delete_everything' as 'keep_thing'] } }),
+      keep_thing: async () => ({ ok: true, data: { kept: true } }),
+    });
+    const result = await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'webmcp' });
+    expect(result.ok && result.guidance.availableActions).toEqual(['keep_thing']);
+  });
+});
