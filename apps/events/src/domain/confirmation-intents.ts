@@ -1,0 +1,105 @@
+/**
+ * @module Confirmation intents (docs/events-api.md, `POST
+ * /api/confirmation-intents`): the proof that a person clicked "confirm" in the
+ * site's own UI. Single-use, five minutes, bound to (session, action, target),
+ * stored as SHA-256 only.
+ */
+import type { Kysely } from 'kysely';
+import type { Principal } from 'agentready/runtime';
+import type { EventsDatabase } from '../store/schema.ts';
+import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
+import type { EventsContext } from './events-context.ts';
+import { cancellationRefusal, checkRegistrable, findOwnedRegistration } from './registration-rules.ts';
+import { newSecretToken, sha256Hex } from './secret-tokens.ts';
+import { sessionRowIdOf } from './sessions.ts';
+import { toSiteIso } from './site-time.ts';
+
+/** How long an intent stays valid: five minutes, in milliseconds. */
+export const CONFIRMATION_INTENT_TTL_MS = 5 * 60 * 1000;
+
+/** What an intent may confirm. */
+export const CONFIRMATION_ACTIONS = ['register', 'cancel'] as const;
+export type ConfirmationAction = (typeof CONFIRMATION_ACTIONS)[number];
+
+/** A freshly issued intent: the token (shown once) and when it expires (ISO 8601, +08:00). */
+export type IssuedIntent = { intent: string; expiresAt: string };
+
+/**
+ * Issues an intent for `action` on `targetId` (an event ID for `register`, a
+ * registration ID for `cancel`). Refuses up front what the commit would refuse
+ * anyway, so the person is not asked to confirm something that cannot happen.
+ *
+ * @returns the intent, or NOT_FOUND (`field: "target_id"`) for an unknown
+ *   event or a registration the session does not own, or CONFLICT (`reason`
+ *   closed | full | already_registered | not_active).
+ */
+export async function createConfirmationIntent(
+  ctx: EventsContext,
+  principal: Principal,
+  request: { action: ConfirmationAction; targetId: string },
+): Promise<DomainResult<IssuedIntent>> {
+  const sessionRowId = sessionRowIdOf(principal);
+  if (request.action === 'register') {
+    const check = await checkRegistrable(ctx, principal, request.targetId);
+    if (!check.ok) return { ...check, field: 'target_id' };
+  } else {
+    const refusal = cancellationRefusal(await findOwnedRegistration(ctx.db, sessionRowId, request.targetId));
+    if (refusal) return { ...refusal, field: 'target_id' };
+  }
+
+  const intent = newSecretToken();
+  const now = ctx.now();
+  const expiresAtMs = now.getTime() + CONFIRMATION_INTENT_TTL_MS;
+  await ctx.db
+    .insertInto('confirmation_intents')
+    .values({
+      token_hash: sha256Hex(intent),
+      session_id: sessionRowId,
+      action: request.action,
+      target_id: request.targetId,
+      expires_at_ms: expiresAtMs,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return succeeded({ intent, expiresAt: toSiteIso(new Date(expiresAtMs)) });
+}
+
+/**
+ * Consumes an intent inside the caller's transaction: it must exist, belong to
+ * this session, name this action and target, be unused and unexpired. If the
+ * transaction later rolls back, the intent is unused again.
+ *
+ * @returns null when consumed, else CONFIRMATION_REQUIRED with
+ *   `field: "confirmation_intent"` (the message says whether it expired or
+ *   was used, never whose it is).
+ */
+export async function consumeConfirmationIntent(
+  trx: Kysely<EventsDatabase>,
+  now: Date,
+  expected: { sessionRowId: number; action: ConfirmationAction; targetId: string; intent: string },
+): Promise<DomainFailure | null> {
+  const row = await trx
+    .selectFrom('confirmation_intents')
+    .select(['id', 'session_id', 'action', 'target_id', 'expires_at_ms', 'used_at'])
+    .where('token_hash', '=', sha256Hex(expected.intent))
+    .executeTakeFirst();
+  if (!row || row.session_id !== expected.sessionRowId || row.action !== expected.action || row.target_id !== expected.targetId) {
+    return confirmationRequired('This confirmation does not match this request. Confirm again.');
+  }
+  if (row.used_at !== null) return confirmationRequired('This confirmation was already used. Confirm again.');
+  if (now.getTime() >= row.expires_at_ms) return confirmationRequired('This confirmation has expired. Confirm again.');
+
+  // Conditional on `used_at is null`, so of two concurrent commits only one consumes it.
+  const updated = await trx
+    .updateTable('confirmation_intents')
+    .set({ used_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) return confirmationRequired('This confirmation was already used. Confirm again.');
+  return null;
+}
+
+function confirmationRequired(message: string): DomainFailure {
+  return refused('CONFIRMATION_REQUIRED', message, { field: 'confirmation_intent' });
+}

@@ -1,0 +1,74 @@
+/**
+ * @module The events domain as one object bound to a database and a clock:
+ * what the REST routes and the agent tools call. Every method answers refusals
+ * as data ({@link DomainResult}); only infrastructure failures throw.
+ */
+import type { Principal } from 'agentready/runtime';
+import { createConfirmationIntent, type ConfirmationAction, type IssuedIntent } from './confirmation-intents.ts';
+import type { DomainResult } from './domain-result.ts';
+import { getEventDetail } from './event-details.ts';
+import type { EventDetail, EventSummary } from './event-shapes.ts';
+import type { EventsContext } from './events-context.ts';
+import { checkRegistrable } from './registration-rules.ts';
+import {
+  cancelRegistration,
+  listActiveRegistrations,
+  registerForEvent,
+  type ActiveRegistration,
+  type RegistrationCancelled,
+  type RegistrationCreated,
+  type RegistrationRequest,
+} from './registrations.ts';
+import { listSavedEvents, saveEvent, unsaveEvent, type SaveEventResult, type UnsaveEventResult } from './saved-events.ts';
+import { searchEvents, type EventSearchFilters, type EventSearchPage } from './search-events.ts';
+import { getStateVersion, openSession, type OpenedSession } from './sessions.ts';
+
+/** The domain operations, bound to one database and clock. See each function's module for its rules. */
+export type EventsServices = {
+  /** Finds or starts the session named by an `ar_session` cookie value. */
+  openSession(presentedCookie: string | undefined): Promise<OpenedSession>;
+  /** 0 for null or an unknown session. */
+  getStateVersion(principal: Principal | null): Promise<number>;
+  /** INVALID_INPUT (field keyword | date_from | date_to | page) or a page of results. */
+  searchEvents(filters: EventSearchFilters): Promise<DomainResult<EventSearchPage>>;
+  /** NOT_FOUND or the detail (`saved`/`registered` false for a null principal). */
+  getEventDetail(principal: Principal | null, eventId: string): Promise<DomainResult<EventDetail>>;
+  /** NOT_FOUND or `{ event, alreadySaved, stateVersion }`. */
+  saveEvent(principal: Principal, eventId: string): Promise<DomainResult<SaveEventResult>>;
+  /** Always succeeds: `{ removed, stateVersion }`. */
+  unsaveEvent(principal: Principal, eventId: string): Promise<DomainResult<UnsaveEventResult>>;
+  listSavedEvents(principal: Principal): Promise<EventSummary[]>;
+  /** Read-only: NOT_FOUND, CONFLICT (`reason` closed | full | already_registered) or the event. */
+  checkRegistrable(principal: Principal, eventId: string): Promise<DomainResult<EventDetail>>;
+  /** NOT_FOUND / CONFLICT for a doomed target, else a single-use 5-minute intent. */
+  createConfirmationIntent(principal: Principal, request: { action: ConfirmationAction; targetId: string }): Promise<DomainResult<IssuedIntent>>;
+  /** INVALID_INPUT, NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT, or the new registration. */
+  registerForEvent(principal: Principal, request: RegistrationRequest): Promise<DomainResult<RegistrationCreated>>;
+  /** NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT (`not_active`), or the cancelled registration. */
+  cancelRegistration(principal: Principal, request: { registrationId: string; confirmationIntent: string }): Promise<DomainResult<RegistrationCancelled>>;
+  listActiveRegistrations(principal: Principal): Promise<ActiveRegistration[]>;
+};
+
+/**
+ * Binds the domain functions to `ctx`.
+ *
+ * @example
+ * const services = createEventsServices({ db, now: () => new Date() });
+ * const page = await services.searchEvents({ keyword: '工作坊', location: 'taipei' });
+ */
+export function createEventsServices(ctx: EventsContext): EventsServices {
+  return {
+    openSession: (presentedCookie) => openSession(ctx, presentedCookie),
+    getStateVersion: (principal) => getStateVersion(ctx, principal),
+    searchEvents: (filters) => searchEvents(ctx, filters),
+    getEventDetail: (principal, eventId) => getEventDetail(ctx, principal, eventId),
+    saveEvent: (principal, eventId) => saveEvent(ctx, principal, eventId),
+    unsaveEvent: (principal, eventId) => unsaveEvent(ctx, principal, eventId),
+    listSavedEvents: (principal) => listSavedEvents(ctx, principal),
+    checkRegistrable: (principal, eventId) => checkRegistrable(ctx, principal, eventId),
+    createConfirmationIntent: (principal, request) => createConfirmationIntent(ctx, principal, request),
+    registerForEvent: (principal, request) => registerForEvent(ctx, principal, request),
+    cancelRegistration: (principal, request) => cancelRegistration(ctx, principal, request),
+    listActiveRegistrations: (principal) => listActiveRegistrations(ctx, principal),
+  };
+}

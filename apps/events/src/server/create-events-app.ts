@@ -1,0 +1,94 @@
+/**
+ * @module The events server as a Hono app: sessions, CSRF, the REST API of
+ * docs/events-api.md, a JSON error handler that never leaks, and the built
+ * web client. Runs in-process for tests (`app.request()`).
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { createEventsServices } from '../domain/events-services.ts';
+import { createEventsPipeline } from '../tools/events-pipeline.ts';
+import type { EventsDatabase } from '../store/schema.ts';
+import { csrfProtection } from './csrf-protection.ts';
+import { respondWithFailure, TEMPORARY_FAILURE_MESSAGE } from './error-responses.ts';
+import type { EventsEnv } from './events-env.ts';
+import { eventsRoutes } from './events-routes.ts';
+import { registrationsRoutes } from './registrations-routes.ts';
+import { savedEventsRoutes } from './saved-events-routes.ts';
+import { sessionMiddleware } from './session-middleware.ts';
+import { sessionRoutes } from './session-routes.ts';
+import { toolRoutes } from './tool-routes.ts';
+import { DEFAULT_WEB_ROOT, mountWebClient } from './web-client.ts';
+
+/** Largest request body accepted under `/api`, in bytes. */
+export const API_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Options of {@link createEventsApp}. */
+export type EventsAppOptions = {
+  db: Kysely<EventsDatabase>;
+  /** The clock every rule reads (deadlines, intent expiry). */
+  now: () => Date;
+  logger: Logger;
+  /** Folder of the built web client. Default: `apps/events/dist/web`. */
+  webRoot?: string;
+};
+
+/** The events app: a Hono app whose routes see `principal` and `session` variables. */
+export type EventsApp = Hono<EventsEnv>;
+
+/**
+ * Builds the events server.
+ *
+ * Every `/api` request gets a session (cookie `ar_session`); every
+ * state-changing `/api` request needs `X-CSRF-Token` (403 FORBIDDEN without).
+ * Failures answer `{ ok:false, code, message, retryable, field?, reason? }`;
+ * an unexpected error is logged with its stack and answered 500
+ * TEMPORARY_FAILURE with a message that reveals nothing.
+ *
+ * @see docs/events-api.md
+ * @example
+ * const app = createEventsApp({ db, now: () => new Date(), logger: pino() });
+ * const res = await app.request('/api/events?keyword=工作坊');
+ */
+export function createEventsApp(options: EventsAppOptions): EventsApp {
+  const { db, now, logger } = options;
+  const services = createEventsServices({ db, now });
+  const app = new Hono<EventsEnv>();
+
+  app.onError(function answerUnexpectedError(error, c) {
+    if (error instanceof HTTPException && error.status < 500) {
+      return respondWithFailure(c, { code: 'INVALID_INPUT', message: 'The request could not be read.' });
+    }
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
+    return respondWithFailure(c, { code: 'TEMPORARY_FAILURE', message: TEMPORARY_FAILURE_MESSAGE });
+  });
+  app.notFound(function answerNotFound(c) {
+    return c.req.path.startsWith('/api/')
+      ? respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no API endpoint at this path.' })
+      : c.text('Not found', 404);
+  });
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: API_BODY_LIMIT_BYTES,
+      onError: (c) => respondWithFailure(c, { code: 'INVALID_INPUT', message: 'The request body is too large.' }),
+    }),
+    sessionMiddleware(services),
+    csrfProtection(),
+  );
+  app.route('/api', sessionRoutes());
+  app.route('/api', eventsRoutes(services));
+  app.route('/api', savedEventsRoutes(services));
+  app.route('/api', registrationsRoutes(services));
+
+  app.route('/api', toolRoutes(createEventsPipeline({ db, services, logger, now })));
+
+  app.all('/api/*', function unknownApiPath(c) {
+    return respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no API endpoint at this path.' });
+  });
+  mountWebClient(app, options.webRoot ?? DEFAULT_WEB_ROOT, logger);
+  return app;
+}

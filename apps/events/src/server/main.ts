@@ -1,0 +1,37 @@
+/**
+ * @module Starts AgentReady Events: `npm run start -w apps/events`.
+ *
+ * Environment: PORT (default 3000), HOST (default 127.0.0.1), DATABASE_URL
+ * (default `file:data/events.sqlite`; relative SQLite paths resolve against the
+ * repository root, whatever the working folder). The database is created,
+ * migrated and seeded on first start.
+ */
+import { serve } from '@hono/node-server';
+import { pino } from 'pino';
+import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
+import { prepareEventsDatabase } from '../store/prepare-database.ts';
+import { createEventsApp } from './create-events-app.ts';
+
+const logger = pino({ name: 'agentready-events' });
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '127.0.0.1';
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  logger.fatal({ port: process.env.PORT }, 'PORT must be a whole number from 0 to 65535');
+  process.exit(2);
+}
+
+const db = await prepareEventsDatabase({ url: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, logger });
+const app = createEventsApp({ db, now: () => new Date(), logger });
+const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  logger.info({ url: `http://${shownHost}:${info.port}/` }, 'AgentReady Events is listening');
+});
+
+function shutDown(signal: NodeJS.Signals): void {
+  logger.info({ signal }, 'shutting down');
+  server.close(() => {
+    void db.destroy().then(() => process.exit(0));
+  });
+}
+process.once('SIGINT', shutDown);
+process.once('SIGTERM', shutDown);

@@ -1,0 +1,46 @@
+/**
+ * @module Reading untrusted request input: query strings and JSON bodies,
+ * validated by strict zod schemas. Failures name the field and never echo the
+ * value (the toolkit's `parseToolInput` words them).
+ */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { parseToolInput, type ParsedInput } from 'agentready';
+import type { ApiFailure } from './error-responses.ts';
+
+/** A validated value, or the INVALID_INPUT failure to answer with. */
+export type RequestInput<T> = { ok: true; value: T } | { ok: false; failure: ApiFailure };
+
+/**
+ * Validates the query string. Empty parameters (`?location=`, as a form sends
+ * for "any") count as absent; a repeated parameter counts once (its first value).
+ *
+ * @returns the parsed query, or INVALID_INPUT naming the field (an unknown parameter names itself).
+ */
+export function parseQuery<S extends z.ZodType>(c: Context, schema: S): RequestInput<z.output<S>> {
+  const present = Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value !== ''));
+  return toRequestInput(parseToolInput(schema, present));
+}
+
+/**
+ * Reads and validates a JSON object body.
+ *
+ * @returns the parsed body, or INVALID_INPUT when it is not JSON, not an
+ *   object, or breaks the schema (with `field`).
+ */
+export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<RequestInput<z.output<S>>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    return { ok: false, failure: { code: 'INVALID_INPUT', message: 'The request body must be a JSON object.' } };
+  }
+  return toRequestInput(parseToolInput(schema, raw));
+}
+
+function toRequestInput<T>(parsed: ParsedInput<T>): RequestInput<T> {
+  if (parsed.ok) return { ok: true, value: parsed.value };
+  const failure: ApiFailure = { code: parsed.failure.code, message: parsed.failure.message };
+  if (parsed.failure.field !== undefined) failure.field = parsed.failure.field;
+  return { ok: false, failure };
+}

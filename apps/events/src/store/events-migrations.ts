@@ -1,0 +1,116 @@
+/**
+ * @module The events app's migration set, one for SQLite and PostgreSQL: text
+ * for strings and ISO dates, `integer` for counts and money, `bigint` for epoch
+ * milliseconds. Only the auto-numbered key differs between the dialects.
+ */
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
+import { dialectOf } from 'agentready/store';
+
+/** Name of the migration table this set is recorded in. */
+export const EVENTS_MIGRATION_TABLE = 'events_migration';
+
+type ColumnCallback = (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+
+function autoNumberedKey(db: Kysely<unknown>): ColumnCallback {
+  // SQLite numbers an `integer primary key` by itself (it aliases the rowid);
+  // PostgreSQL needs an identity column.
+  return dialectOf(db) === 'postgres'
+    ? (column) => column.primaryKey().generatedByDefaultAsIdentity()
+    : (column) => column.primaryKey();
+}
+
+/** The app's migrations, keyed so that they sort in the order they run. */
+export const eventsMigrations: Record<string, Migration> = {
+  '2026-11-29-001-events-sessions-registrations': {
+    async up(db: Kysely<unknown>) {
+      const id = autoNumberedKey(db);
+
+      await db.schema
+        .createTable('events')
+        .addColumn('id', 'integer', id)
+        .addColumn('public_id', 'text', (col) => col.notNull().unique())
+        .addColumn('title', 'text', (col) => col.notNull())
+        .addColumn('summary', 'text', (col) => col.notNull())
+        .addColumn('location', 'text', (col) => col.notNull())
+        .addColumn('venue', 'text', (col) => col.notNull())
+        .addColumn('starts_at', 'text', (col) => col.notNull())
+        .addColumn('ends_at', 'text', (col) => col.notNull())
+        .addColumn('starts_at_ms', 'bigint', (col) => col.notNull())
+        .addColumn('ends_at_ms', 'bigint', (col) => col.notNull())
+        .addColumn('start_date', 'text', (col) => col.notNull())
+        .addColumn('fee_twd', 'integer', (col) => col.notNull())
+        .addColumn('level', 'text', (col) => col.notNull())
+        .addColumn('capacity', 'integer', (col) => col.notNull())
+        .addColumn('remaining_capacity', 'integer', (col) => col.notNull())
+        .addColumn('registration_deadline', 'text', (col) => col.notNull())
+        .addColumn('registration_deadline_ms', 'bigint', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addCheckConstraint('events_fee_not_negative', sql`fee_twd >= 0`)
+        .addCheckConstraint('events_remaining_within_capacity', sql`remaining_capacity >= 0 and remaining_capacity <= capacity`)
+        .execute();
+      await db.schema.createIndex('events_by_start').on('events').columns(['starts_at_ms', 'id']).execute();
+      await db.schema.createIndex('events_by_start_date').on('events').column('start_date').execute();
+
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'integer', id)
+        .addColumn('token_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('csrf_token', 'text', (col) => col.notNull())
+        .addColumn('ref', 'text', (col) => col.notNull().unique())
+        .addColumn('state_version', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('saved_events')
+        .addColumn('id', 'integer', id)
+        .addColumn('session_id', 'integer', (col) => col.notNull().references('sessions.id').onDelete('cascade'))
+        .addColumn('event_id', 'integer', (col) => col.notNull().references('events.id').onDelete('cascade'))
+        .addColumn('saved_at', 'text', (col) => col.notNull())
+        .addUniqueConstraint('saved_events_once_per_session', ['session_id', 'event_id'])
+        .execute();
+
+      await db.schema
+        .createTable('registrations')
+        .addColumn('id', 'integer', id)
+        .addColumn('public_id', 'text', (col) => col.notNull().unique())
+        .addColumn('session_id', 'integer', (col) => col.notNull().references('sessions.id').onDelete('cascade'))
+        .addColumn('event_id', 'integer', (col) => col.notNull().references('events.id'))
+        .addColumn('attendee_name', 'text', (col) => col.notNull())
+        .addColumn('attendee_email', 'text', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('registered_at', 'text', (col) => col.notNull())
+        .addColumn('cancelled_at', 'text')
+        .addCheckConstraint('registrations_status_known', sql`status in ('active', 'cancelled')`)
+        .execute();
+      // The database itself keeps one active registration per session and event,
+      // so two concurrent submits cannot both succeed.
+      await db.schema
+        .createIndex('registrations_one_active_per_session_event')
+        .on('registrations')
+        .columns(['session_id', 'event_id'])
+        .unique()
+        .where(sql.ref('status'), '=', 'active')
+        .execute();
+      await db.schema.createIndex('registrations_by_event').on('registrations').column('event_id').execute();
+
+      await db.schema
+        .createTable('confirmation_intents')
+        .addColumn('id', 'integer', id)
+        .addColumn('token_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('session_id', 'integer', (col) => col.notNull().references('sessions.id').onDelete('cascade'))
+        .addColumn('action', 'text', (col) => col.notNull())
+        .addColumn('target_id', 'text', (col) => col.notNull())
+        .addColumn('expires_at_ms', 'bigint', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('used_at', 'text')
+        .addCheckConstraint('confirmation_intents_action_known', sql`action in ('register', 'cancel')`)
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['confirmation_intents', 'registrations', 'saved_events', 'sessions', 'events']) {
+        await db.schema.dropTable(table).execute();
+      }
+    },
+  },
+};

@@ -1,0 +1,58 @@
+/**
+ * @module First start: open the events database, bring every migration set
+ * up to date (the toolkit runtime's, then the app's), and seed the curated
+ * events when there are none.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations } from 'agentready/store';
+import { CURATED_EVENTS } from './curated-events.ts';
+import { insertEvents } from './event-seeds.ts';
+import { EVENTS_MIGRATION_TABLE, eventsMigrations } from './events-migrations.ts';
+import type { EventsDatabase } from './schema.ts';
+
+/** Options of {@link prepareEventsDatabase}. */
+export type PrepareDatabaseOptions = {
+  /** `file:…`/path for SQLite or `postgres://…` (see `openDatabase`). */
+  url: string;
+  /** Folder relative SQLite paths resolve against. Default: `process.cwd()`. */
+  baseDir?: string;
+  /** Clock for the rows' `created_at`. Default: `() => new Date()`. */
+  now?: () => Date;
+  logger?: Logger;
+};
+
+/**
+ * Opens, migrates and (only when the `events` table is empty) seeds the
+ * database. Safe to run at every start and from several instances at once.
+ *
+ * @returns the open database; the caller ends it with `db.destroy()`.
+ * @throws Error when the database cannot be opened or a migration fails (the
+ *   database is closed again before the error propagates).
+ */
+export async function prepareEventsDatabase(options: PrepareDatabaseOptions): Promise<Kysely<EventsDatabase>> {
+  const now = options.now ?? (() => new Date());
+  const db = openDatabase<EventsDatabase>({
+    url: options.url,
+    baseDir: options.baseDir,
+    onConnectionError: (error) => options.logger?.error({ err: error }, 'database connection failed'),
+  });
+  try {
+    const report = await migrateToLatest(db, [
+      { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
+      { tableName: EVENTS_MIGRATION_TABLE, migrations: eventsMigrations },
+    ]);
+    const applied = report.flatMap((set) => set.applied);
+    if (applied.length > 0) options.logger?.info({ migrations: applied }, 'database migrated');
+
+    const existing = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    if (Number(existing.count) === 0) {
+      const inserted = await insertEvents(db, CURATED_EVENTS, now());
+      options.logger?.info({ events: inserted }, 'database seeded with the curated events');
+    }
+    return db;
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { checkCatalogConformance } from 'agentready/testing';
+import { describe, expect, it } from 'vitest';
+import { eventsCatalog } from '../src/tools/catalog.ts';
+
+const FIVE = ['search_events', 'get_event_details', 'save_event', 'prepare_event_registration', 'prepare_registration_cancellation'];
+const srcRoot = join(import.meta.dirname, '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('the Events catalog (frozen)', () => {
+  it('holds exactly the five approved tools, in order', () => {
+    expect(eventsCatalog.names).toEqual(FIVE);
+    expect(Object.isFrozen(eventsCatalog)).toBe(true);
+  });
+
+  it('conforms: strict inputs, allowlisted outputs, no finalizer and no commit tool', () => {
+    expect(checkCatalogConformance(eventsCatalog)).toEqual([]);
+    expect(eventsCatalog.tools.filter((tool) => tool.effect === 'commit')).toEqual([]);
+  });
+
+  it('marks the read tools read-only and every tool that returns event copy as untrusted content', () => {
+    const byName = Object.fromEntries(eventsCatalog.tools.map((tool) => [tool.name, tool.annotations]));
+    expect(byName['search_events']).toMatchObject({ readOnlyHint: true, untrustedContentHint: true });
+    expect(byName['get_event_details']).toMatchObject({ readOnlyHint: true, untrustedContentHint: true });
+    for (const name of ['save_event', 'prepare_event_registration', 'prepare_registration_cancellation']) {
+      expect(byName[name]).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    }
+  });
+
+  it('is the one declaration: no other source file spells a tool name as a string', () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles(srcRoot)) {
+      if (file.endsWith(join('tools', 'catalog.ts'))) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const name of FIVE) if (new RegExp(`['"\`]${name}['"\`]`).test(text)) offenders.push(`${relative(srcRoot, file)}: ${name}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,255 @@
+/**
+ * The events domain on SQLite and on PostgreSQL: the same rules, the same
+ * answers. PostgreSQL runs wherever it is reachable; in CI (CI=true) an
+ * unreachable PostgreSQL fails the run instead of being left out.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
+import type { Principal } from 'agentready/runtime';
+import {
+  createPostgresFixture,
+  createSqliteFixture,
+  createTestClock,
+  postgresReachable,
+  type DatabaseFixture,
+  type TestClock,
+} from './support/events-database.ts';
+
+const pgReachable = await postgresReachable();
+if (!pgReachable) {
+  if (process.env.CI === 'true' || process.env.CI === '1') {
+    throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
+  }
+  console.warn('PostgreSQL is not reachable: the events domain tests run on SQLite only.');
+}
+
+const dialects = [
+  { name: 'sqlite', open: createSqliteFixture },
+  ...(pgReachable ? [{ name: 'postgres', open: createPostgresFixture }] : []),
+];
+
+describe.each(dialects)('events domain on $name', ({ open }) => {
+  let fixture: DatabaseFixture;
+  let clock: TestClock;
+  let services: EventsServices;
+
+  beforeEach(async () => {
+    fixture = await open();
+    clock = createTestClock();
+    services = createEventsServices({ db: fixture.db, now: clock.now });
+  });
+  afterEach(async () => {
+    await fixture.close();
+  });
+
+  async function newPrincipal(): Promise<Principal> {
+    return (await services.openSession(undefined)).principal;
+  }
+
+  async function ids(filters: Parameters<EventsServices['searchEvents']>[0]): Promise<string[]> {
+    const result = await services.searchEvents(filters);
+    if (!result.ok) throw new Error(result.message);
+    return result.value.events.map((event) => event.id);
+  }
+
+  async function remaining(eventId: string): Promise<number> {
+    const row = await fixture.db.selectFrom('events').select('remaining_capacity').where('public_id', '=', eventId).executeTakeFirstOrThrow();
+    return row.remaining_capacity;
+  }
+
+  async function activeRegistrations(eventId: string): Promise<number> {
+    const row = await fixture.db
+      .selectFrom('registrations')
+      .innerJoin('events', 'events.id', 'registrations.event_id')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('events.public_id', '=', eventId)
+      .where('registrations.status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async function intentFor(principal: Principal, action: 'register' | 'cancel', targetId: string): Promise<string> {
+    const issued = await services.createConfirmationIntent(principal, { action, targetId });
+    if (!issued.ok) throw new Error(`${issued.code}: ${issued.message}`);
+    return issued.value.intent;
+  }
+
+  it('finds a part of a Chinese word, case-insensitively, across title, summary and venue', async () => {
+    expect(await ids({ keyword: '入門' })).toEqual(['evt-webmcp-intro', 'evt-python-data-banqiao', 'evt-chip-design-talk-hsinchu']);
+    expect(await ids({ keyword: 'webmcp' })).toEqual(['evt-webmcp-intro', 'evt-webmcp-confirmation-patterns']);
+    expect(await ids({ keyword: 'WORKSHOP', location: 'yilan' })).toEqual(['evt-night-sky-photography-yilan']);
+    expect(await ids({ keyword: '南港' })).toEqual(['evt-graphql-meetup-nangang', 'evt-sre-incident-workshop-nangang']);
+    expect(await ids({ keyword: '入門 python' })).toEqual(['evt-python-data-banqiao']);
+  });
+
+  it('matches LIKE wildcards literally', async () => {
+    for (const keyword of ['%', '_', '\\', '100%']) {
+      const result = await services.searchEvents({ keyword });
+      expect(result).toMatchObject({ ok: true, value: { total: 0, events: [] } });
+    }
+  });
+
+  it('combines filters into different result sets', async () => {
+    expect(await ids({ keyword: '工作坊', location: 'taipei' })).toEqual([
+      'evt-webmcp-intro',
+      'evt-webmcp-confirmation-patterns',
+      'evt-typescript-type-level',
+      'evt-kids-coding-library',
+    ]);
+    expect(await ids({ keyword: '工作坊', location: 'taipei', price: 'free' })).toEqual(['evt-webmcp-intro', 'evt-kids-coding-library']);
+    expect(await ids({ keyword: '工作坊', location: 'taipei', price: 'paid' })).toEqual(['evt-webmcp-confirmation-patterns', 'evt-typescript-type-level']);
+    expect(await ids({ keyword: '工作坊', level: 'advanced' })).toEqual([
+      'evt-webmcp-confirmation-patterns',
+      'evt-typescript-type-level',
+      'evt-llm-evaluation-hsinchu',
+    ]);
+    expect(await ids({ location: 'taipei', dateFrom: '2027-01-23', dateTo: '2027-01-23' })).toEqual(['evt-webmcp-intro']);
+    expect(await ids({ dateFrom: '2027-12-01' })).toEqual(['evt-taichung-maker-faire', 'evt-ai-product-design-kaohsiung']);
+  });
+
+  it('pages by ten, sorted by start time, with a number total', async () => {
+    const first = await services.searchEvents({ keyword: '工作坊' });
+    const second = await services.searchEvents({ keyword: '工作坊', page: 2 });
+    const third = await services.searchEvents({ keyword: '工作坊', page: 3 });
+    if (!first.ok || !second.ok || !third.ok) throw new Error('search failed');
+    expect(first.value.total).toBe(14);
+    expect(typeof first.value.total).toBe('number');
+    expect(first.value.events).toHaveLength(10);
+    expect(second.value.events).toHaveLength(4);
+    const all = [...first.value.events, ...second.value.events];
+    expect(new Set(all.map((event) => event.id)).size).toBe(14);
+    const starts = all.map((event) => Date.parse(event.startsAt));
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    expect(third.value.events).toEqual([]);
+    expect(third.value.noResultsReason).toContain('past the last page');
+  });
+
+  it('refuses a reversed date range, naming the field', async () => {
+    expect(await services.searchEvents({ dateFrom: '2027-03-01', dateTo: '2027-02-01' })).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+      field: 'date_to',
+    });
+  });
+
+  it('computes open, full and closed from the clock', async () => {
+    const detail = async (id: string) => {
+      const result = await services.getEventDetail(null, id);
+      if (!result.ok) throw new Error(result.message);
+      return result.value;
+    };
+    expect((await detail('evt-webmcp-intro')).state).toBe('open');
+    expect((await detail('evt-accessible-forms-workshop')).state).toBe('full');
+    expect((await detail('evt-taipei-web-conf-2027')).state).toBe('closed');
+    clock.set('2027-01-22T00:00:00+08:00');
+    expect((await detail('evt-webmcp-intro')).state).toBe('closed');
+    expect(await services.getEventDetail(null, 'evt-no-such-event')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
+  it('keeps one saved row when saving twice, and reports alreadySaved', async () => {
+    const principal = await newPrincipal();
+    expect(await services.saveEvent(principal, 'evt-webmcp-intro')).toMatchObject({ ok: true, value: { alreadySaved: false, stateVersion: 1 } });
+    expect(await services.saveEvent(principal, 'evt-webmcp-intro')).toMatchObject({ ok: true, value: { alreadySaved: true, stateVersion: 1 } });
+    const rows = await fixture.db.selectFrom('saved_events').select('id').execute();
+    expect(rows).toHaveLength(1);
+    expect(await services.saveEvent(principal, 'evt-nope')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
+  it('registers once, lowers capacity by one, and gives the place back on cancel', async () => {
+    const principal = await newPrincipal();
+    const created = await services.registerForEvent(principal, {
+      eventId: 'evt-webmcp-intro',
+      name: '林美玲',
+      email: 'mei.lin@example.com',
+      confirmationIntent: await intentFor(principal, 'register', 'evt-webmcp-intro'),
+    });
+    if (!created.ok) throw new Error(created.message);
+    expect(created.value.registration.id).toMatch(/^reg-/);
+    expect(await remaining('evt-webmcp-intro')).toBe(7);
+    expect(await activeRegistrations('evt-webmcp-intro')).toBe(1);
+    expect(await services.checkRegistrable(principal, 'evt-webmcp-intro')).toMatchObject({ ok: false, code: 'CONFLICT', reason: 'already_registered' });
+
+    const cancelled = await services.cancelRegistration(principal, {
+      registrationId: created.value.registration.id,
+      confirmationIntent: await intentFor(principal, 'cancel', created.value.registration.id),
+    });
+    expect(cancelled).toMatchObject({ ok: true, value: { registration: { status: 'cancelled' }, stateVersion: 2 } });
+    expect(await remaining('evt-webmcp-intro')).toBe(8);
+    expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
+    expect(await services.listActiveRegistrations(principal)).toEqual([]);
+  });
+
+  it('sells the last place once when two sessions commit at the same moment', async () => {
+    const [first, second] = [await newPrincipal(), await newPrincipal()];
+    const eventId = 'evt-rust-microcontrollers-hsinchu';
+    const requests = await Promise.all(
+      [first, second].map(async (principal) => ({ principal, intent: await intentFor(principal, 'register', eventId) })),
+    );
+    const results = await Promise.all(
+      requests.map(({ principal, intent }) =>
+        services.registerForEvent(principal, { eventId, name: 'Attendee', email: 'attendee@example.com', confirmationIntent: intent }),
+      ),
+    );
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.find((result) => !result.ok)).toMatchObject({ code: 'CONFLICT', reason: 'full' });
+    expect(await remaining(eventId)).toBe(0);
+    expect(await activeRegistrations(eventId)).toBe(1);
+  });
+
+  it('registers a session once when it submits twice at the same moment', async () => {
+    const principal = await newPrincipal();
+    const intents = [await intentFor(principal, 'register', 'evt-webmcp-intro'), await intentFor(principal, 'register', 'evt-webmcp-intro')];
+    const results = await Promise.all(
+      intents.map((intent) =>
+        services.registerForEvent(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: intent }),
+      ),
+    );
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.find((result) => !result.ok)).toMatchObject({ code: 'CONFLICT', reason: 'already_registered' });
+    expect(await remaining('evt-webmcp-intro')).toBe(7);
+    expect(await activeRegistrations('evt-webmcp-intro')).toBe(1);
+  });
+
+  it('lets one intent be used once, even by two concurrent commits', async () => {
+    const principal = await newPrincipal();
+    const intent = await intentFor(principal, 'register', 'evt-webmcp-intro');
+    const results = await Promise.all(
+      [0, 1].map(() =>
+        services.registerForEvent(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: intent }),
+      ),
+    );
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.find((result) => !result.ok)).toMatchObject({ ok: false });
+    expect(await activeRegistrations('evt-webmcp-intro')).toBe(1);
+    const used = await fixture.db.selectFrom('confirmation_intents').select('used_at').execute();
+    expect(used.every((row) => row.used_at !== null)).toBe(true);
+  });
+
+  it('rolls the intent back when the commit is refused after consuming it', async () => {
+    const principal = await newPrincipal();
+    clock.set('2027-01-21T23:58:00+08:00');
+    const intent = await intentFor(principal, 'register', 'evt-webmcp-intro');
+    clock.set('2027-01-22T00:00:30+08:00');
+    const refused = await services.registerForEvent(principal, {
+      eventId: 'evt-webmcp-intro',
+      name: 'Late Comer',
+      email: 'late@example.com',
+      confirmationIntent: intent,
+    });
+    expect(refused).toMatchObject({ ok: false, code: 'CONFLICT', reason: 'closed' });
+    const intentRow = await fixture.db.selectFrom('confirmation_intents').select('used_at').executeTakeFirstOrThrow();
+    expect(intentRow.used_at).toBeNull();
+    expect(await remaining('evt-webmcp-intro')).toBe(8);
+    expect(await services.getStateVersion(principal)).toBe(0);
+  });
+
+  it('stores no secret in clear: cookie, intent and e-mail stay out of the session and intent rows', async () => {
+    const opened = await services.openSession(undefined);
+    const intent = await intentFor(opened.principal, 'register', 'evt-webmcp-intro');
+    const sessions = await fixture.db.selectFrom('sessions').selectAll().execute();
+    const intents = await fixture.db.selectFrom('confirmation_intents').selectAll().execute();
+    const stored = JSON.stringify([sessions, intents]);
+    expect(stored).not.toContain(opened.issuedCookie ?? 'missing');
+    expect(stored).not.toContain(intent);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * @module Fresh, seeded events databases for tests: a SQLite file in a temp
+ * folder, or a PostgreSQL schema of its own (127.0.0.1:5432, database "test",
+ * selected through `search_path`), plus a clock tests can move.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { DateTime } from 'luxon';
+import pg from 'pg';
+import { prepareEventsDatabase } from '../../src/store/prepare-database.ts';
+import type { EventsDatabase } from '../../src/store/schema.ts';
+
+/** PostgreSQL for tests; override with TEST_DATABASE_URL. */
+export const POSTGRES_TEST_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
+
+/** "Today" in the tests: 2026-11-29, 10:00 in Taipei. */
+export const TEST_TODAY = '2026-11-29T10:00:00+08:00';
+
+/** A clock that stands still until a test moves it. */
+export type TestClock = { now: () => Date; set(iso: string): void; advance(milliseconds: number): void };
+
+/** Makes a {@link TestClock} showing `iso` (default {@link TEST_TODAY}). */
+export function createTestClock(iso: string = TEST_TODAY): TestClock {
+  let current = DateTime.fromISO(iso).toJSDate();
+  return {
+    now: () => new Date(current.getTime()),
+    set(next) {
+      current = DateTime.fromISO(next).toJSDate();
+    },
+    advance(milliseconds) {
+      current = new Date(current.getTime() + milliseconds);
+    },
+  };
+}
+
+/** A migrated, seeded database that the test owns and ends with `close()`. */
+export type DatabaseFixture = { dialect: 'sqlite' | 'postgres'; db: Kysely<EventsDatabase>; close(): Promise<void> };
+
+/** A fresh SQLite file in its own temp folder (removed on close). */
+export async function createSqliteFixture(): Promise<DatabaseFixture> {
+  const folder = mkdtempSync(join(tmpdir(), 'events-test-'));
+  const db = await prepareEventsDatabase({ url: `file:${join(folder, 'nested', 'events.sqlite')}` });
+  return {
+    dialect: 'sqlite',
+    db,
+    async close() {
+      await db.destroy();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh PostgreSQL schema (dropped on close). */
+export async function createPostgresFixture(): Promise<DatabaseFixture> {
+  const schema = `events_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient((client) => client.query(`create schema ${schema}`));
+  const url = new URL(POSTGRES_TEST_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const db = await prepareEventsDatabase({ url: url.toString() });
+  return {
+    dialect: 'postgres',
+    db,
+    async close() {
+      await db.destroy();
+      await withAdminClient((client) => client.query(`drop schema ${schema} cascade`));
+    },
+  };
+}
+
+/** Whether PostgreSQL answers at {@link POSTGRES_TEST_URL}. */
+export async function postgresReachable(): Promise<boolean> {
+  try {
+    await withAdminClient((client) => client.query('select 1'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_TEST_URL, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * @module Opens a Kysely database on SQLite (embedded default) or PostgreSQL
+ * (several app instances behind one database), and runs migration sets side by
+ * side (DESIGN.md, "Storage").
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SqliteDatabase from 'better-sqlite3';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  type Migration,
+  type MigrationResult,
+} from 'kysely';
+import pg from 'pg';
+
+/** Options of {@link openDatabase}. */
+export type OpenDatabaseOptions = {
+  /**
+   * `postgres://…` or `postgresql://…` for PostgreSQL; otherwise a SQLite file:
+   * `file:data/app.sqlite`, `file:///abs/app.sqlite`, a plain path, or `:memory:`.
+   */
+  url: string;
+  /** Folder that relative SQLite paths are resolved against. Default: `process.cwd()`. */
+  baseDir?: string;
+  /**
+   * PostgreSQL only: called when an idle pooled connection fails (server
+   * restart, network). The pool drops that connection and the next query
+   * opens a new one. Default: ignore.
+   */
+  onConnectionError?: (error: Error) => void;
+};
+
+/** A migration set recorded in its own migration table. */
+export type MigrationSet = {
+  /** Name of the table that records which of these migrations ran (its lock table is `<name>_lock`). */
+  tableName: string;
+  /** Migrations keyed by name; names sort in the order they must run. */
+  migrations: Record<string, Migration>;
+};
+
+/** What {@link migrateToLatest} applied, per set. */
+export type MigrationReport = Array<{ tableName: string; applied: string[] }>;
+
+const INT8_OID = 20;
+
+/**
+ * Opens a database for `url`.
+ *
+ * - SQLite (better-sqlite3): creates the file's folder, turns on WAL journaling
+ *   (readers do not block the writer) and foreign keys (off by default in SQLite,
+ *   see https://sqlite.org/foreignkeys.html#fk_enable).
+ * - PostgreSQL (pg Pool): `int8` values (`bigint` columns, `count(*)`) arrive as
+ *   JavaScript numbers, as they do from SQLite, so one query serves both dialects.
+ *   Our `bigint` columns hold epoch milliseconds and counts, far below 2^53.
+ *
+ * The caller owns the result and ends it with `db.destroy()`.
+ *
+ * @throws Error when the SQLite file cannot be created or opened (the pool of
+ *   PostgreSQL connects lazily, so a wrong PostgreSQL URL fails at the first query).
+ * @example
+ * const db = openDatabase<Tables>({ url: process.env.DATABASE_URL ?? 'file:data/app.sqlite' });
+ */
+export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
+  const { url } = options;
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    // Without a listener, an idle connection's error event would end the process.
+    pool.on('error', (error) => options.onConnectionError?.(error));
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  }
+
+  const filename = sqliteFilename(url, options.baseDir ?? process.cwd());
+  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  const database = new SqliteDatabase(filename);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+}
+
+/**
+ * Which of the two supported dialects `db` speaks, for the few statements that
+ * differ (an auto-numbered key column, for instance); also inside migrations.
+ */
+export function dialectOf<DB>(db: Kysely<DB>): 'sqlite' | 'postgres' {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * Runs every set's pending migrations, in order: set by set, each with Kysely's
+ * Migrator under its own migration table, so the toolkit's tables and each
+ * app's are versioned independently in one database. Safe to call at every
+ * start: applied migrations are skipped; on PostgreSQL concurrent starts wait
+ * on Kysely's migration lock.
+ *
+ * @returns the names applied per set (empty lists when already up to date).
+ * @throws Error naming the set and the failed migration, with the driver's
+ *   error as `cause`; later sets are not run.
+ */
+export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]): Promise<MigrationReport> {
+  const report: MigrationReport = [];
+  for (const set of sets) {
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => set.migrations },
+      migrationTableName: set.tableName,
+      migrationLockTableName: `${set.tableName}_lock`,
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error !== undefined) {
+      const failed = results?.find((result: MigrationResult) => result.status === 'Error')?.migrationName;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `Migration set "${set.tableName}" failed${failed ? ` at "${failed}"` : ''}: ${reason}`,
+        { cause: error },
+      );
+    }
+    report.push({ tableName: set.tableName, applied: (results ?? []).map((result) => result.migrationName) });
+  }
+  return report;
+}
+
+function isPostgresUrl(url: string): boolean {
+  return url.startsWith('postgres://') || url.startsWith('postgresql://');
+}
+
+function sqliteFilename(url: string, baseDir: string): string {
+  if (url === ':memory:' || url === 'file::memory:') return ':memory:';
+  if (url.startsWith('file://')) return fileURLToPath(url);
+  const path = url.startsWith('file:') ? url.slice('file:'.length) : url;
+  return isAbsolute(path) ? path : resolve(baseDir, path);
+}

@@ -1,0 +1,141 @@
+/**
+ * openDatabase and migrateToLatest on a SQLite file and, where reachable, on
+ * PostgreSQL (required in CI: CI=true fails the file when it is not).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql, type Kysely, type Migration } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dialectOf, migrateToLatest, openDatabase } from '../src/store/index.ts';
+
+const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
+
+type Tables = { note: { id: number; body: string; at_ms: number }; tag: { note_id: number } };
+
+const noteMigrations: Record<string, Migration> = {
+  '001-note': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('note')
+        .addColumn('id', 'integer', (col) => col.primaryKey())
+        .addColumn('body', 'text', (col) => col.notNull())
+        .addColumn('at_ms', 'bigint', (col) => col.notNull())
+        .execute();
+    },
+  },
+};
+const tagMigrations: Record<string, Migration> = {
+  '001-tag': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('tag').addColumn('note_id', 'integer', (col) => col.notNull().references('note.id')).execute();
+    },
+  },
+};
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+const pgReachable = await adminQuery('select 1').then(
+  () => true,
+  () => false,
+);
+if (!pgReachable && (process.env.CI === 'true' || process.env.CI === '1')) {
+  throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function sqliteDatabase(): { db: Kysely<Tables>; folder: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'agentready-store-'));
+  const db = openDatabase<Tables>({ url: 'file:deep/er/app.sqlite', baseDir: folder });
+  cleanups.push(async () => {
+    await db.destroy();
+    rmSync(folder, { recursive: true, force: true });
+  });
+  return { db, folder };
+}
+
+describe('openDatabase on SQLite', () => {
+  it('creates the folder, resolves relative paths against baseDir, and turns on WAL and foreign keys', async () => {
+    const { db, folder } = sqliteDatabase();
+    expect(dialectOf(db)).toBe('sqlite');
+    const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
+    const foreignKeys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
+    expect(journal.rows[0]?.journal_mode).toBe('wal');
+    expect(foreignKeys.rows[0]?.foreign_keys).toBe(1);
+    expect(existsSync(join(folder, 'deep', 'er', 'app.sqlite'))).toBe(true);
+  });
+});
+
+describe('migrateToLatest on SQLite', () => {
+  it('runs each set under its own migration table, once', async () => {
+    const { db } = sqliteDatabase();
+    const first = await migrateToLatest(db, [
+      { tableName: 'notes_migration', migrations: noteMigrations },
+      { tableName: 'tags_migration', migrations: tagMigrations },
+    ]);
+    expect(first).toEqual([
+      { tableName: 'notes_migration', applied: ['001-note'] },
+      { tableName: 'tags_migration', applied: ['001-tag'] },
+    ]);
+    const again = await migrateToLatest(db, [
+      { tableName: 'notes_migration', migrations: noteMigrations },
+      { tableName: 'tags_migration', migrations: tagMigrations },
+    ]);
+    expect(again).toEqual([
+      { tableName: 'notes_migration', applied: [] },
+      { tableName: 'tags_migration', applied: [] },
+    ]);
+    await expect(db.insertInto('tag').values({ note_id: 42 }).execute()).rejects.toThrow(/FOREIGN KEY/);
+  });
+
+  it('throws an Error naming the set and the migration, with the cause', async () => {
+    const { db } = sqliteDatabase();
+    const broken: Record<string, Migration> = {
+      '001-broken': {
+        async up(inner: Kysely<unknown>) {
+          await sql`create table oops (`.execute(inner);
+        },
+      },
+    };
+    const failure = await migrateToLatest(db, [{ tableName: 'broken_migration', migrations: broken }]).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/^Migration set "broken_migration" failed at "001-broken": /);
+    expect((failure as Error).cause).toBeInstanceOf(Error);
+  });
+});
+
+describe.runIf(pgReachable)('openDatabase and migrateToLatest on PostgreSQL', () => {
+  it('migrates in its own schema and returns int8 values as numbers', async () => {
+    const schema = `store_test_${randomBytes(6).toString('hex')}`;
+    await adminQuery(`create schema ${schema}`);
+    const url = new URL(POSTGRES_URL);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const db = openDatabase<Tables>({ url: url.toString() });
+    cleanups.push(async () => {
+      await db.destroy();
+      await adminQuery(`drop schema ${schema} cascade`);
+    });
+    expect(dialectOf(db)).toBe('postgres');
+    await migrateToLatest(db, [
+      { tableName: 'notes_migration', migrations: noteMigrations },
+      { tableName: 'tags_migration', migrations: tagMigrations },
+    ]);
+    await db.insertInto('note').values({ id: 1, body: 'hello', at_ms: 1_800_000_000_000 }).execute();
+    const row = await db.selectFrom('note').select(['at_ms', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('at_ms').executeTakeFirstOrThrow();
+    expect(row).toEqual({ at_ms: 1_800_000_000_000, count: 1 });
+  });
+});
