@@ -1,0 +1,176 @@
+/**
+ * @module
+ * The page's one way to reach the server: a fetch wrapper that opens the
+ * session first, sends the CSRF token on every POST and DELETE, and keeps the
+ * latest `stateVersion` any answer carried.
+ */
+import type { SessionInfo } from './api-shapes.ts';
+
+/** A failed call, as data: the server's code and safe message, or `TEMPORARY_FAILURE` when it could not be reached. */
+export type ApiFailure = { code: string; message: string; field?: string };
+
+/** The outcome of one REST call. `status` is 0 when no HTTP answer arrived. */
+export type ApiAnswer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: ApiFailure };
+
+/** What {@link createApiClient} returns. */
+export type ApiClient = {
+  /** Loads `GET /api/session` once (again only after a failure) and answers with it. */
+  session(): Promise<ApiAnswer<SessionInfo>>;
+  /** `GET path`; `signal` aborts it. */
+  get<T>(path: string, signal?: AbortSignal): Promise<ApiAnswer<T>>;
+  /** `POST path` with a JSON body and the CSRF header. */
+  post<T>(path: string, body: unknown): Promise<ApiAnswer<T>>;
+  /** `DELETE path` with the CSRF header. */
+  delete<T>(path: string): Promise<ApiAnswer<T>>;
+  /**
+   * `POST /api/tools/:name` with `input` as the body and the CSRF header, and
+   * answers with the parsed JSON: the tool result envelope. The shape is the
+   * caller's to name; nothing is validated here. When the server cannot be
+   * reached or does not answer JSON, answers with a
+   * `{ ok:false, code:"TEMPORARY_FAILURE", retryable:true, uiUpdated:false, stateVersion }`
+   * envelope instead of throwing.
+   */
+  postTool<T = unknown>(name: string, input: unknown): Promise<T>;
+  /** The highest `stateVersion` seen so far (0 before the session is loaded). */
+  getStateVersion(): number;
+  /** The session's CSRF token, or null before the session is loaded. */
+  getCsrfToken(): string | null;
+};
+
+/** Options of {@link createApiClient}. */
+export type ApiClientOptions = {
+  /** Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Prefix of every path. Default: `''` (same origin). */
+  baseUrl?: string;
+};
+
+const UNREACHABLE_MESSAGE = 'The site could not be reached. Check your connection and try again.';
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'INVALID_INPUT',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  429: 'RATE_LIMITED',
+};
+
+/**
+ * Creates the API client of one page load.
+ *
+ * Every call waits for the session first, so the session cookie is set before
+ * any other request: concurrent first requests would otherwise each open a
+ * session and the CSRF token could belong to the wrong one.
+ *
+ * @see docs/events-api.md (sessions, CSRF, `stateVersion`)
+ * @example
+ * const api = createApiClient();
+ * const answer = await api.post('/api/saved', { event_id: 'evt-webmcp-intro' });
+ * if (!answer.ok) show(answer.error.message);
+ */
+export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const baseUrl = options.baseUrl ?? '';
+  let stateVersion = 0;
+  let csrfToken: string | null = null;
+  let sessionRequest: Promise<ApiAnswer<SessionInfo>> | null = null;
+
+  function noteStateVersion(body: unknown): void {
+    if (typeof body === 'object' && body !== null && 'stateVersion' in body) {
+      const value = body.stateVersion;
+      if (typeof value === 'number' && value > stateVersion) stateVersion = value;
+    }
+  }
+
+  /** One HTTP exchange; `null` when no answer arrived. Rethrows only an abort the caller asked for. */
+  async function exchange(
+    method: string,
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ status: number; ok: boolean; body: unknown } | null> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (method !== 'GET' && csrfToken !== null) headers['X-CSRF-Token'] = csrfToken;
+    let response: Response;
+    try {
+      response = await fetchImpl(baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: signal ?? null,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return null;
+    }
+    const parsed = await readJson(response);
+    noteStateVersion(parsed);
+    return { status: response.status, ok: response.ok, body: parsed };
+  }
+
+  async function send<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<ApiAnswer<T>> {
+    const answer = await exchange(method, path, body, signal);
+    if (answer === null) return { ok: false, status: 0, error: { code: 'TEMPORARY_FAILURE', message: UNREACHABLE_MESSAGE } };
+    if (answer.ok && answer.body !== undefined) return { ok: true, status: answer.status, data: answer.body as T };
+    return { ok: false, status: answer.status, error: failureFrom(answer.status, answer.body) };
+  }
+
+  function session(): Promise<ApiAnswer<SessionInfo>> {
+    sessionRequest ??= send<SessionInfo>('GET', '/api/session', undefined).then(function rememberSession(answer) {
+      if (answer.ok) csrfToken = answer.data.csrfToken;
+      else sessionRequest = null;
+      return answer;
+    });
+    return sessionRequest;
+  }
+
+  async function afterSession<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<ApiAnswer<T>> {
+    const opened = await session();
+    if (!opened.ok) return opened;
+    return send<T>(method, path, body, signal);
+  }
+
+  return {
+    session,
+    get: (path, signal) => afterSession('GET', path, undefined, signal),
+    post: (path, body) => afterSession('POST', path, body ?? {}),
+    delete: (path) => afterSession('DELETE', path, undefined),
+    async postTool<T>(name: string, input: unknown): Promise<T> {
+      const opened = await session();
+      const answer = opened.ok ? await exchange('POST', `/api/tools/${encodeURIComponent(name)}`, input ?? {}) : null;
+      // The pipeline answers failures as envelopes too (with a 4xx status), so any JSON object is handed on whole.
+      if (answer !== null && typeof answer.body === 'object' && answer.body !== null) return answer.body as T;
+      return {
+        ok: false,
+        code: 'TEMPORARY_FAILURE',
+        message: opened.ok ? UNREACHABLE_MESSAGE : opened.error.message,
+        retryable: true,
+        uiUpdated: false,
+        stateVersion,
+      } as T;
+    },
+    getStateVersion: () => stateVersion,
+    getCsrfToken: () => csrfToken,
+  };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return (await response.json()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function failureFrom(status: number, body: unknown): ApiFailure {
+  if (typeof body === 'object' && body !== null && 'code' in body && 'message' in body) {
+    const { code, message } = body;
+    if (typeof code === 'string' && typeof message === 'string') {
+      const field = 'field' in body && typeof body.field === 'string' ? body.field : undefined;
+      return field === undefined ? { code, message } : { code, message, field };
+    }
+  }
+  return { code: CODE_BY_STATUS[status] ?? 'TEMPORARY_FAILURE', message: UNREACHABLE_MESSAGE };
+}

@@ -1,0 +1,77 @@
+/**
+ * @module
+ * The Events REST endpoints the pages call, typed by docs/events-api.md.
+ * Each answers with an {@link ApiAnswer}: failures are data, never thrown.
+ */
+import type { ApiAnswer, ApiClient } from './api-client.ts';
+import type { EventDetail, EventSearchResult, EventSummary, Registration } from './api-shapes.ts';
+import { filtersToSearchParams, type EventSearchFilters } from './search-filters.ts';
+
+/** What {@link createEventsApi} returns. */
+export type EventsApi = {
+  /** `GET /api/events` with the filters as query parameters; sorted by start time, 10 a page. */
+  searchEvents(filters: EventSearchFilters, signal?: AbortSignal): Promise<ApiAnswer<EventSearchResult>>;
+  /** `GET /api/events/:id`; a missing event is `NOT_FOUND`. */
+  getEvent(eventId: string, signal?: AbortSignal): Promise<ApiAnswer<{ event: EventDetail }>>;
+  /** `GET /api/saved`. */
+  listSaved(signal?: AbortSignal): Promise<ApiAnswer<{ events: EventSummary[] }>>;
+  /** `POST /api/saved`; saving twice is not an error (`alreadySaved`). */
+  saveEvent(eventId: string): Promise<ApiAnswer<{ event: { id: string; title: string }; alreadySaved: boolean; stateVersion: number }>>;
+  /** `DELETE /api/saved/:event_id`. */
+  unsaveEvent(eventId: string): Promise<ApiAnswer<{ removed: boolean; stateVersion: number }>>;
+  /** `GET /api/registrations`: active ones only. */
+  listRegistrations(signal?: AbortSignal): Promise<ApiAnswer<{ registrations: Registration[] }>>;
+  /**
+   * Registers the session for an event: mints a `register` confirmation intent
+   * (this call is the person's click), then `POST /api/registrations` with it.
+   */
+  register(input: { eventId: string; name: string; email: string }): Promise<
+    ApiAnswer<{ registration: { id: string; event: { id: string; title: string } }; stateVersion: number }>
+  >;
+  /** Cancels a registration: mints a `cancel` intent, then `POST /api/registrations/:id/cancel`. */
+  cancelRegistration(registrationId: string): Promise<
+    ApiAnswer<{ registration: { id: string; status: 'cancelled' }; stateVersion: number }>
+  >;
+};
+
+type IntentAnswer = { intent: string; expiresAt: string };
+
+/**
+ * Binds the endpoints to one {@link ApiClient}.
+ *
+ * @example
+ * const events = createEventsApi(createApiClient());
+ * const answer = await events.searchEvents({ location: 'taipei', price: 'free' });
+ */
+export function createEventsApi(client: ApiClient): EventsApi {
+  const path = (id: string) => encodeURIComponent(id);
+  return {
+    searchEvents(filters, signal) {
+      const query = filtersToSearchParams(filters).toString();
+      return client.get(query === '' ? '/api/events' : `/api/events?${query}`, signal);
+    },
+    getEvent: (eventId, signal) => client.get(`/api/events/${path(eventId)}`, signal),
+    listSaved: (signal) => client.get('/api/saved', signal),
+    saveEvent: (eventId) => client.post('/api/saved', { event_id: eventId }),
+    unsaveEvent: (eventId) => client.delete(`/api/saved/${path(eventId)}`),
+    listRegistrations: (signal) => client.get('/api/registrations', signal),
+    async register({ eventId, name, email }) {
+      const intent = await client.post<IntentAnswer>('/api/confirmation-intents', { action: 'register', target_id: eventId });
+      if (!intent.ok) return intent;
+      return client.post('/api/registrations', {
+        event_id: eventId,
+        name,
+        email,
+        confirmation_intent: intent.data.intent,
+      });
+    },
+    async cancelRegistration(registrationId) {
+      const intent = await client.post<IntentAnswer>('/api/confirmation-intents', {
+        action: 'cancel',
+        target_id: registrationId,
+      });
+      if (!intent.ok) return intent;
+      return client.post(`/api/registrations/${path(registrationId)}/cancel`, { confirmation_intent: intent.data.intent });
+    },
+  };
+}

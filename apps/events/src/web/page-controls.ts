@@ -1,0 +1,98 @@
+/**
+ * @module
+ * What each page lets the agent tools do to it once it is on screen. A page
+ * returns its controls when it renders; the router hands them, with the
+ * route, to every `onRouteRendered` listener (the WebMCP wiring).
+ *
+ * Every control updates the DOM before it returns (or before its promise
+ * resolves), so a tool can report `uiUpdated: true` truthfully.
+ */
+import type { EventDetail, EventSearchResult, Registration } from './api-shapes.ts';
+import type { EventSearchFilters } from './search-filters.ts';
+
+/** The site's routes. `not-found` is any path none of the others match. */
+export type RouteName = 'home' | 'events' | 'event' | 'register' | 'registrations' | 'saved' | 'not-found';
+
+/** A rendered route: its name, the path (no query), and its parameters (`id` on `event` and `register`). */
+export type RouteInfo<N extends RouteName = RouteName> = { name: N; path: string; params: Record<string, string> };
+
+/** `/events`: the search form, the result list and the details panel. */
+export type EventsControls = {
+  /**
+   * Sets every form field to exactly these filters (absent ones cleared),
+   * renders `result` with the renderer the form uses, and adds its IDs to
+   * {@link EventsControls.searchedEventIds}. Also cancels a form search still
+   * in flight, so it cannot overwrite this result.
+   */
+  showSearch(filters: EventSearchFilters, result: EventSearchResult): void;
+  /** Every event ID that any search (form, pager or tool) showed since this visit of /events began. */
+  searchedEventIds(): ReadonlySet<string>;
+  /** Opens the details panel on this event (with its Save button). */
+  showEventDetails(event: EventDetail): void;
+  /** The ID of the event in the details panel, or null while it is hidden. */
+  shownEventId(): string | null;
+  /** Shows the event as saved, in the details panel when it is the one shown. */
+  markSaved(eventId: string): void;
+};
+
+/** `/events/:id`: one event's details. */
+export type EventControls = {
+  /** The event ID from the route. */
+  readonly eventId: string;
+  /** Resolves once the details are on screen, with them; null when there is no such event (or loading failed). */
+  ready(): Promise<EventDetail | null>;
+  /** Re-renders the details from this record (for the route's event). */
+  showEventDetails(event: EventDetail): void;
+  /** Shows the Save button as "Saved". */
+  markSaved(): void;
+};
+
+/** `/events/:id/register`: the registration form, its review step and its result. */
+export type RegisterControls = {
+  /** The event ID from the route. */
+  readonly eventId: string;
+  /** Resolves once the event's heading and the form are on screen; null when there is no such event. */
+  ready(): Promise<EventDetail | null>;
+  /**
+   * Fills the given fields (others keep their value), returns to the form
+   * step if the review step was showing, and focuses the Review button.
+   * Never submits. After a successful registration it only sets the values.
+   */
+  fillForm(values: { name?: string; email?: string }): void;
+};
+
+/** `/registrations`: the session's active registrations. */
+export type RegistrationsControls = {
+  /** Resolves once the list is on screen, with the registrations shown. */
+  ready(): Promise<Registration[]>;
+  /** Opens the cancel confirmation dialog for this registration; false when it is not listed. */
+  openCancelDialog(registrationId: string): boolean;
+};
+
+/** Pages with nothing for the tools to drive: home, saved, not-found. */
+export type NoControls = Record<never, never>;
+
+/** Which controls each route's page returns. */
+export type RouteControls = {
+  home: NoControls;
+  events: EventsControls;
+  event: EventControls;
+  register: RegisterControls;
+  registrations: RegistrationsControls;
+  saved: NoControls;
+  'not-found': NoControls;
+};
+
+/**
+ * The arguments a route listener receives, as a union of tuples, so that
+ * checking `route.name` narrows `controls`:
+ *
+ * @example
+ * router.onRouteRendered((route, controls) => {
+ *   if (route.name === 'events') controls.showSearch(filters, result);
+ * });
+ */
+export type RouteRenderedArgs = { [N in RouteName]: [route: RouteInfo<N>, controls: RouteControls[N]] }[RouteName];
+
+/** Called after every render of a route, including the first and re-entering the same path. */
+export type RouteRenderedListener = (...args: RouteRenderedArgs) => void;

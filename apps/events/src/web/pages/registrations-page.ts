@@ -1,0 +1,144 @@
+/**
+ * @module
+ * `/registrations`: the session's active registrations. Cancel asks first, in
+ * a `<dialog>` that says what will happen; confirming is the person's click
+ * that mints the `cancel` intent.
+ */
+import type { Registration } from '../api-shapes.ts';
+import { el } from '../dom-elements.ts';
+import { renderEventCard } from '../event-card.ts';
+import { formatDateRange, formatDateTime } from '../event-format.ts';
+import type { PageContext } from '../page-context.ts';
+import type { RegistrationsControls } from '../page-controls.ts';
+
+/**
+ * Renders the page and loads the list. After a cancellation (or its failure)
+ * the list is loaded again, so it always shows what the server holds.
+ */
+export function renderRegistrationsPage(context: PageContext): RegistrationsControls {
+  const { api, root, signal } = context;
+  context.setTitle('My registrations');
+  let listed: Registration[] = [];
+  let pending: Registration | null = null;
+
+  const list = el('ul', { className: 'event-list', testId: 'registrations-list', attrs: { 'aria-busy': 'true' } });
+  const empty = el('p', { className: 'empty', testId: 'registrations-empty', attrs: { hidden: true } }, [
+    'You have no active registrations. ',
+    el('a', { attrs: { href: '/events' } }, ['Find an event']),
+  ]);
+  const loadError = el('p', { className: 'message message-error', testId: 'registrations-error', attrs: { role: 'alert', hidden: true } });
+  const cancelSuccess = el('p', { className: 'message message-success', testId: 'cancel-success', attrs: { role: 'status', hidden: true } });
+  const cancelError = el('p', { className: 'message message-error', testId: 'cancel-error', attrs: { role: 'alert', hidden: true } });
+
+  const dialogText = el('p', { testId: 'cancel-dialog-text' });
+  const keepButton = el('button', { className: 'button', testId: 'dialog-keep', attrs: { type: 'button' } }, ['Keep my registration']);
+  const confirmButton = el('button', { className: 'button button-danger', testId: 'dialog-confirm-cancel', attrs: { type: 'button' } }, [
+    'Cancel registration',
+  ]);
+  const dialog = el('dialog', { className: 'confirm-dialog', testId: 'cancel-dialog', attrs: { 'aria-labelledby': 'cancel-dialog-title' } }, [
+    el('h2', { attrs: { id: 'cancel-dialog-title' } }, ['Cancel this registration?']),
+    dialogText,
+    el('p', {}, ['Your place will be released and you will need to register again to get one.']),
+    el('div', { className: 'form-actions' }, [keepButton, confirmButton]),
+  ]);
+
+  root.append(el('h1', {}, ['My registrations']), cancelSuccess, cancelError, loadError, list, empty, dialog);
+
+  keepButton.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', function forgetPending() {
+    pending = null;
+  });
+
+  confirmButton.addEventListener('click', async function cancelRegistration() {
+    const target = pending;
+    if (target === null) return;
+    keepButton.disabled = true;
+    confirmButton.disabled = true;
+    const answer = await api.cancelRegistration(target.id);
+    keepButton.disabled = false;
+    confirmButton.disabled = false;
+    if (signal.aborted) return;
+    dialog.close();
+    if (answer.ok) {
+      cancelError.hidden = true;
+      cancelSuccess.textContent = `Your registration for ${target.event.title} (${formatDateRange(target.event.startsAt, target.event.endsAt)}) was cancelled.`;
+      cancelSuccess.hidden = false;
+    } else {
+      cancelSuccess.hidden = true;
+      cancelError.textContent = answer.error.message;
+      cancelError.hidden = false;
+    }
+    await load();
+  });
+
+  function render(registrations: Registration[]): void {
+    listed = registrations;
+    list.replaceChildren(
+      ...registrations.map((registration) => {
+        const card = renderEventCard(registration.event, {
+          testId: 'registration',
+          heading: 'h2',
+          notes: [
+            el('p', { className: 'card-note' }, [
+              'Registered on ',
+              el('time', { attrs: { datetime: registration.registeredAt } }, [formatDateTime(registration.registeredAt)]),
+            ]),
+          ],
+          actions: [
+            el('button', {
+              className: 'button button-small',
+              testId: 'cancel-button',
+              attrs: { type: 'button', 'aria-label': `Cancel registration for ${registration.event.title}` },
+              on: { click: () => openCancelDialog(registration.id) },
+            }, ['Cancel…']),
+          ],
+        });
+        card.dataset['registrationId'] = registration.id;
+        return card;
+      }),
+    );
+    empty.hidden = registrations.length > 0;
+    list.removeAttribute('aria-busy');
+  }
+
+  async function load(): Promise<Registration[]> {
+    list.setAttribute('aria-busy', 'true');
+    try {
+      const answer = await api.listRegistrations(signal);
+      if (signal.aborted) return listed;
+      if (answer.ok) {
+        loadError.hidden = true;
+        render(answer.data.registrations);
+      } else {
+        list.removeAttribute('aria-busy');
+        loadError.textContent = answer.error.message;
+        loadError.hidden = false;
+      }
+    } catch {
+      // Aborted: the route was left.
+    }
+    return listed;
+  }
+
+  function openCancelDialog(registrationId: string): boolean {
+    const registration = listed.find((candidate) => candidate.id === registrationId);
+    if (registration === undefined || signal.aborted) return false;
+    if (dialog.open) dialog.close();
+    pending = registration;
+    dialogText.replaceChildren(
+      'You are about to cancel your registration for ',
+      el('strong', {}, [registration.event.title]),
+      ` on ${formatDateRange(registration.event.startsAt, registration.event.endsAt)}.`,
+    );
+    dialog.showModal();
+    keepButton.focus();
+    return true;
+  }
+
+  const loaded = load();
+
+  return {
+    ready: () => loaded,
+    openCancelDialog,
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * @module The route profiles: which of the five approved tools each page puts
+ * on `document.modelContext`, with what input, which page-side checks, and how
+ * a result is shown (seed 001: route profiles; issue 2: "Route profiles").
+ *
+ * - `/events`: search_events, get_event_details({event_id}) for an ID a search on
+ *   this page returned, save_event({event_id}) for the event shown in the panel.
+ * - `/events/:id`: get_event_details({}) (the route decides the event),
+ *   save_event({event_id}) for the route's event only, prepare_event_registration.
+ * - `/events/:id/register`: prepare_event_registration({name?, email?}).
+ * - `/registrations`: prepare_registration_cancellation({registration_id?}).
+ * - home, `/saved`: none.
+ */
+import type { FailureDetails } from 'agentready';
+import { pageTool, type PageTool } from 'agentready/webmcp';
+import { z } from 'zod';
+import {
+  getEventDetails,
+  prepareEventRegistration,
+  prepareRegistrationCancellation,
+  saveEvent,
+  searchEvents,
+} from '../tools/catalog.ts';
+import type { EventControls, EventsControls, RegisterControls, RegistrationsControls, RouteRenderedArgs } from './page-controls.ts';
+
+/** What the profiles need from the app besides the page's controls. */
+export type RouteToolsContext = {
+  /**
+   * Moves to `path` and resolves with the registration page's controls once it
+   * is rendered (used when preparing a registration from the details page).
+   */
+  openRegistrationForm(eventId: string): Promise<RegisterControls>;
+};
+
+const registrationFormInput = prepareEventRegistration.input.omit({ event_id: true });
+
+/**
+ * The page tools of one rendered route.
+ *
+ * @param args the route and its page's controls, as the router hands them over.
+ * @returns the tools to register for this visit; an empty list where the page offers none.
+ */
+export function toolsForRoute(args: RouteRenderedArgs, context: RouteToolsContext): PageTool[] {
+  const [route, controls] = args;
+  switch (route.name) {
+    case 'events':
+      return eventsPageTools(controls as EventsControls);
+    case 'event':
+      return eventPageTools(controls as EventControls, context);
+    case 'register':
+      return registerPageTools(controls as RegisterControls);
+    case 'registrations':
+      return registrationsPageTools(controls as RegistrationsControls);
+    default:
+      return [];
+  }
+}
+
+function eventsPageTools(controls: EventsControls): PageTool[] {
+  return [
+    pageTool({
+      contract: searchEvents,
+      description: `${searchEvents.description} The search form and the result list on this page show what the call found.`,
+      apply(result, filters) {
+        controls.showSearch({ ...filters, page: result.data.page }, result.data);
+        return true;
+      },
+    }),
+    pageTool({
+      contract: getEventDetails,
+      description: `${getEventDetails.description} On this page, only an ID that search_events (or the person's search) returned here is accepted; the event opens in the details panel.`,
+      check: ({ event_id }) => (controls.searchedEventIds().has(event_id) ? null : notFromThisSearch()),
+      apply(result) {
+        controls.showEventDetails(result.data.event);
+        return true;
+      },
+    }),
+    pageTool({
+      contract: saveEvent,
+      description: `${saveEvent.description} On this page, only the event shown in the details panel (opened with get_event_details) can be saved.`,
+      check: ({ event_id }) => (controls.shownEventId() === event_id ? null : notTheShownEvent(controls.shownEventId())),
+      apply(result) {
+        controls.markSaved(result.data.event.id);
+        return true;
+      },
+    }),
+  ];
+}
+
+function eventPageTools(controls: EventControls, context: RouteToolsContext): PageTool[] {
+  return [
+    pageTool({
+      contract: getEventDetails,
+      input: z.object({}),
+      description: `${getEventDetails.description} On this page the event is the one on screen: send an empty object {}.`,
+      toServerInput: () => ({ event_id: controls.eventId }),
+      apply(result) {
+        controls.showEventDetails(result.data.event);
+        return true;
+      },
+    }),
+    pageTool({
+      contract: saveEvent,
+      description: `${saveEvent.description} On this page, event_id must be the ID of the event on screen.`,
+      check: ({ event_id }) => (event_id === controls.eventId ? null : notTheShownEvent(controls.eventId)),
+      apply(result) {
+        controls.markSaved();
+        return true;
+      },
+    }),
+    pageTool({
+      contract: prepareEventRegistration,
+      input: registrationFormInput,
+      description:
+        'Opens the registration form for the event on screen and fills it with the name and e-mail given. ' +
+        'Nothing is sent: the person reviews the form and presses Submit. Never claim the person is registered.',
+      toServerInput: (input) => ({ ...input, event_id: controls.eventId }),
+      async apply(result, input) {
+        const form = await context.openRegistrationForm(controls.eventId);
+        form.fillForm(formValues(result.data.form.name, input.email));
+        return true;
+      },
+    }),
+  ];
+}
+
+function registerPageTools(controls: RegisterControls): PageTool[] {
+  return [
+    pageTool({
+      contract: prepareEventRegistration,
+      input: registrationFormInput,
+      description:
+        'Fills the registration form on screen with the name and e-mail given. Nothing is sent: the person reviews the form and presses Submit. ' +
+        'Never claim the person is registered.',
+      toServerInput: (input) => ({ ...input, event_id: controls.eventId }),
+      apply(result, input) {
+        // The e-mail never comes back from the server (results carry no addresses): the page keeps what the agent gave.
+        controls.fillForm(formValues(result.data.form.name, input.email));
+        return true;
+      },
+    }),
+  ];
+}
+
+function registrationsPageTools(controls: RegistrationsControls): PageTool[] {
+  return [
+    pageTool({
+      contract: prepareRegistrationCancellation,
+      description: `${prepareRegistrationCancellation.description} The dialog opens on this page.`,
+      async check({ registration_id }) {
+        const shown = await controls.ready();
+        if (registration_id === undefined || shown.some((registration) => registration.id === registration_id)) return null;
+        return {
+          code: 'CURRENT_TARGET_MISMATCH',
+          field: 'registration_id',
+          message: 'That registration is not one of those listed on this page.',
+          nextAction: 'Call again without registration_id to see the candidates, or use an ID from them.',
+        };
+      },
+      apply(result) {
+        return controls.openCancelDialog(result.data.registration.id);
+      },
+    }),
+  ];
+}
+
+function formValues(name: string | null, email: string | undefined): { name?: string; email?: string } {
+  const values: { name?: string; email?: string } = {};
+  if (name !== null) values.name = name;
+  if (email !== undefined) values.email = email;
+  return values;
+}
+
+function notFromThisSearch(): FailureDetails {
+  return {
+    code: 'CURRENT_TARGET_MISMATCH',
+    field: 'event_id',
+    message: 'That event ID was not returned by a search on this page.',
+    nextAction: 'Call search_events first and use an ID from its results.',
+  };
+}
+
+function notTheShownEvent(shownId: string | null): FailureDetails {
+  return {
+    code: 'CURRENT_TARGET_MISMATCH',
+    field: 'event_id',
+    message: shownId ? 'Only the event shown on this page can be saved here.' : 'No event is shown on this page yet.',
+    nextAction: shownId ? `Use the ID of the event on screen: ${shownId}.` : 'Call get_event_details with an ID from search_events first.',
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * @module
+ * Starts AgentReady Events for a test: a fresh SQLite file in a temporary
+ * folder, migrated and seeded, served over real HTTP on 127.0.0.1 so a
+ * browser can load the built site (apps/events/dist/web, see build-web.ts).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serve } from '@hono/node-server';
+import type { Kysely } from 'kysely';
+import { pino, type Logger } from 'pino';
+import { createEventsApp, type EventsAppOptions } from '../../src/server/create-events-app.ts';
+import { prepareEventsDatabase } from '../../src/store/prepare-database.ts';
+import type { EventsDatabase } from '../../src/store/schema.ts';
+
+/** A running test server. */
+export type EventsServer = {
+  /** Origin without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** The server's database, for arranging data a test needs. */
+  db: Kysely<EventsDatabase>;
+  /** Stops the server, closes the database and deletes its folder. */
+  close(): Promise<void>;
+};
+
+/** Options of {@link startEventsServer}. */
+export type StartEventsServerOptions = {
+  /** The clock of every rule. Default: the real clock. */
+  now?: () => Date;
+  /** Default: a silent logger. */
+  logger?: Logger;
+  /** Further `createEventsApp` options (e.g. `webRoot`), passed as they are. */
+  app?: Omit<EventsAppOptions, 'db' | 'now' | 'logger'>;
+};
+
+/**
+ * Prepares a new database with `prepareEventsDatabase` and serves
+ * `createEventsApp` with `@hono/node-server` on 127.0.0.1, port 0 (any free one).
+ *
+ * @throws the database's or the listener's error; nothing is left running then.
+ * @example
+ * const server = await startEventsServer();
+ * await page.goto(`${server.url}/events`);
+ * await server.close();
+ */
+export async function startEventsServer(options: StartEventsServerOptions = {}): Promise<EventsServer> {
+  const now = options.now ?? (() => new Date());
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const folder = await mkdtemp(join(tmpdir(), 'agentready-events-'));
+  let db: Kysely<EventsDatabase>;
+  try {
+    db = await prepareEventsDatabase({ url: pathToFileURL(join(folder, 'events.sqlite')).href, now, logger });
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+  const app = createEventsApp({ ...options.app, db, now, logger });
+
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(listening));
+      listening.once('error', reject);
+    });
+  } catch (error) {
+    await db.destroy();
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    db,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Browsers keep connections alive; close them so the server stops now.
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
+      await db.destroy();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/**
+ * @module
+ * `agentready/testing`: what scenario tests need to drive an AgentReady app.
+ */
+export { launchWebMcpChromium, DEFAULT_CHROMIUM_PATH, WEBMCP_CHROMIUM_ARGS } from './chromium.ts';
+export type { LaunchWebMcpChromiumOptions } from './chromium.ts';
+export { checkCatalogConformance } from './catalog-conformance.ts';
+export type { ConformanceOptions } from './catalog-conformance.ts';

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Browser tests share one Chromium per file; two cores run two files at once.
+    maxWorkers: 2,
+    // The events site is built once per run; browser tests serve apps/events/dist/web.
+    globalSetup: ['apps/events/test/support/build-web.ts'],
+  },
+});
