@@ -1,8 +1,10 @@
 /**
  * @module Route-scoped registration of tools on `document.modelContext`
  * (DESIGN.md, "WebMCP adapter"): each route gets the tools its profile lists,
- * under one AbortController; leaving the route aborts it, which unregisters them,
- * and any instance still held answers STALE_TOOL without doing anything.
+ * under one AbortController; leaving the route aborts it, which unregisters them.
+ * A call still running when its route is left sends nothing more and shows
+ * nothing: it answers STALE_TOOL (or, for a write the server already made, the
+ * server's result with `uiUpdated: false`).
  */
 import { z } from 'zod';
 import type { ToolContract, ToolInput, ToolOutput } from '../contract/define-tool.ts';
@@ -167,8 +169,12 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
           options.stateVersion(),
         );
       }
-      // What the server did stands; only the page's rendering depends on the route.
-      if (!result.ok || !scope.active || !tool.apply) return result;
+      if (!scope.active) {
+        // The route was left while the server answered. A write happened and is reported as it
+        // is (nothing re-rendered); a read or a prepare has nothing left to show, so it is stale.
+        return result.ok && (contract.effect === 'write' || contract.effect === 'commit') ? { ...result, uiUpdated: false } : stale();
+      }
+      if (!result.ok || !tool.apply) return result;
       try {
         // apply may itself move to another route (a prepare tool opening its form): trust its answer.
         const uiUpdated = await tool.apply(result as ToolSuccess<ToolOutput<ToolContract>>, parsed.value);
