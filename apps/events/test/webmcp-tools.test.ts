@@ -71,7 +71,7 @@ async function toolNames(): Promise<string[]> {
 }
 
 async function expectTools(names: string[]): Promise<void> {
-  await expect.poll(toolNames).toEqual([...names].sort());
+  await expect.poll(toolNames, { timeout: 10_000 }).toEqual([...names].sort());
 }
 
 async function call(name: string, input: Record<string, unknown>): Promise<Envelope> {
@@ -192,7 +192,7 @@ describe('2. get_event_details', () => {
 
     const refused = await call('get_event_details', { event_id: neverShown });
     expect(refused).toMatchObject({ ok: false, code: 'CURRENT_TARGET_MISMATCH', field: 'event_id', nextAction: expect.stringContaining('search_events') });
-    await expect.poll(() => page.locator(byTestId('details-panel')).isHidden()).toBe(true);
+    expect(await page.locator(byTestId('details-panel')).isHidden()).toBe(true);
 
     const shown = await call('get_event_details', { event_id: OPEN_EVENT });
     expect(shown).toMatchObject({ ok: true, uiUpdated: true, data: { event: { id: OPEN_EVENT, startsAt: '2027-01-23T10:00:00+08:00' } } });
@@ -330,7 +330,8 @@ describe('4. save_event', () => {
     expect(await savedRows()).toBe(1);
 
     await page.click(byTestId('nav-saved'));
-    await expect.poll(() => page.locator(`[data-event-id="${OPEN_EVENT}"]`).count()).toBe(1);
+    await page.locator(`[data-event-id="${OPEN_EVENT}"]`).first().waitFor();
+    expect(await page.locator(`[data-event-id="${OPEN_EVENT}"]`).count()).toBe(1);
   });
 
   it('on /events saves only the event open in the details panel', async () => {
@@ -392,7 +393,7 @@ describe('6. prepare_registration_cancellation', () => {
     await open('/registrations', ['prepare_registration_cancellation']);
     const only = await call('prepare_registration_cancellation', {});
     expect(only).toMatchObject({ ok: true, uiUpdated: true, guidance: { requiresHumanConfirmation: true }, data: { registration: { event: { id: OTHER_OPEN_EVENT } } } });
-    await expect.poll(() => page.locator(byTestId('cancel-dialog')).isVisible()).toBe(true);
+    await page.locator(byTestId('cancel-dialog')).waitFor();
     await page.click(byTestId('dialog-keep'));
 
     await registerAsPerson(THIRD_OPEN_EVENT);
@@ -407,7 +408,7 @@ describe('6. prepare_registration_cancellation', () => {
     const chosen = ambiguous.candidates?.[0]?.id ?? '';
     const prepared = await call('prepare_registration_cancellation', { registration_id: chosen });
     expect(prepared).toMatchObject({ ok: true, uiUpdated: true, data: { registration: { id: chosen }, consequence: expect.any(String) } });
-    await expect.poll(() => page.locator(byTestId('cancel-dialog')).isVisible()).toBe(true);
+    await page.locator(byTestId('cancel-dialog')).waitFor();
     expect(await call('prepare_registration_cancellation', { registration_id: 'reg-not-on-this-page' })).toMatchObject({
       ok: false,
       code: 'CURRENT_TARGET_MISMATCH',

@@ -7,7 +7,7 @@
 import { defineCatalog, defineTool } from 'agentready';
 import { z } from 'zod';
 import { LOCATION_IDS } from '../domain/locations.ts';
-import { eventDetailSchema, eventReferenceSchema, eventSummarySchema } from './public-shapes.ts';
+import { eventDetailSchema, eventReferenceSchema, eventSummarySchema } from '../domain/event-shapes.ts';
 
 const eventId = z.string().min(1).max(80).describe('An event ID returned by search_events, e.g. "evt-webmcp-intro".');
 

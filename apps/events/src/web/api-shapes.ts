@@ -4,32 +4,18 @@
  * The contract is docs/events-api.md; the event shapes come from the domain,
  * the envelopes of the endpoints are declared here.
  */
-import type { EventLevel, EventState, EventSummary as DomainEventSummary } from '../domain/event-shapes.ts';
+import type { EventDetail, EventLevel, EventState, EventSummary } from '../domain/event-shapes.ts';
 import type { LocationId } from '../domain/locations.ts';
+import type { ActiveRegistration } from '../domain/registrations.ts';
+import type { EventSearchPage } from '../domain/search-events.ts';
 
-export type { EventLevel, EventState, LocationId };
+export type { EventDetail, EventLevel, EventState, EventSummary, LocationId };
 
-/**
- * An event as lists show it: the domain's shape, with `location` read as any
- * string (a {@link LocationId} in practice) so the tools' results, whose
- * schema says `z.string()`, fit as they are.
- */
-export type EventSummary = Omit<DomainEventSummary, 'location'> & { location: string };
-
-/** One event's full public record, with what the current session has done with it. */
-export type EventDetail = EventSummary & { summary: string; capacity: number; saved: boolean; registered: boolean };
-
-/** One page of `GET /api/events`; `noResultsReason` comes with an empty page. */
-export type EventSearchResult = {
-  events: EventSummary[];
-  total: number;
-  page: number;
-  pageSize: number;
-  noResultsReason?: string;
-};
+/** One page of `GET /api/events` (and of the search tool); `noResultsReason` comes with an empty page. */
+export type EventSearchResult = EventSearchPage;
 
 /** An active registration of the current session. */
-export type Registration = { id: string; event: EventSummary; registeredAt: string };
+export type Registration = ActiveRegistration;
 
 /** `GET /api/session`. */
 export type SessionInfo = { csrfToken: string; stateVersion: number };

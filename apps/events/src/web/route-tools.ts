@@ -108,38 +108,34 @@ function eventPageTools(controls: EventControls, context: RouteToolsContext): Pa
         return true;
       },
     }),
-    pageTool({
-      contract: prepareEventRegistration,
-      input: registrationFormInput,
-      description:
-        'Opens the registration form for the event on screen and fills it with the name and e-mail given. ' +
-        'Nothing is sent: the person reviews the form and presses Submit. Never claim the person is registered.',
-      toServerInput: (input) => ({ ...input, event_id: controls.eventId }),
-      async apply(result, input) {
-        const form = await context.openRegistrationForm(controls.eventId);
-        form.fillForm(formValues(result.data.form.name, input.email));
-        return true;
-      },
-    }),
+    registrationFormTool(
+      controls.eventId,
+      'Opens the registration form for the event on screen and fills it with the name and e-mail given.',
+      () => context.openRegistrationForm(controls.eventId),
+    ),
   ];
 }
 
 function registerPageTools(controls: RegisterControls): PageTool[] {
-  return [
-    pageTool({
-      contract: prepareEventRegistration,
-      input: registrationFormInput,
-      description:
-        'Fills the registration form on screen with the name and e-mail given. Nothing is sent: the person reviews the form and presses Submit. ' +
-        'Never claim the person is registered.',
-      toServerInput: (input) => ({ ...input, event_id: controls.eventId }),
-      apply(result, input) {
-        // The e-mail never comes back from the server (results carry no addresses): the page keeps what the agent gave.
-        controls.fillForm(formValues(result.data.form.name, input.email));
-        return true;
-      },
-    }),
-  ];
+  return [registrationFormTool(controls.eventId, 'Fills the registration form on screen with the name and e-mail given.', () => controls)];
+}
+
+/**
+ * prepare_event_registration where the route decides the event: the server checks
+ * the event can take this person, then the page fills the form it gets from `form`.
+ */
+function registrationFormTool(eventId: string, what: string, form: () => RegisterControls | Promise<RegisterControls>): PageTool {
+  return pageTool({
+    contract: prepareEventRegistration,
+    input: registrationFormInput,
+    description: `${what} Nothing is sent: the person reviews the form and presses Submit. Never claim the person is registered.`,
+    toServerInput: (input) => ({ ...input, event_id: eventId }),
+    async apply(result, input) {
+      // The e-mail never comes back from the server (results carry no addresses): the page keeps what the agent gave.
+      (await form()).fillForm(formValues(result.data.form.name, input.email));
+      return true;
+    },
+  });
 }
 
 function registrationsPageTools(controls: RegistrationsControls): PageTool[] {
