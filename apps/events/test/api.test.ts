@@ -576,7 +576,7 @@ describe('server', () => {
   });
 
   it('serves the web client and index.html for every page route', async () => {
-    for (const path of ['/', '/events', `/events/${OPEN_EVENT}`, `/events/${OPEN_EVENT}/register`, '/registrations', '/saved', '/connect']) {
+    for (const path of ['/', '/events', `/events/${OPEN_EVENT}`, `/events/${OPEN_EVENT}/register`, '/registrations', '/saved']) {
       const response = await app.request(path);
       expect(response.status, path).toBe(200);
       expect(await response.text(), path).toContain('<title>AgentReady Events</title>');
