@@ -185,6 +185,25 @@ describe('session', () => {
   });
 });
 
+describe('a request without a session', () => {
+  it('may read, but a POST is refused without starting a session or setting a cookie', async () => {
+    const stranger = new Visitor();
+    const sessionsBefore = (await fixture.db.selectFrom('sessions').select('id').execute()).length;
+    for (const [path, body] of [
+      ['/api/saved', { event_id: OPEN_EVENT }],
+      ['/api/registrations', { event_id: OPEN_EVENT, name: 'A', email: 'a@example.com', confirmation_intent: 'x' }],
+      ['/api/tools/save_event', { event_id: OPEN_EVENT }],
+    ] as const) {
+      const answer = await stranger.call('POST', path, body, { csrf: null });
+      expect(answer.status, path).toBe(403);
+      expect(answer.body, path).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+      expect(answer.setCookie, path).toBeNull();
+    }
+    expect((await fixture.db.selectFrom('sessions').select('id').execute()).length).toBe(sessionsBefore);
+    expect((await fixture.db.selectFrom('saved_events').select('id').execute()).length).toBe(0);
+  });
+});
+
 describe('search', () => {
   it('finds 入門工作坊 by 入門, and WebMCP by webmcp', async () => {
     const browser = await visitor();

@@ -21,12 +21,16 @@ import {
 } from './registrations.ts';
 import { listSavedEvents, saveEvent, unsaveEvent, type SaveEventResult, type UnsaveEventResult } from './saved-events.ts';
 import { searchEvents, type EventSearchFilters, type EventSearchPage } from './search-events.ts';
-import { getStateVersion, openSession, type OpenedSession } from './sessions.ts';
+import { findSession, getStateVersion, openSession, startSession, type OpenedSession, type SessionState } from './sessions.ts';
 
 /** The domain operations, bound to one database and clock. See each function's module for its rules. */
 export type EventsServices = {
   /** Finds or starts the session named by an `ar_session` cookie value. */
   openSession(presentedCookie: string | undefined): Promise<OpenedSession>;
+  /** The session named by an `ar_session` cookie value, or null. */
+  findSession(presentedCookie: string | undefined): Promise<SessionState | null>;
+  /** Starts a new anonymous session; `issuedCookie` is the value to set. */
+  startSession(): Promise<OpenedSession & { issuedCookie: string }>;
   /** 0 for null or an unknown session. */
   getStateVersion(principal: Principal | null): Promise<number>;
   /** INVALID_INPUT (field keyword | date_from | date_to | page) or a page of results. */
@@ -59,6 +63,8 @@ export type EventsServices = {
 export function createEventsServices(ctx: EventsContext): EventsServices {
   return {
     openSession: (presentedCookie) => openSession(ctx, presentedCookie),
+    findSession: (presentedCookie) => findSession(ctx, presentedCookie),
+    startSession: () => startSession(ctx),
     getStateVersion: (principal) => getStateVersion(ctx, principal),
     searchEvents: (filters) => searchEvents(ctx, filters),
     getEventDetail: (principal, eventId) => getEventDetail(ctx, principal, eventId),

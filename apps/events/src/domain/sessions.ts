@@ -22,28 +22,29 @@ export type SessionState = {
 export type OpenedSession = SessionState & { issuedCookie: string | null };
 
 /**
- * Finds the session named by the cookie value, or starts a new one when the
- * cookie is missing, malformed or unknown (a new browser, or a database reset).
+ * Finds the session named by the cookie value.
  *
  * @param presentedCookie the raw `ar_session` value, if any.
- * @returns the session; `issuedCookie` is the new cookie value to send, or null.
+ * @returns the session, or null when the cookie is missing, malformed or unknown.
  */
-export async function openSession(ctx: EventsContext, presentedCookie: string | undefined): Promise<OpenedSession> {
-  if (presentedCookie !== undefined && isSecretTokenShape(presentedCookie)) {
-    const row = await ctx.db
-      .selectFrom('sessions')
-      .select(['id', 'ref', 'csrf_token', 'state_version'])
-      .where('token_hash', '=', sha256Hex(presentedCookie))
-      .executeTakeFirst();
-    if (row) {
-      return {
-        principal: { id: String(row.id), kind: 'session', ref: row.ref },
-        csrfToken: row.csrf_token,
-        stateVersion: row.state_version,
-        issuedCookie: null,
-      };
-    }
-  }
+export async function findSession(ctx: EventsContext, presentedCookie: string | undefined): Promise<SessionState | null> {
+  if (presentedCookie === undefined || !isSecretTokenShape(presentedCookie)) return null;
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .select(['id', 'ref', 'csrf_token', 'state_version'])
+    .where('token_hash', '=', sha256Hex(presentedCookie))
+    .executeTakeFirst();
+  if (!row) return null;
+  return { principal: { id: String(row.id), kind: 'session', ref: row.ref }, csrfToken: row.csrf_token, stateVersion: row.state_version };
+}
+
+/**
+ * Starts a new anonymous session: a random cookie value (only its SHA-256 is
+ * stored), a CSRF token and an opaque audit reference.
+ *
+ * @returns the session and `issuedCookie`, the value to set in the browser.
+ */
+export async function startSession(ctx: EventsContext): Promise<OpenedSession & { issuedCookie: string }> {
   const cookie = newSecretToken();
   const csrfToken = newSecretToken();
   const ref = `ses-${randomBytes(12).toString('base64url')}`;
@@ -52,12 +53,19 @@ export async function openSession(ctx: EventsContext, presentedCookie: string | 
     .values({ token_hash: sha256Hex(cookie), csrf_token: csrfToken, ref, created_at: ctx.now().toISOString() })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return {
-    principal: { id: String(inserted.id), kind: 'session', ref },
-    csrfToken,
-    stateVersion: 0,
-    issuedCookie: cookie,
-  };
+  return { principal: { id: String(inserted.id), kind: 'session', ref }, csrfToken, stateVersion: 0, issuedCookie: cookie };
+}
+
+/**
+ * Finds the session named by the cookie value, or starts a new one when the
+ * cookie is missing, malformed or unknown (a new browser, or a database reset).
+ *
+ * @param presentedCookie the raw `ar_session` value, if any.
+ * @returns the session; `issuedCookie` is the new cookie value to send, or null.
+ */
+export async function openSession(ctx: EventsContext, presentedCookie: string | undefined): Promise<OpenedSession> {
+  const found = await findSession(ctx, presentedCookie);
+  return found ? { ...found, issuedCookie: null } : startSession(ctx);
 }
 
 /**

@@ -1,37 +1,49 @@
 /**
  * @module Gives every `/api` request its anonymous session (docs/events-api.md,
  * "Sessions and CSRF"): reads the `ar_session` cookie, starts a session when
- * there is none, and puts the principal on the context.
+ * there is none and the request only reads, and puts the principal on the context.
  */
 import type { MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { EventsServices } from '../domain/events-services.ts';
+import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'ar_session';
 
+const READING_METHODS = new Set(['GET', 'HEAD']);
+
 /**
- * Session middleware. Sets `principal` and `session` on the context; when it
- * starts a session it sets the cookie (HttpOnly, SameSite=Lax, Path=/, Secure
- * over HTTPS). API answers are session-specific, so they are marked `no-store`.
+ * Session middleware. Sets `principal` and `session` on the context. Only a
+ * reading request (GET, HEAD) without a known cookie starts a session
+ * and sets the cookie (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS); a
+ * state-changing one is answered 403 FORBIDDEN and sets nothing. Otherwise a
+ * form another site posts (which arrives without the SameSite=Lax cookie) would
+ * replace the person's cookie, and with it their registrations and saved events.
+ * API answers are session-specific, so they are marked `no-store`.
  *
  * @example app.use('/api/*', sessionMiddleware(services));
  */
 export function sessionMiddleware(services: EventsServices): MiddlewareHandler<EventsEnv> {
   return async function session(c, next) {
-    const opened = await services.openSession(getCookie(c, SESSION_COOKIE));
-    if (opened.issuedCookie !== null) {
-      setCookie(c, SESSION_COOKIE, opened.issuedCookie, {
+    c.header('Cache-Control', 'no-store');
+    let state = await services.findSession(getCookie(c, SESSION_COOKIE));
+    if (!state) {
+      if (!READING_METHODS.has(c.req.method)) {
+        return respondWithFailure(c, { code: 'FORBIDDEN', message: 'There is no session for this request. Load the page first, then try again.' });
+      }
+      const started = await services.startSession();
+      setCookie(c, SESSION_COOKIE, started.issuedCookie, {
         httpOnly: true,
         sameSite: 'Lax',
         path: '/',
         secure: new URL(c.req.url).protocol === 'https:',
       });
+      state = started;
     }
-    c.set('principal', opened.principal);
-    c.set('session', { principal: opened.principal, csrfToken: opened.csrfToken, stateVersion: opened.stateVersion });
+    c.set('principal', state.principal);
+    c.set('session', { principal: state.principal, csrfToken: state.csrfToken, stateVersion: state.stateVersion });
     await next();
-    c.header('Cache-Control', 'no-store');
   };
 }
