@@ -202,6 +202,23 @@ describe('a request without a session', () => {
     expect((await fixture.db.selectFrom('sessions').select('id').execute()).length).toBe(sessionsBefore);
     expect((await fixture.db.selectFrom('saved_events').select('id').execute()).length).toBe(0);
   });
+
+  it('answers a tool call whose session has ended SESSION_EXPIRED, as an envelope with what to do', async () => {
+    const browser = await visitor();
+    await fixture.db.deleteFrom('sessions').execute();
+    const answer = await browser.call('POST', '/api/tools/save_event', { event_id: OPEN_EVENT });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({
+      ok: false,
+      code: 'SESSION_EXPIRED',
+      message: expect.any(String),
+      nextAction: expect.stringContaining('reload'),
+      retryable: false,
+      uiUpdated: false,
+      stateVersion: 0,
+    });
+    expect(answer.setCookie).toBeNull();
+  });
 });
 
 describe('search', () => {
@@ -584,7 +601,7 @@ describe('server', () => {
     await sql`drop table saved_events`.execute(fixture.db);
     const answer = await browser.call('GET', '/api/saved');
     expect(answer.status).toBe(500);
-    expect(answer.body).toEqual({ ok: false, code: 'TEMPORARY_FAILURE', message: expect.any(String), retryable: true });
+    expect(answer.body).toEqual({ ok: false, code: 'TEMPORARY_FAILURE', message: expect.any(String), retryable: true, uiUpdated: false, stateVersion: 0 });
     expect(logLines.join('')).toMatch(/no such table: saved_events/);
   });
 

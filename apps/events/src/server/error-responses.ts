@@ -1,25 +1,20 @@
 /**
- * @module Failure bodies of the REST API (docs/events-api.md, "Errors"):
- * `{ ok:false, code, message, retryable, field?, reason? }` with the HTTP
- * status that goes with the code.
+ * @module Failure bodies of the REST API (docs/events-api.md, "Errors"): the
+ * failure branch of the tool result envelope (DESIGN.md), plus a CONFLICT's
+ * `reason`, with the HTTP status that goes with the code. One shape for every
+ * refusal under /api, so a tool call refused before the pipeline (no session,
+ * no CSRF token, a body too large) still answers an envelope.
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isRetryable, type ErrorCode } from 'agentready';
+import { fail, type ErrorCode, type ToolFailure } from 'agentready';
 import type { ConflictReason } from '../domain/domain-result.ts';
 
-/** The JSON body of every failing response. */
-export type ApiFailureBody = {
-  ok: false;
-  code: ErrorCode;
-  message: string;
-  retryable: boolean;
-  field?: string;
-  reason?: ConflictReason;
-};
+/** The JSON body of every failing response: an envelope failure, with `reason` on some CONFLICTs. */
+export type ApiFailureBody = ToolFailure & { reason?: ConflictReason };
 
 /** A failure to answer with: a domain refusal, a validation failure or one made here. */
-export type ApiFailure = { code: ErrorCode; message: string; field?: string; reason?: ConflictReason };
+export type ApiFailure = { code: ErrorCode; message: string; field?: string; reason?: ConflictReason; nextAction?: string };
 
 const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   INVALID_INPUT: 400,
@@ -47,15 +42,21 @@ export function statusOf(code: ErrorCode): ContentfulStatusCode {
   return STATUS_BY_CODE[code];
 }
 
-/** Builds the body for `failure`, with `retryable` fixed by its code (DESIGN.md, "Errors"). */
-export function failureBody(failure: ApiFailure): ApiFailureBody {
-  const body: ApiFailureBody = { ok: false, code: failure.code, message: failure.message, retryable: isRetryable(failure.code) };
-  if (failure.field !== undefined) body.field = failure.field;
-  if (failure.reason !== undefined) body.reason = failure.reason;
+/**
+ * Builds the body for `failure`, with `retryable` fixed by its code (DESIGN.md,
+ * "Errors") and `uiUpdated: false`.
+ *
+ * @param stateVersion the session's state version, 0 when there is none.
+ */
+export function failureBody(failure: ApiFailure, stateVersion: number): ApiFailureBody {
+  const { reason, ...details } = failure;
+  const body: ApiFailureBody = fail(details, stateVersion);
+  if (reason !== undefined) body.reason = reason;
   return body;
 }
 
-/** Answers `failure` as JSON with its status. */
+/** Answers `failure` as JSON with its status and the request's session state version. */
 export function respondWithFailure(c: Context, failure: ApiFailure): Response {
-  return c.json(failureBody(failure), statusOf(failure.code));
+  const session = c.get('session') as { stateVersion: number } | undefined;
+  return c.json(failureBody(failure, session?.stateVersion ?? 0), statusOf(failure.code));
 }

@@ -18,7 +18,8 @@ const READING_METHODS = new Set(['GET', 'HEAD']);
  * Session middleware. Sets `principal` and `session` on the context. Only a
  * reading request (GET, HEAD) without a known cookie starts a session
  * and sets the cookie (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS); a
- * state-changing one is answered 403 FORBIDDEN and sets nothing. Otherwise a
+ * state-changing one is answered 403 FORBIDDEN (no cookie) or 401
+ * SESSION_EXPIRED (a cookie no session has any more) and sets nothing. Otherwise a
  * form another site posts (which arrives without the SameSite=Lax cookie) would
  * replace the person's cookie, and with it their registrations and saved events.
  * API answers are session-specific, so they are marked `no-store`.
@@ -28,10 +29,16 @@ const READING_METHODS = new Set(['GET', 'HEAD']);
 export function sessionMiddleware(services: EventsServices): MiddlewareHandler<EventsEnv> {
   return async function session(c, next) {
     c.header('Cache-Control', 'no-store');
-    let state = await services.findSession(getCookie(c, SESSION_COOKIE));
+    const presented = getCookie(c, SESSION_COOKIE);
+    let state = await services.findSession(presented);
     if (!state) {
       if (!READING_METHODS.has(c.req.method)) {
-        return respondWithFailure(c, { code: 'FORBIDDEN', message: 'There is no session for this request. Load the page first, then try again.' });
+        return respondWithFailure(
+          c,
+          presented === undefined
+            ? { code: 'FORBIDDEN', message: 'There is no session for this request. Load the page first, then try again.' }
+            : { code: 'SESSION_EXPIRED', message: 'This session has ended.', nextAction: 'Ask the person to reload the page; nothing was changed.' },
+        );
       }
       const started = await services.startSession();
       setCookie(c, SESSION_COOKIE, started.issuedCookie, {
