@@ -89,6 +89,12 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     }
   });
 
+  it('refuses a keyword with a NUL or another control character, naming the field', async () => {
+    for (const keyword of ['a\u0000b', '\u0000', 'bell\u0007']) {
+      expect(await services.searchEvents({ keyword }), JSON.stringify(keyword)).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'keyword' });
+    }
+  });
+
   it('combines filters into different result sets', async () => {
     expect(await ids({ keyword: '工作坊', location: 'taipei' })).toEqual([
       'evt-webmcp-intro',
@@ -177,6 +183,24 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     expect(await remaining('evt-webmcp-intro')).toBe(8);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
     expect(await services.listActiveRegistrations(principal)).toEqual([]);
+  });
+
+  it('refuses a name with a control or bidi character, and counts a name\'s length in characters', async () => {
+    const principal = await newPrincipal();
+    const register = async (name: string) =>
+      services.registerForEvent(principal, {
+        eventId: 'evt-webmcp-intro',
+        name,
+        email: 'mei.lin@example.com',
+        confirmationIntent: await intentFor(principal, 'register', 'evt-webmcp-intro'),
+      });
+    for (const name of ['bell\u0007', 'abc \u202Eevil', 'a\u2066b\u2069', '\u{1F600}'.repeat(101)]) {
+      expect(await register(name)).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'name' });
+    }
+    expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
+    expect(await register('\u{1F600}'.repeat(51))).toMatchObject({ ok: true });
+    const stored = await fixture.db.selectFrom('registrations').select('attendee_name').executeTakeFirstOrThrow();
+    expect(stored.attendee_name).toBe('\u{1F600}'.repeat(51));
   });
 
   it('sells the last place once when two sessions commit at the same moment', async () => {

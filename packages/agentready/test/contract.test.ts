@@ -83,10 +83,57 @@ describe('parseToolInput', () => {
     expect(parseToolInput(lookup.input, { id: 'x'.repeat(11) })).toMatchObject({ ok: false, failure: { field: 'id' } });
   });
 
+  it('says "required" only for a field that is absent, and "expected <type>" for a value of the wrong type', () => {
+    const nested = z.object({ keyword: z.string().optional(), page: z.number().int().optional(), event_id: z.string(), where: z.object({ city: z.string() }).optional() });
+    const messageOf = (raw: unknown) => {
+      const result = parseToolInput(nested, raw);
+      if (result.ok) throw new Error('expected a refusal');
+      return result.failure;
+    };
+    expect(messageOf({ event_id: 'e', keyword: 123 })).toMatchObject({ field: 'keyword', message: 'Field "keyword": expected string.' });
+    expect(messageOf({ event_id: 'e', page: '2' })).toMatchObject({ field: 'page', message: 'Field "page": expected number.' });
+    expect(messageOf({ event_id: ['x'] })).toMatchObject({ field: 'event_id', message: 'Field "event_id": expected string.' });
+    expect(messageOf({ event_id: null })).toMatchObject({ field: 'event_id', message: 'Field "event_id": expected string.' });
+    expect(messageOf({})).toMatchObject({ field: 'event_id', message: 'Field "event_id": this field is required.' });
+    expect(messageOf({ event_id: 'e', where: {} })).toMatchObject({ field: 'where.city', message: 'Field "where.city": this field is required.' });
+    expect(messageOf({ event_id: 'e', where: { city: 7 } })).toMatchObject({ field: 'where.city', message: 'Field "where.city": expected string.' });
+    expect(messageOf({ event_id: 'e', page: 2.5 }).message).not.toMatch(/required/);
+  });
+
+  it('words a refinement with the schema\'s own message', () => {
+    const range = z
+      .object({ date_from: z.string().optional(), date_to: z.string().optional() })
+      .refine((value) => !value.date_from || !value.date_to || value.date_from <= value.date_to, {
+        message: 'date_to must not be before date_from.',
+        path: ['date_to'],
+      });
+    expect(parseToolInput(range, { date_from: '2027-03-01', date_to: '2027-02-01' })).toEqual({
+      ok: false,
+      failure: {
+        code: 'INVALID_INPUT',
+        field: 'date_to',
+        message: 'Field "date_to": date_to must not be before date_from.',
+        nextAction: 'Correct the field and call again.',
+      },
+    });
+  });
+
+  it('reports the schema\'s own numeric bound, not the safe-integer limit', () => {
+    const paged = z.object({ page: z.number().int().min(1).max(1000) });
+    const huge = parseToolInput(paged, { page: 1e308 });
+    expect(huge).toMatchObject({ ok: false, failure: { field: 'page', message: expect.stringContaining('at most 1000') } });
+    expect(JSON.stringify(huge)).not.toContain('9007199254740991');
+    const hugeNegative = parseToolInput(paged, { page: -1e308 });
+    expect(hugeNegative).toMatchObject({ ok: false, failure: { field: 'page', message: expect.stringContaining('at least 1') } });
+  });
+
   it('never repeats the value it refused', () => {
     const result = parseToolInput(lookup.input, { id: 'a', contact: 'not-an-address@' });
     expect(result.ok).toBe(false);
     expect(JSON.stringify(result)).not.toContain('not-an-address');
+    const typed = parseToolInput(lookup.input, { id: ['secret-looking-value'] });
+    expect(typed.ok).toBe(false);
+    expect(JSON.stringify(typed)).not.toContain('secret-looking-value');
   });
 
   it('refuses input that is not an object', () => {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Principal } from 'agentready/runtime';
-import { z } from 'zod';
+import { ATTENDEE_NAME_MAX_LENGTH, attendeeEmailSchema, attendeeNameSchema } from './attendee-rules.ts';
 import { consumeConfirmationIntent } from './confirmation-intents.ts';
 import { refused, succeeded, type DomainResult } from './domain-result.ts';
 import { eventNotFound } from './event-details.ts';
@@ -18,9 +18,6 @@ import { refusableTransaction } from './refusable-transaction.ts';
 import { cancellationRefusal, findOwnedRegistration, registrationNotFound, registrationRefusal } from './registration-rules.ts';
 import { bumpStateVersion, sessionRowIdOf } from './sessions.ts';
 import { toSiteIso } from './site-time.ts';
-
-/** Longest attendee name accepted, in characters. */
-export const ATTENDEE_NAME_MAX_LENGTH = 100;
 
 /** What a registration needs; `confirmationIntent` comes from a person's click. */
 export type RegistrationRequest = { eventId: string; name: string; email: string; confirmationIntent: string };
@@ -34,12 +31,11 @@ export type RegistrationCancelled = { registration: { id: string; status: 'cance
 /** An active registration as the session's list shows it; `registeredAt` is ISO 8601 (+08:00). */
 export type ActiveRegistration = { id: string; event: EventSummary; registeredAt: string };
 
-const emailSchema = z.email().max(254);
-
 /**
  * Registers the session for an event. Checks, in order: name and e-mail
- * (INVALID_INPUT, `field` name | email), the event exists (NOT_FOUND), the
- * intent (CONFIRMATION_REQUIRED), the deadline, places left and no active
+ * (INVALID_INPUT, `field` name | email; the rules of `attendee-rules.ts`,
+ * which the registration tool and the REST body apply too), the event exists
+ * (NOT_FOUND), the intent (CONFIRMATION_REQUIRED), the deadline, places left and no active
  * registration of this session (CONFLICT, `reason` closed | full |
  * already_registered). On success exactly one registration row exists, the
  * event has one place fewer, the intent is used and `stateVersion` grew by
@@ -52,14 +48,16 @@ export async function registerForEvent(
   principal: Principal,
   request: RegistrationRequest,
 ): Promise<DomainResult<RegistrationCreated>> {
-  const name = request.name.trim();
-  if (name.length === 0 || name.length > ATTENDEE_NAME_MAX_LENGTH || /\p{Cc}/u.test(name)) {
-    return refused('INVALID_INPUT', `The name must be 1 to ${ATTENDEE_NAME_MAX_LENGTH} characters on one line.`, { field: 'name' });
+  const parsedName = attendeeNameSchema.safeParse(request.name);
+  if (!parsedName.success) {
+    return refused('INVALID_INPUT', `The name must be 1 to ${ATTENDEE_NAME_MAX_LENGTH} characters on one line, without control or text-direction characters.`, { field: 'name' });
   }
-  const email = request.email.trim();
-  if (!emailSchema.safeParse(email).success) {
+  const parsedEmail = attendeeEmailSchema.safeParse(request.email);
+  if (!parsedEmail.success) {
     return refused('INVALID_INPUT', 'The e-mail address is not valid.', { field: 'email' });
   }
+  const name = parsedName.data;
+  const email = parsedEmail.data;
   const sessionRowId = sessionRowIdOf(principal);
   const alreadyRegistered = () =>
     refused('CONFLICT', 'You are already registered for this event.', { reason: 'already_registered', field: 'event_id' });

@@ -10,12 +10,10 @@ import { toEventSummary } from './event-records.ts';
 import type { EventLevel, EventSummary, PriceKind } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
 import type { LocationId } from './locations.ts';
+import { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX, searchKeywordSchema, searchPageSchema } from './search-filters.ts';
 
 /** Results per page. */
 export const EVENTS_PAGE_SIZE = 10;
-
-/** Longest keyword accepted, in characters. */
-export const KEYWORD_MAX_LENGTH = 100;
 
 /** What to search for; every filter is optional and they combine with AND. */
 export type EventSearchFilters = {
@@ -54,16 +52,18 @@ const SEARCHED_COLUMNS: readonly SearchColumn[] = ['title', 'summary', 'venue'];
  *
  * @returns the page (an empty page is a success with `noResultsReason`), or
  *   INVALID_INPUT naming `keyword`, `date_from`, `date_to` or `page` when a
- *   value is malformed or the range is reversed.
+ *   value is malformed (a keyword over 100 characters or with a control
+ *   character, a page outside 1–1000; the rules of `search-filters.ts`) or the
+ *   range is reversed.
  */
 export async function searchEvents(ctx: EventsContext, filters: EventSearchFilters): Promise<DomainResult<EventSearchPage>> {
-  const page = filters.page ?? 1;
-  if (!Number.isSafeInteger(page) || page < 1) return refused('INVALID_INPUT', 'The page must be a whole number from 1.', { field: 'page' });
-  const keyword = filters.keyword ?? '';
-  if (keyword.length > KEYWORD_MAX_LENGTH) {
-    return refused('INVALID_INPUT', `The keyword must be at most ${KEYWORD_MAX_LENGTH} characters.`, { field: 'keyword' });
+  const page = searchPageSchema.safeParse(filters.page ?? 1);
+  if (!page.success) return refused('INVALID_INPUT', `The page must be a whole number from 1 to ${SEARCH_PAGE_MAX}.`, { field: 'page' });
+  const keyword = searchKeywordSchema.safeParse(filters.keyword ?? '');
+  if (!keyword.success) {
+    return refused('INVALID_INPUT', `The keyword must be at most ${KEYWORD_MAX_LENGTH} characters, without control characters.`, { field: 'keyword' });
   }
-  const terms = keyword.trim().split(/\s+/u).filter((term) => term.length > 0);
+  const terms = keyword.data.split(/\s+/u).filter((term) => term.length > 0);
   for (const [field, value] of [['date_from', filters.dateFrom], ['date_to', filters.dateTo]] as const) {
     if (value !== undefined && !isCalendarDate(value)) {
       return refused('INVALID_INPUT', 'Dates must be real calendar dates written YYYY-MM-DD.', { field });
@@ -93,12 +93,12 @@ export async function searchEvents(ctx: EventsContext, filters: EventSearchFilte
     .orderBy('starts_at_ms')
     .orderBy('id')
     .limit(EVENTS_PAGE_SIZE)
-    .offset((page - 1) * EVENTS_PAGE_SIZE)
+    .offset((page.data - 1) * EVENTS_PAGE_SIZE)
     .execute();
 
   const now = ctx.now();
-  const result: EventSearchPage = { events: rows.map((row) => toEventSummary(row, now)), total, page, pageSize: EVENTS_PAGE_SIZE };
-  if (result.events.length === 0) result.noResultsReason = noResultsReason(total, page);
+  const result: EventSearchPage = { events: rows.map((row) => toEventSummary(row, now)), total, page: page.data, pageSize: EVENTS_PAGE_SIZE };
+  if (result.events.length === 0) result.noResultsReason = noResultsReason(total, page.data);
   return succeeded(result);
 }
 

@@ -6,26 +6,11 @@
  */
 import { defineCatalog, defineTool } from 'agentready';
 import { z } from 'zod';
-import { LOCATION_IDS } from '../domain/locations.ts';
+import { ATTENDEE_NAME_MAX_LENGTH, attendeeEmailSchema, attendeeNameSchema } from '../domain/attendee-rules.ts';
 import { eventDetailSchema, eventReferenceSchema, eventSummarySchema } from '../domain/event-shapes.ts';
+import { searchFiltersSchema } from '../domain/search-filters.ts';
 
 const eventId = z.string().min(1).max(80).describe('An event ID returned by search_events, e.g. "evt-webmcp-intro".');
-
-/** Filters shared by the search form and `search_events`. */
-export const searchFiltersSchema = z
-  .object({
-    keyword: z.string().trim().max(100).optional().describe('Words to find in the title, summary or venue; any language, any part of a word.'),
-    location: z.enum(LOCATION_IDS).optional().describe('City ID.'),
-    price: z.enum(['free', 'paid']).optional(),
-    level: z.enum(['beginner', 'intermediate', 'advanced']).optional(),
-    date_from: z.iso.date().optional().describe('First day, YYYY-MM-DD, in the event\'s local time.'),
-    date_to: z.iso.date().optional().describe('Last day, YYYY-MM-DD, inclusive.'),
-    page: z.number().int().min(1).max(1000).optional().describe('1-based page of 10 results. Default 1.'),
-  })
-  .refine((filters) => !filters.date_from || !filters.date_to || filters.date_from <= filters.date_to, {
-    message: 'date_to must not be before date_from.',
-    path: ['date_to'],
-  });
 
 export const searchEvents = defineTool({
   name: 'search_events',
@@ -79,8 +64,8 @@ export const prepareEventRegistration = defineTool({
     'It does not register anyone: the person reviews the form and presses Submit (requiresHumanConfirmation). Never claim the registration is done.',
   input: z.object({
     event_id: eventId,
-    name: z.string().trim().min(1).max(100).optional().describe('The attendee\'s name, as the person gave it.'),
-    email: z.email().max(254).optional().describe('The attendee\'s e-mail, as the person gave it. It is put in the form and never returned.'),
+    name: attendeeNameSchema.optional().describe(`The attendee's name, as the person gave it: one line, at most ${ATTENDEE_NAME_MAX_LENGTH} characters.`),
+    email: attendeeEmailSchema.optional().describe('The attendee\'s e-mail, as the person gave it. It is put in the form and never returned.'),
   }),
   output: z.object({
     event: eventReferenceSchema.extend({ remainingCapacity: z.number().int().nonnegative() }),

@@ -14,7 +14,10 @@ export type ParsedInput<T> = { ok: true; value: T } | { ok: false; failure: Fail
  * @returns the parsed value, or INVALID_INPUT with `field` (dotted path of the
  *   first problem; for an unknown key, the key itself) and a short message.
  *   The message is built from the schema's rule, not from the value, so a
- *   mistyped e-mail or token is never repeated back.
+ *   mistyped e-mail or token is never repeated back: "this field is required."
+ *   only when the path is absent from `raw`, else "expected <type>."; a
+ *   numeric or length bound is the tightest the schema sets on that field; a
+ *   refinement (`.refine`) is worded by its own message.
  */
 export function parseToolInput<S extends z.ZodType>(schema: S, raw: unknown): ParsedInput<z.output<S>> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -38,19 +41,24 @@ export function parseToolInput<S extends z.ZodType>(schema: S, raw: unknown): Pa
     };
   }
   const field = issue.path.map(String).join('.');
+  const description = describeIssue(tightestBound(issue, parsed.error.issues), raw);
   const failure: FailureDetails = {
     code: 'INVALID_INPUT',
-    message: field ? `Field "${field}": ${describeIssue(issue)}` : describeIssue(issue),
+    message: field ? `Field "${field}": ${description}` : description,
     nextAction: 'Correct the field and call again.',
   };
   if (field) failure.field = field;
   return { ok: false, failure };
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+type Issue = z.core.$ZodIssue;
+
+// Words an issue from the schema's rule: the value itself is looked at only to
+// tell "absent" from "of the wrong type" (zod 4 leaves `input` off its issues).
+function describeIssue(issue: Issue, raw: object): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'this field is required.' : `expected ${issue.expected}.`;
+      return isPresent(raw, issue.path) ? `expected ${issue.expected === 'int' ? 'integer' : issue.expected}.` : 'this field is required.';
     case 'too_big':
       return `too long or too large (at most ${String(issue.maximum)}).`;
     case 'too_small':
@@ -59,9 +67,37 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
     case 'invalid_format':
       return `not a valid ${issue.format}.`;
+    case 'custom':
+      // A refinement's message is the schema author's sentence (e.g. "date_to must not be before date_from.").
+      return issue.message;
     default:
       return 'not valid.';
   }
+}
+
+/**
+ * A number past the safe-integer range breaks zod's own integer bound as well
+ * as the schema's; the tighter of the bounds on the same field is the schema's.
+ */
+function tightestBound(issue: Issue, issues: readonly Issue[]): Issue {
+  if (issue.code !== 'too_big' && issue.code !== 'too_small') return issue;
+  const samePath = (other: Issue) => other.path.length === issue.path.length && other.path.every((key, index) => key === issue.path[index]);
+  let tightest = issue;
+  for (const other of issues) {
+    if (!samePath(other)) continue;
+    if (tightest.code === 'too_big' && other.code === 'too_big' && other.maximum < tightest.maximum) tightest = other;
+    if (tightest.code === 'too_small' && other.code === 'too_small' && other.minimum > tightest.minimum) tightest = other;
+  }
+  return tightest;
+}
+
+function isPresent(raw: object, path: readonly PropertyKey[]): boolean {
+  let current: unknown = raw;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return false;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current !== undefined;
 }
 
 function truncate(text: string): string {

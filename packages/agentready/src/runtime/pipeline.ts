@@ -114,7 +114,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
       const evidence: AuditEvidence = {
         traceId,
         occurredAt: now().toISOString(),
-        tool: call.tool.slice(0, 64),
+        tool: auditedToolName(call.tool),
         surface: call.surface,
         principalRef: call.principal?.ref ?? null,
         authorization: 'not_required',
@@ -188,6 +188,14 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     }
     return succeed(projected.data, guidance, { stateVersion: await stateVersion() });
   }
+}
+
+const PLAUSIBLE_TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+// The name comes from the caller; a NUL or other odd character in it would make
+// the audit insert itself fail on PostgreSQL, and the call would leave no evidence.
+function auditedToolName(name: string): string {
+  return PLAUSIBLE_TOOL_NAME.test(name) ? name : '[invalid tool name]';
 }
 
 function temporaryFailure(stateVersion: number) {

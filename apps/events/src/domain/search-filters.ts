@@ -1,0 +1,49 @@
+/**
+ * @module The search filters as a request states them (docs/events-api.md,
+ * `GET /api/events`), declared once: the search tool takes this schema as its
+ * input, the REST query derives from it, and the domain's search checks its
+ * keyword and page with the same rules. Isomorphic: no I/O.
+ */
+import { z } from 'zod';
+import { EVENT_LEVELS, PRICE_KINDS } from './event-shapes.ts';
+import { LOCATION_IDS } from './locations.ts';
+
+/** Longest keyword accepted, in characters (Unicode code points, as zod counts them). */
+export const KEYWORD_MAX_LENGTH = 100;
+
+/** Highest page number accepted: 1,000 pages of 10 results. */
+export const SEARCH_PAGE_MAX = 1000;
+
+// The keyword ends up in a LIKE pattern: PostgreSQL refuses a NUL in text
+// ("invalid byte sequence for encoding UTF8: 0x00") and SQLite ends the pattern at it.
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/** A keyword: trimmed, at most {@link KEYWORD_MAX_LENGTH} characters, no control characters (NUL, line breaks, escapes). */
+export const searchKeywordSchema = z
+  .string()
+  .trim()
+  .max(KEYWORD_MAX_LENGTH)
+  .refine((keyword) => !CONTROL_CHARACTER.test(keyword), { message: 'must not contain control characters such as NUL or a line break.' });
+
+/** A 1-based page number, at most {@link SEARCH_PAGE_MAX}. */
+export const searchPageSchema = z.number().int().min(1).max(SEARCH_PAGE_MAX);
+
+/**
+ * The filters of a search, snake_case as the tool and the query string name
+ * them; every one optional, unknown keys refused. A reversed date range is
+ * INVALID_INPUT on `date_to`.
+ */
+export const searchFiltersSchema = z
+  .strictObject({
+    keyword: searchKeywordSchema.optional().describe('Words to find in the title, summary or venue; any language, any part of a word.'),
+    location: z.enum(LOCATION_IDS).optional().describe('City ID.'),
+    price: z.enum(PRICE_KINDS).optional(),
+    level: z.enum(EVENT_LEVELS).optional(),
+    date_from: z.iso.date().optional().describe('First day, YYYY-MM-DD, in the event\'s local time.'),
+    date_to: z.iso.date().optional().describe('Last day, YYYY-MM-DD, inclusive.'),
+    page: searchPageSchema.optional().describe('1-based page of 10 results. Default 1.'),
+  })
+  .refine((filters) => !filters.date_from || !filters.date_to || filters.date_from <= filters.date_to, {
+    message: 'date_to must not be before date_from.',
+    path: ['date_to'],
+  });
