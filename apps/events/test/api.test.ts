@@ -22,6 +22,16 @@ const CLOSED_EVENT = 'evt-taipei-web-conf-2027';
 const LAST_PLACE_EVENT = 'evt-rust-microcontrollers-hsinchu';
 const INJECTION_EVENT = 'evt-prompt-injection-defense';
 const FIVE_MINUTES = 5 * 60 * 1000;
+/** Names a person's Submit must refuse, so the registration tool must refuse them too. */
+const BAD_NAMES: ReadonlyArray<[string, string]> = [
+  ['bell\u0007', 'a control character'],
+  ['first\nsecond', 'a line break'],
+  ['abc \u202Eevil', 'a right-to-left override'],
+  ['a\u2066b\u2069', 'a bidi isolate'],
+  ['\u{1F600}'.repeat(101), '101 characters'],
+];
+/** 51 characters, 102 UTF-16 units: within the 100-character limit everywhere. */
+const FIFTY_ONE_EMOJI = '\u{1F600}'.repeat(51);
 
 let webRoot: string;
 let fixture: DatabaseFixture;
@@ -195,8 +205,8 @@ describe('a request without a session', () => {
       ['/api/tools/save_event', { event_id: OPEN_EVENT }],
     ] as const) {
       const answer = await stranger.call('POST', path, body, { csrf: null });
-      expect(answer.status, path).toBe(403);
-      expect(answer.body, path).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+      expect(answer.status, path).toBe(401);
+      expect(answer.body, path).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', nextAction: expect.stringContaining('reload') });
       expect(answer.setCookie, path).toBeNull();
     }
     expect((await fixture.db.selectFrom('sessions').select('id').execute()).length).toBe(sessionsBefore);
@@ -265,6 +275,25 @@ describe('search', () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ events: [], total: 0, noResultsReason: expect.any(String) });
     }
+  });
+
+  it('refuses a keyword with a NUL or another control character, instead of matching everything', async () => {
+    const browser = await visitor();
+    for (const keyword of ['a\u0000b', '\u0000', 'bell\u0007', '\u001b[31m']) {
+      const answer = await browser.call('GET', `/api/events?keyword=${encodeURIComponent(keyword)}`);
+      expect(answer.status, JSON.stringify(keyword)).toBe(400);
+      expect(answer.body, JSON.stringify(keyword)).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'keyword', retryable: false });
+    }
+  });
+
+  it('takes the same filters as search_events: a page past 1000 and a reversed range are refused alike', async () => {
+    const browser = await visitor();
+    const page = await browser.call('GET', '/api/events?page=1001');
+    expect(page).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'page', message: 'Field "page": too long or too large (at most 1000).' } });
+    const reversed = await browser.call('GET', '/api/events?date_from=2027-03-01&date_to=2027-02-01');
+    expect(reversed.body).toMatchObject({ field: 'date_to', message: 'Field "date_to": date_to must not be before date_from.' });
+    const padded = await browser.call('GET', `/api/events?keyword=${encodeURIComponent('  webmcp  ')}`);
+    expect(searchIds(padded)).toEqual([OPEN_EVENT, 'evt-webmcp-confirmation-patterns']);
   });
 
   it('ignores empty parameters and refuses unknown or malformed ones, naming the field', async () => {
@@ -409,6 +438,16 @@ describe('registration', () => {
     expect((await browser.call('GET', '/api/session')).body).toMatchObject({ stateVersion: 1 });
   });
 
+  it('registers a name of 51 emoji: 51 characters, though 102 UTF-16 units', async () => {
+    const browser = await visitor();
+    secrets.emails.push('emoji@example.com');
+    const intent = await browser.intent('register', OPEN_EVENT);
+    const answer = await browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: FIFTY_ONE_EMOJI, email: 'emoji@example.com', confirmation_intent: intent });
+    expect(answer.status).toBe(201);
+    const stored = await fixture.db.selectFrom('registrations').select('attendee_name').executeTakeFirstOrThrow();
+    expect(stored.attendee_name).toBe(FIFTY_ONE_EMOJI);
+  });
+
   it('issues intents that expire in five minutes', async () => {
     const browser = await visitor();
     const answer = await browser.call('POST', '/api/confirmation-intents', { action: 'register', target_id: OPEN_EVENT });
@@ -529,6 +568,21 @@ describe('registration', () => {
       expect(await registrationCount()).toBe(1);
     });
 
+    it('for a name with a control or bidi character, or over 100 characters', async () => {
+      const browser = await visitor();
+      const intent = await browser.intent('register', OPEN_EVENT);
+      secrets.emails.push('a@example.com');
+      for (const [name, what] of BAD_NAMES) {
+        await expectRefusal(
+          () => browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name, email: 'a@example.com', confirmation_intent: intent }),
+          400,
+          { code: 'INVALID_INPUT', field: 'name', message: expect.not.stringContaining(name.trim()) },
+        ).catch((error: unknown) => {
+          throw new Error(`name with ${what}: ${String(error)}`);
+        });
+      }
+    });
+
     it('for a malformed name or e-mail', async () => {
       const browser = await visitor();
       const intent = await browser.intent('register', OPEN_EVENT);
@@ -615,6 +669,8 @@ describe('server', () => {
     for (const path of ['/', '/events', `/events/${OPEN_EVENT}`, `/events/${OPEN_EVENT}/register`, '/registrations', '/saved']) {
       const response = await app.request(path);
       expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('content-security-policy'), path).not.toContain('unsafe');
       expect(await response.text(), path).toContain('<title>AgentReady Events</title>');
     }
     const asset = await app.request('/assets/app.js');
@@ -673,6 +729,31 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
     expect(await tool(browser, 'search_events', { sort: 'price' })).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'sort' });
   });
 
+  it('refuses a keyword with a NUL or another control character as INVALID_INPUT, not as a failure to retry', async () => {
+    const browser = await visitor();
+    for (const keyword of ['a\u0000b', '\u0000', 'bell\u0007']) {
+      expect(await tool(browser, 'search_events', { keyword }), JSON.stringify(keyword)).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        field: 'keyword',
+        retryable: false,
+      });
+    }
+  });
+
+  it('says what is wrong with a filter: the expected type, the schema\'s own rule and bound', async () => {
+    const browser = await visitor();
+    expect(await tool(browser, 'search_events', { keyword: 123 })).toMatchObject({ field: 'keyword', message: 'Field "keyword": expected string.' });
+    expect(await tool(browser, 'search_events', { page: '2' })).toMatchObject({ field: 'page', message: 'Field "page": expected number.' });
+    expect(await tool(browser, 'get_event_details', { event_id: ['x'] })).toMatchObject({ field: 'event_id', message: 'Field "event_id": expected string.' });
+    expect(await tool(browser, 'get_event_details', {})).toMatchObject({ field: 'event_id', message: 'Field "event_id": this field is required.' });
+    expect(await tool(browser, 'search_events', { date_from: '2027-03-01', date_to: '2027-02-01' })).toMatchObject({
+      field: 'date_to',
+      message: 'Field "date_to": date_to must not be before date_from.',
+    });
+    expect(await tool(browser, 'search_events', { page: 1e308 })).toMatchObject({ field: 'page', message: 'Field "page": too long or too large (at most 1000).' });
+  });
+
   it('returns event details with the offset kept, guidance to save or prepare, and only public fields', async () => {
     const browser = await visitor();
     const result = await tool(browser, 'get_event_details', { event_id: OPEN_EVENT });
@@ -713,6 +794,18 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
     expect(await tool(browser, 'prepare_event_registration', { event_id: OPEN_EVENT, email: 'not-an-email' })).toMatchObject({ ok: false, field: 'email' });
   });
 
+  it('refuses to prepare a registration with a name the person\'s Submit would refuse, and fills in one it would accept', async () => {
+    const browser = await visitor();
+    for (const [name, what] of BAD_NAMES) {
+      const result = await tool(browser, 'prepare_event_registration', { event_id: OPEN_EVENT, name });
+      expect(result, `name with ${what}`).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'name', retryable: false });
+    }
+    expect(await tool(browser, 'prepare_event_registration', { event_id: OPEN_EVENT, name: FIFTY_ONE_EMOJI })).toMatchObject({
+      ok: true,
+      data: { form: { name: FIFTY_ONE_EMOJI } },
+    });
+  });
+
   it('prepares a cancellation: one active registration is chosen, several need a selection, none is NOT_FOUND', async () => {
     const browser = await visitor();
     expect(await tool(browser, 'prepare_registration_cancellation', {})).toMatchObject({ ok: false, code: 'NOT_FOUND' });
@@ -735,6 +828,15 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
 
     const stranger = await visitor();
     expect(await tool(stranger, 'prepare_registration_cancellation', { registration_id: chosen })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
+  it('records an unknown tool name in the audit only when it looks like a tool name', async () => {
+    const browser = await visitor();
+    const odd = await browser.call('POST', `/api/tools/${encodeURIComponent('no\u0000such')}`, {});
+    expect(odd).toMatchObject({ status: 404, body: { ok: false, code: 'NOT_FOUND' } });
+    expect((await browser.call('POST', '/api/tools/no_such_tool', {})).status).toBe(404);
+    const records = await fixture.db.selectFrom('agentready_audit_record').select(['tool', 'outcome_code']).execute();
+    expect(records.map((record) => `${record.tool} ${record.outcome_code}`).sort()).toEqual(['[invalid tool name] NOT_FOUND', 'no_such_tool NOT_FOUND']);
   });
 
   it('leaves one audit record per call, with the e-mail redacted', async () => {

@@ -62,6 +62,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await context?.close();
   await server?.close();
+  // The pages run under a strict Content-Security-Policy (no eval, no inline script): nothing may trip it.
+  expect(consoleErrors.filter((text) => /Content Security Policy|script-src/.test(text))).toEqual([]);
 });
 
 const byTestId = (testId: string) => `[data-testid="${testId}"]`;
@@ -315,6 +317,18 @@ describe('3. route lifecycle', () => {
   });
 });
 
+describe('a lost session', () => {
+  it('is answered with an envelope that says what to do, and the page then opens a new session', async () => {
+    await open('/events', ['get_event_details', 'save_event', 'search_events']);
+    await call('search_events', { keyword: 'WebMCP' });
+    await context.clearCookies();
+    const lost = await call('search_events', { keyword: 'WebMCP' });
+    expect(lost).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', retryable: false, uiUpdated: false, nextAction: expect.stringContaining('reload') });
+    expect(typeof lost.stateVersion).toBe('number');
+    expect(await call('search_events', { keyword: 'WebMCP' })).toMatchObject({ ok: true, data: { total: 2 } });
+  });
+});
+
 describe('4. save_event', () => {
   it('on /events/:id saves only the event on screen; twice leaves one row and says it was already saved', async () => {
     await open(`/events/${OPEN_EVENT}`, ['get_event_details', 'prepare_event_registration', 'save_event']);
@@ -405,15 +419,22 @@ describe('6. prepare_registration_cancellation', () => {
     expect(ambiguous.candidates?.every((candidate) => candidate.label.length > 0)).toBe(true);
     expect(await page.locator(byTestId('cancel-dialog')).isVisible()).toBe(false);
 
-    const chosen = ambiguous.candidates?.[0]?.id ?? '';
-    const prepared = await call('prepare_registration_cancellation', { registration_id: chosen });
-    expect(prepared).toMatchObject({ ok: true, uiUpdated: true, data: { registration: { id: chosen }, consequence: expect.any(String) } });
-    await page.locator(byTestId('cancel-dialog')).waitFor();
     expect(await call('prepare_registration_cancellation', { registration_id: 'reg-not-on-this-page' })).toMatchObject({
       ok: false,
       code: 'CURRENT_TARGET_MISMATCH',
       field: 'registration_id',
     });
+    const [chosen, other] = (ambiguous.candidates ?? []).map((candidate) => candidate.id) as [string, string];
+    const prepared = await call('prepare_registration_cancellation', { registration_id: chosen });
+    expect(prepared).toMatchObject({ ok: true, uiUpdated: true, data: { registration: { id: chosen }, consequence: expect.any(String) } });
+    await page.locator(byTestId('cancel-dialog')).waitFor();
+    const chosenTitle = (prepared.data?.['registration'] as { event: { title: string } }).event.title;
+    expect(await page.locator(byTestId('cancel-dialog-text')).textContent()).toContain(chosenTitle);
+
+    // While the person reads the dialog, the agent cannot swap what it would cancel.
+    expect(await call('prepare_registration_cancellation', { registration_id: other })).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(await call('prepare_registration_cancellation', {})).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(await page.locator(byTestId('cancel-dialog-text')).textContent()).toContain(chosenTitle);
 
     expect(postsTo(/\/cancel$/)).toEqual([]);
     expect(await activeRegistrations()).toBe(2);

@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { createEventsServices } from '../domain/events-services.ts';
@@ -70,6 +71,21 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
       : c.text('Not found', 404);
   });
 
+  // The pages load only their own script and stylesheet, and no other site may frame them
+  // (a framed page could trick the person into the click that confirms).
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
   app.use(
     '/api/*',
     bodyLimit({

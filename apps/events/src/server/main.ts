@@ -27,6 +27,12 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   logger.info({ url: `http://${shownHost}:${info.port}/` }, 'AgentReady Events is listening');
 });
 
+server.on('error', function failedToListen(error: NodeJS.ErrnoException) {
+  const reason = error.code === 'EADDRINUSE' ? `port ${port} is already in use; set PORT to another one` : error.message;
+  logger.fatal({ host, port, code: error.code }, `AgentReady Events could not listen: ${reason}`);
+  void db.destroy().then(() => process.exit(1));
+});
+
 function shutDown(signal: NodeJS.Signals): void {
   logger.info({ signal }, 'shutting down');
   server.close(() => {

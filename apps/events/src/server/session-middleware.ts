@@ -18,7 +18,7 @@ const READING_METHODS = new Set(['GET', 'HEAD']);
  * Session middleware. Sets `principal` and `session` on the context. Only a
  * reading request (GET, HEAD) without a known cookie starts a session
  * and sets the cookie (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS); a
- * state-changing one is answered 403 FORBIDDEN (no cookie) or 401
+ * state-changing one is answered 401 UNAUTHENTICATED (no cookie) or 401
  * SESSION_EXPIRED (a cookie no session has any more) and sets nothing. Otherwise a
  * form another site posts (which arrives without the SameSite=Lax cookie) would
  * replace the person's cookie, and with it their registrations and saved events.
@@ -36,7 +36,7 @@ export function sessionMiddleware(services: EventsServices): MiddlewareHandler<E
         return respondWithFailure(
           c,
           presented === undefined
-            ? { code: 'FORBIDDEN', message: 'There is no session for this request. Load the page first, then try again.' }
+            ? { code: 'UNAUTHENTICATED', message: 'There is no session for this request.', nextAction: 'Ask the person to reload the page; nothing was changed.' }
             : { code: 'SESSION_EXPIRED', message: 'This session has ended.', nextAction: 'Ask the person to reload the page; nothing was changed.' },
         );
       }

@@ -107,6 +107,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }
     const parsed = await readJson(response);
     noteStateVersion(parsed);
+    if (isSessionLost(parsed)) {
+      // The server forgot this session (e.g. its database was reset): the next call opens a new one.
+      sessionRequest = null;
+      csrfToken = null;
+    }
     return { status: response.status, ok: response.ok, body: parsed };
   }
 
@@ -173,4 +178,8 @@ function failureFrom(status: number, body: unknown): ApiFailure {
     }
   }
   return { code: CODE_BY_STATUS[status] ?? 'TEMPORARY_FAILURE', message: UNREACHABLE_MESSAGE };
+}
+
+function isSessionLost(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'code' in body && (body.code === 'SESSION_EXPIRED' || body.code === 'UNAUTHENTICATED');
 }

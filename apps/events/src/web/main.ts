@@ -3,6 +3,7 @@
  * The page's entry point: the site for people, and, where the browser has
  * WebMCP, each route's tools on `document.modelContext`.
  */
+import './zod-without-eval.ts';
 import { createEventsSite } from './events-site.ts';
 import { connectRouteTools } from './webmcp-connection.ts';
 

@@ -67,6 +67,8 @@ export type RegistrationsControls = {
   ready(): Promise<Registration[]>;
   /** Opens the cancel confirmation dialog for this registration; false when it is not listed. */
   openCancelDialog(registrationId: string): boolean;
+  /** The registration whose cancel dialog is open on screen, or null when none is. */
+  cancelDialogTarget(): string | null;
 };
 
 /** Pages with nothing for the tools to drive: home, saved, not-found. */

@@ -144,6 +144,15 @@ function registrationsPageTools(controls: RegistrationsControls): PageTool[] {
       contract: prepareRegistrationCancellation,
       description: `${prepareRegistrationCancellation.description} The dialog opens on this page.`,
       async check({ registration_id }) {
+        const deciding = controls.cancelDialogTarget();
+        if (deciding !== null && deciding !== registration_id) {
+          // The person is reading one dialog; swapping what it cancels under their cursor is not the agent's call.
+          return {
+            code: 'CONFLICT',
+            message: 'The person has a cancellation dialog open on screen.',
+            nextAction: 'Wait until the person closes the dialog, then call again.',
+          };
+        }
         const shown = await controls.ready();
         if (registration_id === undefined || shown.some((registration) => registration.id === registration_id)) return null;
         return {

@@ -186,7 +186,8 @@ export function renderEventsPage(context: PageContext): EventsControls {
 
   function renderPager(result: EventSearchResult): void {
     const pages = Math.max(1, Math.ceil(result.total / Math.max(1, result.pageSize)));
-    pager.hidden = pages <= 1;
+    const pastTheEnd = result.page > pages;
+    pager.hidden = pages <= 1 && !pastTheEnd;
     const goTo = (page: number) => async () => {
       await runSearch({ ...currentFilters, page });
       resultsHeading.focus({ preventScroll: false });
@@ -196,9 +197,11 @@ export function renderEventsPage(context: PageContext): EventsControls {
         className: 'button',
         testId: 'pager-previous',
         attrs: { type: 'button', disabled: result.page <= 1 },
-        on: { click: goTo(result.page - 1) },
-      }, ['Previous']),
-      el('span', { className: 'pager-position', testId: 'pager-position' }, [`Page ${result.page} of ${pages}`]),
+        on: { click: goTo(Math.min(result.page - 1, pages)) },
+      }, [pastTheEnd ? 'Last page' : 'Previous']),
+      el('span', { className: 'pager-position', testId: 'pager-position' }, [
+        pastTheEnd ? `Past the last page (${pages})` : `Page ${result.page} of ${pages}`,
+      ]),
       el('button', {
         className: 'button',
         testId: 'pager-next',

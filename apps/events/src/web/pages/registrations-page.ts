@@ -140,5 +140,6 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
   return {
     ready: () => loaded,
     openCancelDialog,
+    cancelDialogTarget: () => (dialog.open && pending !== null ? pending.id : null),
   };
 }
