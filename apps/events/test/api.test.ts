@@ -292,6 +292,9 @@ describe('search', () => {
     expect(page).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'page', message: 'Field "page": too long or too large (at most 1000).' } });
     const reversed = await browser.call('GET', '/api/events?date_from=2027-03-01&date_to=2027-02-01');
     expect(reversed.body).toMatchObject({ field: 'date_to', message: 'Field "date_to": date_to must not be before date_from.' });
+    for (const text of ['0x10', '1e2', '2.5', 'two']) {
+      expect(await browser.call('GET', `/api/events?page=${text}`), text).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'page' } });
+    }
     const padded = await browser.call('GET', `/api/events?keyword=${encodeURIComponent('  webmcp  ')}`);
     expect(searchIds(padded)).toEqual([OPEN_EVENT, 'evt-webmcp-confirmation-patterns']);
   });
@@ -853,6 +856,9 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
       'search_events webmcp SUCCESS',
     ]);
     expect(JSON.stringify(records)).not.toContain('audit.me@example.com');
+    const summaries = Object.fromEntries(records.map((record) => [record.tool, JSON.parse(record.input_summary) as unknown]));
+    expect(summaries['search_events']).toEqual({ keyword: 'WebMCP' });
+    expect(summaries['prepare_event_registration']).toEqual({ event_id: OPEN_EVENT, name: '[redacted]', email: '[redacted]' });
     expect(records.every((record) => record.principal_ref !== null)).toBe(true);
   });
 });

@@ -30,7 +30,8 @@ describe('the Events catalog (frozen)', () => {
     expect(byName['search_events']).toMatchObject({ readOnlyHint: true, untrustedContentHint: true });
     expect(byName['get_event_details']).toMatchObject({ readOnlyHint: true, untrustedContentHint: true });
     for (const name of ['save_event', 'prepare_event_registration', 'prepare_registration_cancellation']) {
-      expect(byName[name]).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      // Each answers with an event's title, written by its organiser.
+      expect(byName[name]).toMatchObject({ readOnlyHint: false, destructiveHint: false, untrustedContentHint: true });
     }
   });
 

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool } from '../src/contract/index.ts';
-import { createInvocationPipeline, type AuditEvidence, type Principal } from '../src/runtime/index.ts';
+import { createInvocationPipeline, summarizeInput, type AuditEvidence, type Principal } from '../src/runtime/index.ts';
 
 const findThing = defineTool({
   name: 'find_thing',
@@ -23,13 +23,23 @@ const keepThing = defineTool({
 const catalog = defineCatalog([findThing, keepThing]);
 const principal: Principal = { id: 'internal-7', kind: 'session', ref: 'p-ref' };
 
-function build(operations: Parameters<typeof createInvocationPipeline<typeof findThing | typeof keepThing>>[0]['operations']) {
+type Operations = Parameters<typeof createInvocationPipeline<typeof findThing | typeof keepThing>>[0]['operations'];
+
+function build(operations: Operations, faults: { stateVersion?: boolean; audit?: boolean } = {}) {
   const evidence: AuditEvidence[] = [];
   const pipeline = createInvocationPipeline({
     catalog,
     operations,
-    stateVersionOf: async (who) => (who ? 4 : 0),
-    audit: { record: async (record) => void evidence.push(record) },
+    stateVersionOf: async (who) => {
+      if (faults.stateVersion) throw new Error('database is down');
+      return who ? 4 : 0;
+    },
+    audit: {
+      record: async (record) => {
+        if (faults.audit) throw new Error('audit table is gone');
+        evidence.push(record);
+      },
+    },
     logger: pino({ level: 'silent' }),
   });
   return { pipeline, evidence };
@@ -123,5 +133,94 @@ describe('invocation pipeline', () => {
     });
     const result = await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'webmcp' });
     expect(result.ok && result.guidance.availableActions).toEqual(['keep_thing']);
+  });
+
+  it('answers TEMPORARY_FAILURE when an operation returns data its output schema rejects', async () => {
+    const { pipeline } = build({
+      find_thing: async () => ({ ok: true, data: { thing: { id: 7 } } as unknown as { thing: { id: string; label: string } } }),
+      keep_thing: async () => ({ ok: true, data: { kept: true } }),
+    });
+    expect(await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'webmcp' })).toMatchObject({
+      ok: false,
+      code: 'TEMPORARY_FAILURE',
+      retryable: true,
+    });
+  });
+
+  it('still answers, and still leaves evidence, when the state version cannot be read', async () => {
+    const { pipeline, evidence } = build(
+      {
+        find_thing: async () => ({ ok: true, data: { thing: { id: 'a', label: 'A' } } }),
+        keep_thing: async () => ({ ok: true, data: { kept: true } }),
+      },
+      { stateVersion: true },
+    );
+    // The write happened: it is reported as done, not as a failure to retry.
+    expect(await pipeline.invoke({ tool: 'keep_thing', input: { id: 'a', email: 'a@example.com' }, principal, surface: 'webmcp' })).toMatchObject({
+      ok: true,
+      data: { kept: true },
+      stateVersion: 0,
+    });
+    expect(await pipeline.invoke({ tool: 'find_thing', input: {}, principal, surface: 'webmcp' })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(evidence.map((record) => record.outcomeCode)).toEqual(['SUCCESS', 'INVALID_INPUT']);
+  });
+
+  it('still answers when audit evidence cannot be written', async () => {
+    const { pipeline } = build(
+      {
+        find_thing: async () => ({ ok: true, data: { thing: { id: 'a', label: 'A' } } }),
+        keep_thing: async () => ({ ok: true, data: { kept: true } }),
+      },
+      { audit: true },
+    );
+    expect(await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'webmcp' })).toMatchObject({ ok: true });
+  });
+
+  it('refuses what its authorize hook refuses, before the operation runs', async () => {
+    let ran = false;
+    const evidence: AuditEvidence[] = [];
+    const pipeline = createInvocationPipeline({
+      catalog,
+      operations: {
+        find_thing: async () => {
+          ran = true;
+          return { ok: true, data: { thing: { id: 'a', label: 'A' } } };
+        },
+        keep_thing: async () => ({ ok: true, data: { kept: true } }),
+      },
+      stateVersionOf: async () => 1,
+      audit: { record: async (record) => void evidence.push(record) },
+      logger: pino({ level: 'silent' }),
+      authorize: (tool) => (tool.name === 'find_thing' ? { code: 'FORBIDDEN', message: 'Not for you.' } : null),
+    });
+    expect(await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'mcp' })).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    expect(ran).toBe(false);
+    expect(evidence[0]).toMatchObject({ authorization: 'denied', outcomeCode: 'FORBIDDEN' });
+  });
+});
+
+describe('audit input summary', () => {
+  it('keeps IDs and search words, and redacts secrets, contact details and names', () => {
+    expect(
+      summarizeInput({
+        event_id: 'evt-webmcp-intro',
+        keyword: '入門 workshop',
+        page: 2,
+        name: 'Lin',
+        email: 'lin@example.com',
+        confirmation_token: 'abc',
+        api_key: 'k',
+        note: 'call me at lin@example.com',
+      }),
+    ).toEqual({
+      event_id: 'evt-webmcp-intro',
+      keyword: '入門 workshop',
+      page: 2,
+      name: '[redacted]',
+      email: '[redacted]',
+      confirmation_token: '[redacted]',
+      api_key: '[redacted]',
+      note: '[text:26]',
+    });
   });
 });

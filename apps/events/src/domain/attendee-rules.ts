@@ -11,7 +11,7 @@ import { z } from 'zod';
 export const ATTENDEE_NAME_MAX_LENGTH = 100;
 
 /** Longest e-mail address accepted (RFC 5321's path limit less its angle brackets). */
-export const ATTENDEE_EMAIL_MAX_LENGTH = 254;
+const ATTENDEE_EMAIL_MAX_LENGTH = 254;
 
 const CONTROL_CHARACTER = /\p{Cc}/u;
 // Embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069) reorder

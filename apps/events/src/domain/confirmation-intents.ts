@@ -15,7 +15,7 @@ import { sessionRowIdOf } from './sessions.ts';
 import { toSiteIso } from './site-time.ts';
 
 /** How long an intent stays valid: five minutes, in milliseconds. */
-export const CONFIRMATION_INTENT_TTL_MS = 5 * 60 * 1000;
+const CONFIRMATION_INTENT_TTL_MS = 5 * 60 * 1000;
 
 /** What an intent may confirm. */
 export const CONFIRMATION_ACTIONS = ['register', 'cancel'] as const;

@@ -19,7 +19,7 @@ export type PriceKind = (typeof PRICE_KINDS)[number];
  * `open`: places left and the deadline not passed; `full`: no places left;
  * `closed`: the registration deadline has passed (wins over `full`).
  */
-export const EVENT_STATES = ['open', 'full', 'closed'] as const;
+const EVENT_STATES = ['open', 'full', 'closed'] as const;
 export type EventState = (typeof EVENT_STATES)[number];
 
 const isoWithOffset = z.string().describe('ISO 8601 date-time with its UTC offset, e.g. 2027-01-23T10:00:00+08:00');

@@ -13,7 +13,7 @@ import type { LocationId } from './locations.ts';
 import { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX, searchKeywordSchema, searchPageSchema } from './search-filters.ts';
 
 /** Results per page. */
-export const EVENTS_PAGE_SIZE = 10;
+const EVENTS_PAGE_SIZE = 10;
 
 /** What to search for; every filter is optional and they combine with AND. */
 export type EventSearchFilters = {

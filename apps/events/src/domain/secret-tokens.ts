@@ -1,6 +1,9 @@
 /**
  * @module Random bearer secrets (session cookies, CSRF tokens, confirmation
- * intents), their stored form (SHA-256) and their comparison in constant time.
+ * intents), the stored form of those that grant something (SHA-256: session
+ * cookies and intents; a CSRF token is kept as issued, since the page must be
+ * handed it again and it grants nothing without the cookie), and their
+ * comparison in constant time.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 

@@ -5,7 +5,7 @@
 import { DateTime } from 'luxon';
 
 /** IANA zone of every event and of times the server shows. */
-export const SITE_TIME_ZONE = 'Asia/Taipei';
+const SITE_TIME_ZONE = 'Asia/Taipei';
 
 /**
  * Formats an instant as ISO 8601 in {@link SITE_TIME_ZONE}, seconds precision,

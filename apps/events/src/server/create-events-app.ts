@@ -24,7 +24,7 @@ import { toolRoutes } from './tool-routes.ts';
 import { DEFAULT_WEB_ROOT, mountWebClient } from './web-client.ts';
 
 /** Largest request body accepted under `/api`, in bytes. */
-export const API_BODY_LIMIT_BYTES = 64 * 1024;
+const API_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Options of {@link createEventsApp}. */
 export type EventsAppOptions = {
@@ -44,7 +44,8 @@ export type EventsApp = Hono<EventsEnv>;
  *
  * Every `/api` request gets a session (cookie `ar_session`); every
  * state-changing `/api` request needs `X-CSRF-Token` (403 FORBIDDEN without).
- * Failures answer `{ ok:false, code, message, retryable, field?, reason? }`;
+ * Failures answer the envelope's failure branch, `{ ok:false, code, message,
+ * retryable, nextAction?, field?, uiUpdated:false, stateVersion, reason? }`;
  * an unexpected error is logged with its stack and answered 500
  * TEMPORARY_FAILURE with a message that reveals nothing.
  *

@@ -9,7 +9,7 @@ import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
 
 /** The header the page sends the token in. */
-export const CSRF_HEADER = 'X-CSRF-Token';
+const CSRF_HEADER = 'X-CSRF-Token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -38,7 +38,7 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
 export const TEMPORARY_FAILURE_MESSAGE = 'Something went wrong on our side. Please try again in a moment.';
 
 /** The HTTP status for an error code (400, 401, 403, 404, 409, 429 or 500). */
-export function statusOf(code: ErrorCode): ContentfulStatusCode {
+function statusOf(code: ErrorCode): ContentfulStatusCode {
   return STATUS_BY_CODE[code];
 }
 
@@ -48,7 +48,7 @@ export function statusOf(code: ErrorCode): ContentfulStatusCode {
  *
  * @param stateVersion the session's state version, 0 when there is none.
  */
-export function failureBody(failure: ApiFailure, stateVersion: number): ApiFailureBody {
+function failureBody(failure: ApiFailure, stateVersion: number): ApiFailureBody {
   const { reason, ...details } = failure;
   const body: ApiFailureBody = fail(details, stateVersion);
   if (reason !== undefined) body.reason = reason;

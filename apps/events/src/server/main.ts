@@ -13,8 +13,8 @@ import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import { createEventsApp } from './create-events-app.ts';
 
 const logger = pino({ name: 'agentready-events' });
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? '127.0.0.1';
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || '127.0.0.1';
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   logger.fatal({ port: process.env.PORT }, 'PORT must be a whole number from 0 to 65535');
   process.exit(2);

@@ -12,8 +12,9 @@ const intentToken = z.string().min(1).max(200);
 
 /**
  * `GET /api/events` query: the very filters the search tool takes (one schema,
- * so both refuse the same input alike); only `page` arrives as text, and is
- * read as a number (the way `Number()` reads it) before the schema sees it.
+ * so both refuse the same input alike); only `page` arrives as text: plain
+ * decimal digits are read as a number, anything else (`0x10`, `1e2`, ` 3`)
+ * reaches the schema as text and is refused as not a number.
  */
 export const searchQuerySchema = z.preprocess(pageFromQueryText, searchFiltersSchema);
 
@@ -39,5 +40,5 @@ export const cancelRegistrationBodySchema = z.strictObject({ confirmation_intent
 
 function pageFromQueryText(query: unknown): unknown {
   if (typeof query !== 'object' || query === null || !('page' in query) || typeof query.page !== 'string') return query;
-  return { ...query, page: Number(query.page) };
+  return /^\d{1,7}$/.test(query.page) ? { ...query, page: Number(query.page) } : query;
 }

@@ -32,7 +32,7 @@ export type SeedEvent = {
  * @throws Error when a date is not ISO 8601 with an offset, or the record
  *   contradicts itself (ends before it starts, more places left than it has).
  */
-export function toEventRow(seed: SeedEvent, createdAt: Date): NewEventRow {
+function toEventRow(seed: SeedEvent, createdAt: Date): NewEventRow {
   const startsAt = parseOffsetDate(seed.startsAt, seed.id);
   const endsAt = parseOffsetDate(seed.endsAt, seed.id);
   const deadline = parseOffsetDate(seed.registrationDeadline, seed.id);

@@ -12,6 +12,7 @@ import { searchFiltersSchema } from '../domain/search-filters.ts';
 
 const eventId = z.string().min(1).max(80).describe('An event ID returned by search_events, e.g. "evt-webmcp-intro".');
 
+/** `search_events` (read): the search form's filters; the form and the list on /events show its result. */
 export const searchEvents = defineTool({
   name: 'search_events',
   title: 'Search events',
@@ -31,6 +32,7 @@ export const searchEvents = defineTool({
   }),
 });
 
+/** `get_event_details` (read): one event's public record, and whether this person saved it or is registered. */
 export const getEventDetails = defineTool({
   name: 'get_event_details',
   title: 'Event details',
@@ -43,6 +45,7 @@ export const getEventDetails = defineTool({
   output: z.object({ event: eventDetailSchema }),
 });
 
+/** `save_event` (write, idempotent by its natural key: one saved row per person and event). */
 export const saveEvent = defineTool({
   name: 'save_event',
   title: 'Save event',
@@ -54,6 +57,7 @@ export const saveEvent = defineTool({
   output: z.object({ event: z.object({ id: z.string(), title: z.string() }), alreadySaved: z.boolean() }),
 });
 
+/** `prepare_event_registration` (prepare): checks the event can take this person and fills the form; the person submits. */
 export const prepareEventRegistration = defineTool({
   name: 'prepare_event_registration',
   title: 'Prepare a registration',
@@ -74,6 +78,7 @@ export const prepareEventRegistration = defineTool({
   }),
 });
 
+/** `prepare_registration_cancellation` (prepare): picks the registration and opens the confirmation dialog; the person confirms. */
 export const prepareRegistrationCancellation = defineTool({
   name: 'prepare_registration_cancellation',
   title: 'Prepare a cancellation',
@@ -103,6 +108,3 @@ export const eventsCatalog = defineCatalog([
   prepareEventRegistration,
   prepareRegistrationCancellation,
 ] as const);
-
-/** One of the five approved tool names. */
-export type EventsToolName = (typeof eventsCatalog.names)[number];

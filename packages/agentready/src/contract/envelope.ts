@@ -19,6 +19,7 @@ export type Guidance<Action extends string = string> = {
 /** A choice offered with SELECTION_REQUIRED. */
 export type Candidate = { id: string; label: string };
 
+/** A tool call that did what was asked: `data` (projected through the output allowlist) and what may come next. */
 export type ToolSuccess<T, Action extends string = string> = {
   ok: true;
   code: 'SUCCESS';
@@ -28,6 +29,10 @@ export type ToolSuccess<T, Action extends string = string> = {
   stateVersion: number;
 };
 
+/**
+ * A tool call that did nothing: a code from the closed set, a short safe
+ * sentence, whether the same call may succeed later, and what to do instead.
+ */
 export type ToolFailure = {
   ok: false;
   code: ErrorCode;
@@ -40,6 +45,7 @@ export type ToolFailure = {
   stateVersion: number;
 };
 
+/** What every tool answers on every surface (DESIGN.md, "The result envelope"). */
 export type ToolResult<T, Action extends string = string> = ToolSuccess<T, Action> | ToolFailure;
 
 /** The parts of a failure an operation or a check decides; the rest is filled in. */

@@ -29,13 +29,14 @@ export function parseToolInput<S extends z.ZodType>(schema: S, raw: unknown): Pa
   if (!issue) return { ok: false, failure: { code: 'INVALID_INPUT', message: 'The input is not valid.' } };
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    const field = [...issue.path.map(String), key].join('.');
+    // The key is the caller's text: echoed at most 40 characters long, in the field as in the message.
+    const field = truncate([...issue.path.map(String), key].join('.'));
     return {
       ok: false,
       failure: {
         code: 'INVALID_INPUT',
         field,
-        message: `Unknown field "${truncate(field)}": it is not accepted here.`,
+        message: `Unknown field "${field}": it is not accepted here.`,
         nextAction: 'Remove the field and call again with only the fields the input schema lists.',
       },
     };

@@ -6,30 +6,38 @@
 /** A JSON value with secrets and free text replaced by markers. */
 export type InputSummary = null | boolean | number | string | InputSummary[] | { [key: string]: InputSummary };
 
-const SECRET_KEY = /(e-?mail|token|password|secret|cookie|csrf|intent|key|phone)/i;
-const SAFE_TEXT = /^[A-Za-z0-9_.:-]{1,80}$/;
+const SECRET_OR_CONTACT = /(e-?mail|token|password|passphrase|secret|cookie|csrf|intent|phone|address)/i;
+// Short words only as a whole key or its last part, so that `keyword` is kept and `api_key`, `name`, `username` are not.
+const KEY_OR_NAME = /(^|[_-])(key|(user)?name)$/i;
+const SAFE_TEXT = /^[\p{L}\p{N}_.:\- ]{1,80}$/u;
 
 /**
  * Summarises a tool's input for audit evidence.
  *
- * - Values under keys that name secrets or contact details (e-mail, token,
- *   password, cookie, CSRF, intent, key, phone) become `"[redacted]"`.
- * - Strings that look like identifiers or enum values (letters, digits, `_.:-`,
- *   at most 80 characters) are kept; other text becomes `"[text:N]"` (N characters),
- *   so names and free text are counted, not copied.
+ * - Values under keys that name a secret or a person's details become
+ *   `"[redacted]"`: keys containing email, token, password, secret, cookie,
+ *   csrf, intent, phone or address, and keys that are or end in `key`, `name`
+ *   or `username` (so `keyword` is kept, `api_key` and `name` are not).
+ * - Short plain strings (letters of any script, digits, spaces and `_.:-`, at
+ *   most 80 characters: IDs, enum values, search words) are kept; other text
+ *   (with `@`, punctuation, control characters, or longer) becomes `"[text:N]"`.
  * - Depth is capped at 4 and arrays at 20 items.
  */
-export function summarizeInput(input: unknown, depth = 0): InputSummary {
+export function summarizeInput(input: unknown): InputSummary {
+  return summarize(input, 0);
+}
+
+function summarize(input: unknown, depth: number): InputSummary {
   if (input === null || typeof input === 'boolean') return input;
   if (typeof input === 'number') return Number.isFinite(input) ? input : String(input);
   if (typeof input === 'string') return SAFE_TEXT.test(input) && !input.includes('@') ? input : `[text:${input.length}]`;
   if (depth >= 4) return '[nested]';
-  if (Array.isArray(input)) return input.slice(0, 20).map((item) => summarizeInput(item, depth + 1));
+  if (Array.isArray(input)) return input.slice(0, 20).map((item) => summarize(item, depth + 1));
   if (typeof input === 'object') {
     const summary: { [key: string]: InputSummary } = {};
     for (const [key, value] of Object.entries(input).slice(0, 40)) {
       const safeKey = SAFE_TEXT.test(key) ? key : `[key:${key.length}]`;
-      summary[safeKey] = SECRET_KEY.test(key) ? '[redacted]' : summarizeInput(value, depth + 1);
+      summary[safeKey] = SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key) ? '[redacted]' : summarize(value, depth + 1);
     }
     return summary;
   }

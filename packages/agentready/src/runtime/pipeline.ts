@@ -123,7 +123,14 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
         resultingIds: [],
         durationMs: 0,
       };
-      const result = await run(call, traceId, evidence);
+      let result: ToolResult<unknown>;
+      try {
+        result = await run(call, traceId, evidence);
+      } catch (error) {
+        // Only the pipeline's own steps can get here (operations are caught in run): still an envelope, still evidence.
+        logger.error({ err: error, traceId }, 'tool call failed outside its operation');
+        result = temporaryFailure(0);
+      }
       evidence.outcomeCode = result.code;
       evidence.durationMs = performance.now() - started;
       try {
@@ -136,7 +143,12 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
   };
 
   async function run(call: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
-    const stateVersion = () => stateVersionOf(call.principal);
+    // A state version that cannot be read must not turn a done operation into a failure.
+    const stateVersion = () =>
+      stateVersionOf(call.principal).catch((error: unknown) => {
+        logger.error({ err: error, traceId }, 'state version could not be read');
+        return 0;
+      });
     const tool = catalog.get(call.tool);
     const operation = operationByName[call.tool];
     if (!tool || !operation) {

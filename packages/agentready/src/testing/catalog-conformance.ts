@@ -22,8 +22,11 @@ const DEFAULT_FORBIDDEN = ['submit', 'confirm', 'finalize', 'pay', 'purchase', '
  *
  * - every name is snake_case and free of finalizer words (seed 001: no sixth, submitting tool);
  * - every description is at least 40 characters (written for a model, not a label);
- * - the input's JSON Schema is an object with `additionalProperties: false` (strict);
- * - the output is an object schema (an allowlist);
+ * - the input's JSON Schema is an object, and every object in it, however deep,
+ *   has `additionalProperties: false` (strict);
+ * - the output is an object schema, and every object in it is closed too and
+ *   nothing in it is an open `{}` (an allowlist all the way down);
+ * - finalizer words appear only in the names of `commit` tools;
  * - annotations agree with the effect (read ⇒ readOnlyHint; only commit may be destructive).
  *
  * @returns the problems found, one sentence each; empty when the catalog conforms.
@@ -39,15 +42,47 @@ function checkTool(tool: ToolContract, forbidden: readonly string[]): string[] {
   const problems: string[] = [];
   const { name } = tool;
   if (!/^[a-z][a-z0-9_]*$/.test(name)) problems.push(`${name}: the name is not snake_case.`);
-  for (const part of forbidden) if (name.includes(part)) problems.push(`${name}: the name contains the finalizer word "${part}".`);
+  // A commit tool may say what it commits; the words are forbidden where a finalizer would hide.
+  if (tool.effect !== 'commit') {
+    for (const part of forbidden) if (name.includes(part)) problems.push(`${name}: the name contains the finalizer word "${part}".`);
+  }
   if (tool.description.trim().length < 40) problems.push(`${name}: the description is too short to guide a model.`);
-  const inputSchema = z.toJSONSchema(tool.input, { io: 'input' }) as { type?: string; additionalProperties?: unknown };
+  const inputSchema = z.toJSONSchema(tool.input, { io: 'input' }) as JsonSchema;
   if (inputSchema.type !== 'object') problems.push(`${name}: the input schema is not an object.`);
-  if (inputSchema.additionalProperties !== false) problems.push(`${name}: the input schema accepts unknown keys.`);
+  for (const path of openObjects(inputSchema, 'input')) problems.push(`${name}: ${path} accepts unknown keys.`);
   if (!(tool.output instanceof z.ZodObject)) problems.push(`${name}: the output schema is not an object allowlist.`);
+  for (const path of openObjects(z.toJSONSchema(tool.output, { io: 'output' }) as JsonSchema, 'output')) {
+    problems.push(`${name}: ${path} lets unlisted fields through.`);
+  }
   const { readOnlyHint, destructiveHint } = tool.annotations;
   if (tool.effect === 'read' && !readOnlyHint) problems.push(`${name}: a read tool must be readOnlyHint.`);
   if (tool.effect !== 'read' && readOnlyHint) problems.push(`${name}: only a read tool may be readOnlyHint.`);
   if (tool.effect !== 'commit' && destructiveHint) problems.push(`${name}: only a commit may be destructive.`);
   return problems;
+}
+
+type JsonSchema = { [key: string]: unknown };
+
+/**
+ * Every place in a JSON Schema that lets unnamed content through: an object
+ * without `additionalProperties: false`, or a schema that says nothing (`{}`,
+ * which is what `z.unknown()` or `z.any()` become).
+ */
+function openObjects(schema: unknown, path: string): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const node = schema as JsonSchema;
+  const described = Object.keys(node).filter((key) => key !== 'description' && key !== '$schema');
+  if (described.length === 0) return [path];
+  const found: string[] = [];
+  if (node['type'] === 'object' && node['additionalProperties'] !== false) found.push(path);
+  const properties = node['properties'];
+  if (typeof properties === 'object' && properties !== null) {
+    for (const [key, child] of Object.entries(properties)) found.push(...openObjects(child, `${path}.${key}`));
+  }
+  if (node['items'] !== undefined) found.push(...openObjects(node['items'], `${path}[]`));
+  for (const combinator of ['anyOf', 'oneOf', 'allOf']) {
+    const options = node[combinator];
+    if (Array.isArray(options)) options.forEach((option, index) => found.push(...openObjects(option, `${path}|${index}`)));
+  }
+  return found;
 }

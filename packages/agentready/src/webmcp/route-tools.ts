@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { ToolContract, ToolInput, ToolOutput } from '../contract/define-tool.ts';
-import { fail, type FailureDetails, type ToolResult, type ToolSuccess } from '../contract/envelope.ts';
+import { fail, type FailureDetails, type ToolFailure, type ToolResult, type ToolSuccess } from '../contract/envelope.ts';
 import { parseToolInput } from '../contract/input-validation.ts';
 import type { ModelContext, WebMcpTool } from './model-context.ts';
 
@@ -126,7 +126,7 @@ export function createRouteToolRegistry(options: RouteToolRegistryOptions): Rout
 function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean }, options: RouteToolRegistryOptions): WebMcpTool {
   const contract = tool.contract;
   const input = tool.input ? tool.input.strict() : contract.input;
-  const { readOnlyHint, untrustedContentHint, destructiveHint, idempotentHint } = contract.annotations;
+  const { readOnlyHint, untrustedContentHint, destructiveHint, idempotentHint, openWorldHint } = contract.annotations;
   const stale = () =>
     fail(
       {
@@ -142,7 +142,7 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
     title: contract.title,
     description: tool.description ?? contract.description,
     inputSchema: jsonSchemaOf(input),
-    annotations: { readOnlyHint, untrustedContentHint, destructiveHint, idempotentHint },
+    annotations: { readOnlyHint, untrustedContentHint, destructiveHint, idempotentHint, openWorldHint },
     async execute(rawInput) {
       if (!scope.active) return stale();
       const parsed = parseToolInput(input, rawInput);
@@ -174,7 +174,8 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
         // is (nothing re-rendered); a read or a prepare has nothing left to show, so it is stale.
         return result.ok && (contract.effect === 'write' || contract.effect === 'commit') ? { ...result, uiUpdated: false } : stale();
       }
-      if (!result.ok || !tool.apply) return result;
+      if (!result.ok) return withinPageInput(result, input);
+      if (!tool.apply) return result;
       try {
         // apply may itself move to another route (a prepare tool opening its form): trust its answer.
         const uiUpdated = await tool.apply(result as ToolSuccess<ToolOutput<ToolContract>>, parsed.value);
@@ -192,6 +193,17 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
       options.stateVersion(),
     );
   }
+}
+
+/**
+ * A server failure that names a field this route's input does not have (the
+ * route supplied it, e.g. the event on screen) loses `field`: the agent could
+ * not send it anyway, and the message still says what is wrong.
+ */
+function withinPageInput(result: ToolFailure, input: z.ZodObject): ToolFailure {
+  if (result.field === undefined || result.field.split('.')[0]! in input.shape) return result;
+  const { field: _routeSupplied, ...failure } = result;
+  return failure;
 }
 
 function jsonSchemaOf(schema: z.ZodObject): Record<string, unknown> {

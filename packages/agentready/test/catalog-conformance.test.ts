@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCatalog, defineTool } from '../src/contract/index.ts';
+import { checkCatalogConformance } from '../src/testing/index.ts';
+
+const description = 'A tool for the conformance tests, described at the length a model needs.';
+
+describe('checkCatalogConformance', () => {
+  it('passes a catalog whose inputs and outputs are closed all the way down', () => {
+    const tool = defineTool({
+      name: 'find_order',
+      title: 'Find order',
+      description,
+      effect: 'read',
+      input: z.object({ order_id: z.string() }),
+      output: z.object({ order: z.object({ id: z.string(), lines: z.array(z.object({ sku: z.string() })) }), note: z.string().nullable() }),
+    });
+    expect(checkCatalogConformance(defineCatalog([tool]))).toEqual([]);
+  });
+
+  it('finds nested open objects and open values that would let internal fields through', () => {
+    const leaky = defineTool({
+      name: 'find_order',
+      title: 'Find order',
+      description,
+      effect: 'read',
+      input: z.object({ filter: z.looseObject({ status: z.string() }) }),
+      output: z.object({ order: z.looseObject({ id: z.string() }), extra: z.unknown(), tags: z.record(z.string(), z.string()) }),
+    });
+    expect(checkCatalogConformance(defineCatalog([leaky]))).toEqual([
+      'find_order: input.filter accepts unknown keys.',
+      'find_order: output.order lets unlisted fields through.',
+      'find_order: output.extra lets unlisted fields through.',
+      'find_order: output.tags lets unlisted fields through.',
+    ]);
+  });
+
+  it('refuses finalizer words outside commit tools, and lets a commit tool say what it commits', () => {
+    const spec = { title: 'T', description, input: z.object({}), output: z.object({ done: z.boolean() }) };
+    const hidden = defineTool({ ...spec, name: 'submit_registration', effect: 'prepare' });
+    const commit = defineTool({ ...spec, name: 'submit_application', effect: 'commit' });
+    expect(checkCatalogConformance(defineCatalog([hidden]))).toEqual(['submit_registration: the name contains the finalizer word "submit".']);
+    expect(checkCatalogConformance(defineCatalog([commit], { allowCommitTools: true }))).toEqual([]);
+  });
+});
