@@ -11,6 +11,8 @@ import { startEventsServer, type EventsServer } from './support/events-server.ts
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const INJECTION_EVENT = 'evt-prompt-injection-defense';
+/** Registered only by the review test, so its rows are that test's own. */
+const REVIEWED_EVENT = 'evt-kids-coding-library';
 
 const MARKUP_EVENT: SeedEvent = {
   id: 'evt-markup-in-copy',
@@ -177,6 +179,35 @@ describe('a person on AgentReady Events', () => {
     await page.goto(`${server.url}/events/${OPEN_EVENT}`);
     expect(await placesLeft()).toBe(before);
     expect(await page.textContent(byTestId('register-link'))).toBe('Register');
+  });
+
+  it('submits the name and e-mail the review showed, even when the form\'s inputs change after Review', async () => {
+    await page.goto(`${server.url}/events/${REVIEWED_EVENT}/register`);
+    await page.locator(`${byTestId('review-button')}:not([disabled])`).waitFor();
+    await page.fill(byTestId('register-name'), 'Wang Xiao-Ming');
+    await page.fill(byTestId('register-email'), 'xiaoming@example.com');
+    await page.click(byTestId('review-button'));
+    const review = page.locator(byTestId('review-details'));
+    await review.waitFor();
+    expect(await review.textContent()).toContain('Wang Xiao-Ming');
+
+    // Something in the page rewrites the hidden inputs after the person has read the review.
+    await page.locator(byTestId('register-name')).evaluate((input: HTMLInputElement) => {
+      input.value = 'Someone Else';
+    });
+    await page.locator(byTestId('register-email')).evaluate((input: HTMLInputElement) => {
+      input.value = 'someone.else@example.com';
+    });
+    await page.click(byTestId('submit-button'));
+    await page.locator(byTestId('register-success')).waitFor();
+
+    const rows = await server.db
+      .selectFrom('registrations')
+      .innerJoin('events', 'events.id', 'registrations.event_id')
+      .select(['registrations.attendee_name', 'registrations.attendee_email'])
+      .where('events.public_id', '=', REVIEWED_EVENT)
+      .execute();
+    expect(rows).toEqual([{ attendee_name: 'Wang Xiao-Ming', attendee_email: 'xiaoming@example.com' }]);
   });
 
   it('shows the server’s reason when registration is refused', async () => {

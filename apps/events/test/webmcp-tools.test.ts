@@ -445,4 +445,57 @@ describe('6. prepare_registration_cancellation', () => {
     expect(postsTo(/\/cancel$/)).toEqual([`/api/registrations/${chosen}/cancel`]);
     expect(await activeRegistrations()).toBe(1);
   });
+
+  it('preparing the open dialog\'s registration again keeps it on that one, so the person\'s confirm cancels exactly it', async () => {
+    await registerAsPerson(OTHER_OPEN_EVENT);
+    await registerAsPerson(THIRD_OPEN_EVENT);
+    await open('/registrations', ['prepare_registration_cancellation']);
+    const registrationFor = (eventId: string) =>
+      page.locator(`${byTestId('registration')}[data-event-id="${eventId}"]`).getAttribute('data-registration-id');
+    const first = await registrationFor(OTHER_OPEN_EVENT);
+    const second = await registrationFor(THIRD_OPEN_EVENT);
+    const dialog = page.locator(byTestId('cancel-dialog'));
+    const dialogText = page.locator(byTestId('cancel-dialog-text'));
+
+    const prepared = await call('prepare_registration_cancellation', { registration_id: first });
+    expect(prepared).toMatchObject({ ok: true, uiUpdated: true, data: { registration: { id: first } } });
+    await dialog.waitFor();
+    const firstTitle = (prepared.data?.['registration'] as { event: { title: string } }).event.title;
+    expect(await dialogText.textContent()).toContain(firstTitle);
+
+    // The same one again: the dialog stays as it is.
+    expect(await call('prepare_registration_cancellation', { registration_id: first })).toMatchObject({
+      ok: true,
+      uiUpdated: true,
+      data: { registration: { id: first } },
+    });
+    // Another one is refused, however the dialog came to be open.
+    expect(await call('prepare_registration_cancellation', { registration_id: second })).toMatchObject({ ok: false, code: 'CONFLICT', uiUpdated: false });
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialogText.textContent()).toContain(firstTitle);
+    expect(postsTo(/\/cancel$/)).toEqual([]);
+
+    await page.click(byTestId('dialog-confirm-cancel'));
+    await page.locator(byTestId('cancel-success')).waitFor();
+    expect(postsTo(/\/cancel$/)).toEqual([`/api/registrations/${first}/cancel`]);
+    const rows = await server.db.selectFrom('registrations').select(['public_id', 'status']).execute();
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { public_id: first, status: 'cancelled' },
+        { public_id: second, status: 'active' },
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+
+    // The page checks against the list now on screen, which no longer holds the cancelled one.
+    await expect.poll(() => page.locator(byTestId('registration')).count()).toBe(1);
+    const toolPostsBefore = postsTo(/^\/api\/tools\//).length;
+    expect(await call('prepare_registration_cancellation', { registration_id: first })).toMatchObject({
+      ok: false,
+      code: 'CURRENT_TARGET_MISMATCH',
+      field: 'registration_id',
+    });
+    expect(postsTo(/^\/api\/tools\//)).toHaveLength(toolPostsBefore);
+    expect(await dialog.isVisible()).toBe(false);
+  });
 });

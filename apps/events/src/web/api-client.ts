@@ -4,9 +4,11 @@
  * session first, sends the CSRF token on every POST and DELETE, and keeps the
  * latest `stateVersion` any answer carried.
  */
+import { envelopeSchema, type ToolResult } from 'agentready';
+import { z } from 'zod';
 import type { SessionInfo } from './api-shapes.ts';
 
-/** A failed call, as data: the server's code and safe message, or `TEMPORARY_FAILURE` when it could not be reached. */
+/** A failed call, as data: the server's code and safe message, or `TEMPORARY_FAILURE` when it could not be reached or named no code. */
 export type ApiFailure = { code: string; message: string; field?: string };
 
 /** The outcome of one REST call. `status` is 0 when no HTTP answer arrived. */
@@ -24,17 +26,16 @@ export type ApiClient = {
   delete<T>(path: string): Promise<ApiAnswer<T>>;
   /**
    * `POST /api/tools/:name` with `input` as the body and the CSRF header, and
-   * answers with the parsed JSON: the tool result envelope. The shape is the
-   * caller's to name; nothing is validated here. When the server cannot be
-   * reached or does not answer JSON, answers with a
+   * answers with the tool result envelope the server sent (success or failure,
+   * whatever the HTTP status). Its shape is checked, not its `data` (the page
+   * tool reads that). When the server cannot be reached or its answer is not
+   * an envelope, answers with a
    * `{ ok:false, code:"TEMPORARY_FAILURE", retryable:true, uiUpdated:false, stateVersion }`
    * envelope instead of throwing.
    */
-  postTool<T = unknown>(name: string, input: unknown): Promise<T>;
+  postTool(name: string, input: unknown): Promise<ToolResult<unknown>>;
   /** The highest `stateVersion` seen so far (0 before the session is loaded). */
   getStateVersion(): number;
-  /** The session's CSRF token, or null before the session is loaded. */
-  getCsrfToken(): string | null;
 };
 
 /** Options of {@link createApiClient}. */
@@ -46,15 +47,21 @@ export type ApiClientOptions = {
 };
 
 const UNREACHABLE_MESSAGE = 'The site could not be reached. Check your connection and try again.';
+const UNREADABLE_MESSAGE = 'The site answered in a way this page could not read. Try again in a moment.';
+const REFUSED_MESSAGE = 'The site refused this request.';
 
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'INVALID_INPUT',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  429: 'RATE_LIMITED',
-};
+/** Any tool's result: both branches of the envelope, `data` left to the page tool. */
+const toolResultSchema = envelopeSchema(z.unknown());
+
+/**
+ * A refusal of the REST API (docs/events-api.md, "Errors"): the server answers
+ * every one as an envelope failure; only its code, message and field are read here.
+ */
+const apiFailureBodySchema = z.object({
+  code: z.string(),
+  message: z.string().optional(),
+  field: z.string().optional(),
+});
 
 /**
  * Creates the API client of one page load.
@@ -119,7 +126,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     const answer = await exchange(method, path, body, signal);
     if (answer === null) return { ok: false, status: 0, error: { code: 'TEMPORARY_FAILURE', message: UNREACHABLE_MESSAGE } };
     if (answer.ok && answer.body !== undefined) return { ok: true, status: answer.status, data: answer.body as T };
-    return { ok: false, status: answer.status, error: failureFrom(answer.status, answer.body) };
+    return { ok: false, status: answer.status, error: failureFrom(answer.body) };
   }
 
   function session(): Promise<ApiAnswer<SessionInfo>> {
@@ -142,22 +149,22 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     get: (path, signal) => afterSession('GET', path, undefined, signal),
     post: (path, body) => afterSession('POST', path, body ?? {}),
     delete: (path) => afterSession('DELETE', path, undefined),
-    async postTool<T>(name: string, input: unknown): Promise<T> {
+    async postTool(name, input) {
       const opened = await session();
       const answer = opened.ok ? await exchange('POST', `/api/tools/${encodeURIComponent(name)}`, input ?? {}) : null;
-      // The pipeline answers failures as envelopes too (with a 4xx status), so any JSON object is handed on whole.
-      if (answer !== null && typeof answer.body === 'object' && answer.body !== null) return answer.body as T;
+      // The pipeline answers failures as envelopes too (with a 4xx status): an envelope is handed on whatever the status.
+      const envelope = answer === null ? null : toolResultSchema.safeParse(answer.body);
+      if (envelope?.success) return envelope.data;
       return {
         ok: false,
         code: 'TEMPORARY_FAILURE',
-        message: opened.ok ? UNREACHABLE_MESSAGE : opened.error.message,
+        message: !opened.ok ? opened.error.message : answer === null ? UNREACHABLE_MESSAGE : UNREADABLE_MESSAGE,
         retryable: true,
         uiUpdated: false,
         stateVersion,
-      } as T;
+      };
     },
     getStateVersion: () => stateVersion,
-    getCsrfToken: () => csrfToken,
   };
 }
 
@@ -169,17 +176,17 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function failureFrom(status: number, body: unknown): ApiFailure {
-  if (typeof body === 'object' && body !== null && 'code' in body && 'message' in body) {
-    const { code, message } = body;
-    if (typeof code === 'string' && typeof message === 'string') {
-      const field = 'field' in body && typeof body.field === 'string' ? body.field : undefined;
-      return field === undefined ? { code, message } : { code, message, field };
-    }
-  }
-  return { code: CODE_BY_STATUS[status] ?? 'TEMPORARY_FAILURE', message: UNREACHABLE_MESSAGE };
+/** The server's refusal as it stated it; TEMPORARY_FAILURE only when the body names no code (a proxy's page, no body). */
+function failureFrom(body: unknown): ApiFailure {
+  const parsed = apiFailureBodySchema.safeParse(body);
+  if (!parsed.success) return { code: 'TEMPORARY_FAILURE', message: UNREADABLE_MESSAGE };
+  const { code, message, field } = parsed.data;
+  const failure: ApiFailure = { code, message: message ?? REFUSED_MESSAGE };
+  if (field !== undefined) failure.field = field;
+  return failure;
 }
 
 function isSessionLost(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'code' in body && (body.code === 'SESSION_EXPIRED' || body.code === 'UNAUTHENTICATED');
+  const refusal = apiFailureBodySchema.safeParse(body);
+  return refusal.success && (refusal.data.code === 'SESSION_EXPIRED' || refusal.data.code === 'UNAUTHENTICATED');
 }

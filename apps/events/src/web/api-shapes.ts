@@ -20,5 +20,3 @@ export type Registration = ActiveRegistration;
 /** `GET /api/session`. */
 export type SessionInfo = { csrfToken: string; stateVersion: number };
 
-/** The error body every failing endpoint answers with. */
-export type ApiErrorBody = { ok: false; code: string; message: string; field?: string };

@@ -4,35 +4,31 @@
  * with the UTC offset they carry (e.g. +08:00), never converted to the
  * viewer's zone: an event in Taipei starts at 19:00 wherever you read it.
  */
+import { DateTime } from 'luxon';
 import { isLocationId, locationName } from '../domain/locations.ts';
 import type { EventLevel, EventState, EventSummary } from './api-shapes.ts';
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATE_FORMAT = 'ccc d LLL yyyy';
+const TIME_FORMAT = 'HH:mm';
+const OFFSET_FORMAT = 'ZZ';
 
-type LocalParts = { date: string; time: string; offset: string };
-
-function localParts(iso: string): LocalParts | null {
-  const match = ISO_WITH_OFFSET.exec(iso);
-  if (match === null) return null;
-  const [, year, month, day, hour, minute, zone] = match as unknown as [string, string, string, string, string, string, string];
-  const weekday = WEEKDAYS[new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).getUTCDay()];
-  return {
-    date: `${weekday} ${Number(day)} ${MONTHS[Number(month) - 1]} ${year}`,
-    time: `${hour}:${minute}`,
-    offset: zone === 'Z' ? '+00:00' : zone,
-  };
+/**
+ * Reads an ISO 8601 instant in the offset it carries (`setZone`), with English
+ * names; one without an offset is read as UTC, never in the viewer's zone.
+ */
+function eventTime(iso: string): DateTime | null {
+  const time = DateTime.fromISO(iso, { setZone: true, zone: 'utc', locale: 'en-US' });
+  return time.isValid ? time : null;
 }
 
 /**
  * One instant as the event's local date and time with its offset,
  * e.g. `"Sat 23 Jan 2027, 10:00 (+08:00)"`. A string that is not ISO 8601
- * with an offset is returned unchanged.
+ * is returned unchanged.
  */
 export function formatDateTime(iso: string): string {
-  const parts = localParts(iso);
-  return parts === null ? iso : `${parts.date}, ${parts.time} (${parts.offset})`;
+  const time = eventTime(iso);
+  return time === null ? iso : time.toFormat(`${DATE_FORMAT}, ${TIME_FORMAT} (${OFFSET_FORMAT})`);
 }
 
 /**
@@ -40,11 +36,10 @@ export function formatDateTime(iso: string): string {
  * both dates are written when it ends on another day or in another offset.
  */
 export function formatDateRange(startsAt: string, endsAt: string): string {
-  const start = localParts(startsAt);
-  const end = localParts(endsAt);
-  if (start === null || end === null) return `${formatDateTime(startsAt)} – ${formatDateTime(endsAt)}`;
-  if (start.date === end.date && start.offset === end.offset) {
-    return `${start.date}, ${start.time}–${end.time} (${start.offset})`;
+  const start = eventTime(startsAt);
+  const end = eventTime(endsAt);
+  if (start !== null && end !== null && start.offset === end.offset && start.hasSame(end, 'day')) {
+    return `${start.toFormat(`${DATE_FORMAT}, ${TIME_FORMAT}`)}–${end.toFormat(`${TIME_FORMAT} (${OFFSET_FORMAT})`)}`;
   }
   return `${formatDateTime(startsAt)} – ${formatDateTime(endsAt)}`;
 }

@@ -3,7 +3,7 @@
  * Puts the site together: the API client, the endpoints, the pages and the router.
  */
 import { createApiClient, type ApiClient } from './api-client.ts';
-import { createEventsApi, type EventsApi } from './events-api.ts';
+import { createEventsApi } from './events-api.ts';
 import { renderEventPage } from './pages/event-page.ts';
 import { renderEventsPage } from './pages/events-page.ts';
 import { renderHomePage } from './pages/home-page.ts';
@@ -17,8 +17,6 @@ import { createRouter, type Router } from './router.ts';
 export type EventsSite = {
   /** Transport: session, CSRF, `stateVersion`, `postTool`. */
   client: ApiClient;
-  /** The REST endpoints. */
-  api: EventsApi;
   /** `navigate(path)`, `onRouteRendered(listener)`, `start()`. */
   router: Router;
 };
@@ -49,5 +47,5 @@ export function createEventsSite(win: Window): EventsSite {
       'not-found': renderNotFoundPage,
     },
   });
-  return { client, api, router };
+  return { client, router };
 }

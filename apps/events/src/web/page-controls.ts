@@ -63,9 +63,13 @@ export type RegisterControls = {
 
 /** `/registrations`: the session's active registrations. */
 export type RegistrationsControls = {
-  /** Resolves once the list is on screen, with the registrations shown. */
+  /** Resolves once the latest load of the list (the first, or the one after a cancellation) has settled, with the registrations on screen. */
   ready(): Promise<Registration[]>;
-  /** Opens the cancel confirmation dialog for this registration; false when it is not listed. */
+  /**
+   * Opens the cancel confirmation dialog for this registration; false when it
+   * is not listed. An open dialog is left as it is: true only when it already
+   * shows this registration.
+   */
   openCancelDialog(registrationId: string): boolean;
   /** The registration whose cancel dialog is open on screen, or null when none is. */
   cancelDialogTarget(): string | null;
@@ -86,15 +90,24 @@ export type RouteControls = {
 };
 
 /**
- * The arguments a route listener receives, as a union of tuples, so that
- * checking `route.name` narrows `controls`:
- *
- * @example
- * router.onRouteRendered((route, controls) => {
- *   if (route.name === 'events') controls.showSearch(filters, result);
- * });
+ * The arguments a route listener receives: a union of tuples, one per route,
+ * each pairing the route with its page's controls. {@link isRoute} narrows it.
  */
 export type RouteRenderedArgs = { [N in RouteName]: [route: RouteInfo<N>, controls: RouteControls[N]] }[RouteName];
 
 /** Called after every render of a route, including the first and re-entering the same path. */
 export type RouteRenderedListener = (...args: RouteRenderedArgs) => void;
+
+/**
+ * Whether the rendered route is `name`, narrowing its controls with it.
+ * (TypeScript narrows a union of tuples by an element, not by a property of
+ * one, so checking `args[0].name` alone leaves `args[1]` a union.)
+ *
+ * @example
+ * router.onRouteRendered((...args) => {
+ *   if (isRoute(args, 'events')) args[1].showSearch(filters, result);
+ * });
+ */
+export function isRoute<N extends RouteName>(args: RouteRenderedArgs, name: N): args is Extract<RouteRenderedArgs, [RouteInfo<N>, unknown]> {
+  return args[0].name === name;
+}

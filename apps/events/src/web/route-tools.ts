@@ -21,7 +21,14 @@ import {
   saveEvent,
   searchEvents,
 } from '../tools/catalog.ts';
-import type { EventControls, EventsControls, RegisterControls, RegistrationsControls, RouteRenderedArgs } from './page-controls.ts';
+import {
+  isRoute,
+  type EventControls,
+  type EventsControls,
+  type RegisterControls,
+  type RegistrationsControls,
+  type RouteRenderedArgs,
+} from './page-controls.ts';
 
 /** What the profiles need from the app besides the page's controls. */
 export type RouteToolsContext = {
@@ -41,19 +48,11 @@ const registrationFormInput = prepareEventRegistration.input.omit({ event_id: tr
  * @returns the tools to register for this visit; an empty list where the page offers none.
  */
 export function toolsForRoute(args: RouteRenderedArgs, context: RouteToolsContext): PageTool[] {
-  const [route, controls] = args;
-  switch (route.name) {
-    case 'events':
-      return eventsPageTools(controls as EventsControls);
-    case 'event':
-      return eventPageTools(controls as EventControls, context);
-    case 'register':
-      return registerPageTools(controls as RegisterControls);
-    case 'registrations':
-      return registrationsPageTools(controls as RegistrationsControls);
-    default:
-      return [];
-  }
+  if (isRoute(args, 'events')) return eventsPageTools(args[1]);
+  if (isRoute(args, 'event')) return eventPageTools(args[1], context);
+  if (isRoute(args, 'register')) return registerPageTools(args[1]);
+  if (isRoute(args, 'registrations')) return registrationsPageTools(args[1]);
+  return [];
 }
 
 function eventsPageTools(controls: EventsControls): PageTool[] {

@@ -44,8 +44,6 @@ export type Router = {
    * that removes it.
    */
   onRouteRendered(listener: RouteRenderedListener): () => void;
-  /** The route on screen, or null before `start()`. */
-  currentRoute(): RouteInfo | null;
 };
 
 /**
@@ -82,7 +80,7 @@ function safeDecode(segment: string): string | undefined {
  *
  * @example
  * const router = createRouter({ window, outlet, pages, api, siteName: 'AgentReady Events' });
- * router.onRouteRendered((route, controls) => { if (route.name === 'event') void controls.ready(); });
+ * router.onRouteRendered((...args) => { if (isRoute(args, 'event')) void args[1].ready(); });
  * router.start();
  */
 export function createRouter(options: RouterOptions): Router {
@@ -199,6 +197,5 @@ export function createRouter(options: RouterOptions): Router {
         listeners.delete(listener);
       };
     },
-    currentRoute: () => (current === null ? null : current[0]),
   };
 }

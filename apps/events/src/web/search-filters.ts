@@ -3,21 +3,15 @@
  * The event search filters, and their form in a URL query
  * (the same parameter names as `GET /api/events`).
  */
-import type { EventLevel, LocationId } from './api-shapes.ts';
+import type { z } from 'zod';
+import type { searchFiltersSchema } from '../domain/search-filters.ts';
 
 /**
- * What a search asks for. An absent field means "any". Dates are the event's
- * local date, `YYYY-MM-DD`, inclusive; `page` is 1-based.
+ * What a search asks for, as the domain's filter schema takes it (the search
+ * tool's input and the `GET /api/events` query). An absent field means "any".
+ * Dates are the event's local date, `YYYY-MM-DD`, inclusive; `page` is 1-based.
  */
-export type EventSearchFilters = {
-  keyword?: string;
-  location?: LocationId;
-  price?: 'free' | 'paid';
-  level?: EventLevel;
-  date_from?: string;
-  date_to?: string;
-  page?: number;
-};
+export type EventSearchFilters = z.input<typeof searchFiltersSchema>;
 
 const FILTER_KEYS = ['keyword', 'location', 'price', 'level', 'date_from', 'date_to'] as const;
 

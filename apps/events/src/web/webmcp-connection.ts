@@ -4,10 +4,9 @@
  * registered (DESIGN.md, "WebMCP adapter"). Without `document.modelContext` the
  * page works for people and offers no tools.
  */
-import type { ToolResult } from 'agentready';
 import { createRouteToolRegistry, findModelContext } from 'agentready/webmcp';
 import type { ApiClient } from './api-client.ts';
-import type { RegisterControls, RouteRenderedArgs } from './page-controls.ts';
+import { isRoute, type RegisterControls, type RouteRenderedArgs } from './page-controls.ts';
 import type { Router } from './router.ts';
 import { toolsForRoute } from './route-tools.ts';
 
@@ -21,7 +20,7 @@ export function connectRouteTools(router: Router, api: ApiClient, doc: Document 
   if (!modelContext) return false;
   const registry = createRouteToolRegistry({
     modelContext,
-    callServer: (tool, input) => api.postTool<ToolResult<unknown>>(tool, input),
+    callServer: (tool, input) => api.postTool(tool, input),
     stateVersion: () => api.getStateVersion(),
     onRegistrationError: (tool, error) => console.error(`WebMCP refused the tool ${tool}.`, error),
     onPageError: (tool, error) => console.error(`The page failed while running ${tool}.`, error),
@@ -32,8 +31,8 @@ export function connectRouteTools(router: Router, api: ApiClient, doc: Document 
     router.navigate(`/events/${encodeURIComponent(eventId)}/register`);
     // The router renders and announces synchronously, so the new route is here now.
     const rendered = latest;
-    if (!rendered || rendered[0].name !== 'register') throw new Error('The registration page did not open.');
-    const controls = rendered[1] as RegisterControls;
+    if (!rendered || !isRoute(rendered, 'register')) throw new Error('The registration page did not open.');
+    const controls = rendered[1];
     await controls.ready();
     return controls;
   }

@@ -28,7 +28,7 @@ export function renderEventsPage(context: PageContext): EventsControls {
 
   const keyword = el('input', {
     testId: 'search-keyword',
-    attrs: { id: 'search-keyword', name: 'keyword', type: 'search', autocomplete: 'off', maxlength: '100' },
+    attrs: { id: 'search-keyword', name: 'keyword', type: 'search', autocomplete: 'off' },
   });
   const location = select('search-location', 'location', [
     ['', 'Any location'],

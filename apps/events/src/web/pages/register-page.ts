@@ -21,13 +21,15 @@ export function renderRegisterPage(context: PageContext): RegisterControls {
   const eventId = context.params['id'] ?? '';
   context.setTitle('Register');
   let event: EventDetail | null = null;
+  // What the review step shows, and so what Submit sends; null while the form step is showing.
+  let reviewed: { name: string; email: string } | null = null;
 
   const eventLine = el('p', { className: 'register-event', testId: 'register-event' }, ['Loading event…']);
   const unavailable = el('p', { className: 'message message-warning', testId: 'register-unavailable', attrs: { role: 'status', hidden: true } });
 
   const nameInput = el('input', {
     testId: 'register-name',
-    attrs: { id: 'register-name', name: 'name', type: 'text', autocomplete: 'name', required: true, maxlength: '100' },
+    attrs: { id: 'register-name', name: 'name', type: 'text', autocomplete: 'name', required: true },
   });
   const emailInput = el('input', {
     testId: 'register-email',
@@ -71,6 +73,7 @@ export function renderRegisterPage(context: PageContext): RegisterControls {
   );
 
   function showFormStep(): void {
+    reviewed = null;
     review.hidden = true;
     form.hidden = false;
   }
@@ -78,12 +81,13 @@ export function renderRegisterPage(context: PageContext): RegisterControls {
   form.addEventListener('submit', function showReview(submitEvent) {
     submitEvent.preventDefault();
     if (event === null || reviewButton.disabled || !form.reportValidity()) return;
+    reviewed = { name: nameInput.value.trim(), email: emailInput.value.trim() };
     reviewList.replaceChildren(
       ...reviewFact('Event', event.title),
       ...reviewFact('When', formatDateRange(event.startsAt, event.endsAt)),
       ...reviewFact('Price', formatPrice(event)),
-      ...reviewFact('Name', nameInput.value.trim()),
-      ...reviewFact('E-mail', emailInput.value.trim()),
+      ...reviewFact('Name', reviewed.name),
+      ...reviewFact('E-mail', reviewed.email),
     );
     failure.hidden = true;
     form.hidden = true;
@@ -98,12 +102,13 @@ export function renderRegisterPage(context: PageContext): RegisterControls {
   });
 
   submitButton.addEventListener('click', async function submitRegistration() {
-    if (event === null) return;
+    if (event === null || reviewed === null) return;
     const registeringFor = event;
     submitButton.disabled = true;
     backButton.disabled = true;
     failure.hidden = true;
-    const answer = await api.register({ eventId, name: nameInput.value.trim(), email: emailInput.value.trim() });
+    // Exactly what the person reviewed, whatever the (hidden) inputs hold by now.
+    const answer = await api.register({ eventId, ...reviewed });
     if (signal.aborted) return;
     submitButton.disabled = false;
     backButton.disabled = false;

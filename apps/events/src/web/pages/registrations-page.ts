@@ -46,7 +46,8 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
 
   keepButton.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', function forgetPending() {
-    pending = null;
+    // The browser fires `close` later, as a task: by then the dialog may be open again, for the pending one.
+    if (!dialog.open) pending = null;
   });
 
   confirmButton.addEventListener('click', async function cancelRegistration() {
@@ -68,7 +69,8 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
       cancelError.textContent = answer.error.message;
       cancelError.hidden = false;
     }
-    await load();
+    loading = load();
+    await loading;
   });
 
   function render(registrations: Registration[]): void {
@@ -101,11 +103,11 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
     list.removeAttribute('aria-busy');
   }
 
-  async function load(): Promise<Registration[]> {
+  async function load(): Promise<void> {
     list.setAttribute('aria-busy', 'true');
     try {
       const answer = await api.listRegistrations(signal);
-      if (signal.aborted) return listed;
+      if (signal.aborted) return;
       if (answer.ok) {
         loadError.hidden = true;
         render(answer.data.registrations);
@@ -117,13 +119,13 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
     } catch {
       // Aborted: the route was left.
     }
-    return listed;
   }
 
   function openCancelDialog(registrationId: string): boolean {
+    // An open dialog is the person's to answer: it is never closed and reopened, nor pointed at another registration.
+    if (dialog.open) return pending?.id === registrationId;
     const registration = listed.find((candidate) => candidate.id === registrationId);
     if (registration === undefined || signal.aborted) return false;
-    if (dialog.open) dialog.close();
     pending = registration;
     dialogText.replaceChildren(
       'You are about to cancel your registration for ',
@@ -135,10 +137,14 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
     return true;
   }
 
-  const loaded = load();
+  let loading = load();
 
   return {
-    ready: () => loaded,
+    async ready() {
+      // Wait for the latest load (the first, or the one after a cancellation), then answer what is on screen.
+      await loading;
+      return listed;
+    },
     openCancelDialog,
     cancelDialogTarget: () => (dialog.open && pending !== null ? pending.id : null),
   };
