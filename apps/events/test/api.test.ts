@@ -213,6 +213,22 @@ describe('a request without a session', () => {
     expect((await fixture.db.selectFrom('saved_events').select('id').execute()).length).toBe(0);
   });
 
+  it('reads public data as nobody, storing no session and setting no cookie; only GET /api/session starts one', async () => {
+    const stranger = new Visitor();
+    const count = async () => (await fixture.db.selectFrom('sessions').select('id').execute()).length;
+    const before = await count();
+    for (const path of ['/api/events?keyword=WebMCP', `/api/events/${OPEN_EVENT}`, '/api/saved', '/api/registrations', '/api/events/evt-nope']) {
+      const answer = await stranger.call('GET', path);
+      expect(answer.setCookie, path).toBeNull();
+    }
+    expect((await stranger.call('GET', `/api/events/${OPEN_EVENT}`)).body).toMatchObject({ event: { id: OPEN_EVENT, saved: false, registered: false } });
+    expect((await stranger.call('GET', '/api/saved')).body).toEqual({ events: [] });
+    expect((await stranger.call('GET', '/api/registrations')).body).toEqual({ registrations: [] });
+    expect(await count()).toBe(before);
+    await stranger.start();
+    expect(await count()).toBe(before + 1);
+  });
+
   it('answers a tool call whose session has ended SESSION_EXPIRED, as an envelope with what to do', async () => {
     const browser = await visitor();
     await fixture.db.deleteFrom('sessions').execute();

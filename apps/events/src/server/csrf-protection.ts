@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { secretsEqual } from '../domain/secret-tokens.ts';
 import { respondWithFailure } from './error-responses.ts';
-import type { EventsEnv } from './events-env.ts';
+import { requiredSession, type EventsEnv } from './events-env.ts';
 
 /** The header the page sends the token in. */
 const CSRF_HEADER = 'X-CSRF-Token';
@@ -22,7 +22,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function csrfProtection(): MiddlewareHandler<EventsEnv> {
   return async function csrf(c, next) {
-    if (!SAFE_METHODS.has(c.req.method) && !secretsEqual(c.get('session').csrfToken, c.req.header(CSRF_HEADER))) {
+    if (!SAFE_METHODS.has(c.req.method) && !secretsEqual(requiredSession(c).csrfToken, c.req.header(CSRF_HEADER))) {
       return respondWithFailure(c, {
         code: 'FORBIDDEN',
         message: 'This request lacks a valid CSRF token. Reload the page and try again.',

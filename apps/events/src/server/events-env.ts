@@ -1,17 +1,33 @@
 /**
  * @module The Hono environment of the events server: what middleware puts on
- * the request context for later routes (including the lead's tool route).
+ * the request context for later routes (including the tool route).
  */
+import type { Context } from 'hono';
 import type { Principal } from 'agentready/runtime';
 import type { SessionState } from '../domain/sessions.ts';
 
 /** Context variables set by the session middleware on every `/api/*` request. */
 export type EventsVariables = {
-  /** The anonymous session's principal: `id` is internal, `ref` is for logs and audit. */
-  principal: Principal;
-  /** The whole session: principal, CSRF token and `stateVersion` as read at the start of the request. */
-  session: SessionState;
+  /**
+   * The anonymous session's principal (`id` is internal, `ref` is for logs and
+   * audit), or null for a reading request that came without a session.
+   */
+  principal: Principal | null;
+  /** The whole session (principal, CSRF token, `stateVersion` as read at the start of the request), or null. */
+  session: SessionState | null;
 };
 
 /** `new Hono<EventsEnv>()` gives routes typed `c.get('principal')` and `c.get('session')`. */
 export type EventsEnv = { Variables: EventsVariables };
+
+/**
+ * The session of a request the session middleware only lets through with one
+ * (every state-changing request, and `GET /api/session`).
+ *
+ * @throws Error when there is none: a route was mounted where the middleware does not guarantee it.
+ */
+export function requiredSession(c: Context<EventsEnv>): SessionState {
+  const session = c.get('session');
+  if (!session) throw new Error(`No session on ${c.req.method} ${c.req.path}; the session middleware guarantees one only for state-changing requests and GET /api/session.`);
+  return session;
+}

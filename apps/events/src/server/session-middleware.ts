@@ -14,11 +14,15 @@ export const SESSION_COOKIE = 'ar_session';
 
 const READING_METHODS = new Set(['GET', 'HEAD']);
 
+/** The one request that starts a session: the page asks for it before anything else. */
+const SESSION_PATH = '/api/session';
+
 /**
- * Session middleware. Sets `principal` and `session` on the context. Only a
- * reading request (GET, HEAD) without a known cookie starts a session
- * and sets the cookie (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS); a
- * state-changing one is answered 401 UNAUTHENTICATED (no cookie) or 401
+ * Session middleware. Sets `principal` and `session` on the context. Without a
+ * known cookie, only `GET /api/session` starts a session and sets the cookie
+ * (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS); other reads run as
+ * nobody (null principal) and store nothing; a state-changing request is
+ * answered 401 UNAUTHENTICATED (no cookie) or 401
  * SESSION_EXPIRED (a cookie no session has any more) and sets nothing. Otherwise a
  * form another site posts (which arrives without the SameSite=Lax cookie) would
  * replace the person's cookie, and with it their registrations and saved events.
@@ -31,6 +35,13 @@ export function sessionMiddleware(services: EventsServices): MiddlewareHandler<E
     c.header('Cache-Control', 'no-store');
     const presented = getCookie(c, SESSION_COOKIE);
     let state = await services.findSession(presented);
+    if (!state && READING_METHODS.has(c.req.method) && c.req.path !== SESSION_PATH) {
+      // A read without a session (a crawler, a link, a health check) is answered as nobody's and stores nothing.
+      c.set('principal', null);
+      c.set('session', null);
+      await next();
+      return;
+    }
     if (!state) {
       if (!READING_METHODS.has(c.req.method)) {
         return respondWithFailure(

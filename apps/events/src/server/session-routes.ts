@@ -3,13 +3,13 @@
  * `stateVersion` (docs/events-api.md). The only answer that carries the token.
  */
 import { Hono } from 'hono';
-import type { EventsEnv } from './events-env.ts';
+import { requiredSession, type EventsEnv } from './events-env.ts';
 
 /** Routes under `/api` for the session itself. */
 export function sessionRoutes(): Hono<EventsEnv> {
   const routes = new Hono<EventsEnv>();
   routes.get('/session', function readSession(c) {
-    const { csrfToken, stateVersion } = c.get('session');
+    const { csrfToken, stateVersion } = requiredSession(c);
     return c.json({ csrfToken, stateVersion });
   });
   return routes;
