@@ -109,8 +109,8 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
       'evt-typescript-type-level',
       'evt-llm-evaluation-hsinchu',
     ]);
-    expect(await ids({ location: 'taipei', dateFrom: '2027-01-23', dateTo: '2027-01-23' })).toEqual(['evt-webmcp-intro']);
-    expect(await ids({ dateFrom: '2027-12-01' })).toEqual(['evt-taichung-maker-faire', 'evt-ai-product-design-kaohsiung']);
+    expect(await ids({ location: 'taipei', date_from: '2027-01-23', date_to: '2027-01-23' })).toEqual(['evt-webmcp-intro']);
+    expect(await ids({ date_from: '2027-12-01' })).toEqual(['evt-taichung-maker-faire', 'evt-ai-product-design-kaohsiung']);
   });
 
   it('pages by ten, sorted by start time, with a number total', async () => {
@@ -131,7 +131,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
   });
 
   it('refuses a reversed date range, naming the field', async () => {
-    expect(await services.searchEvents({ dateFrom: '2027-03-01', dateTo: '2027-02-01' })).toMatchObject({
+    expect(await services.searchEvents({ date_from: '2027-03-01', date_to: '2027-02-01' })).toMatchObject({
       ok: false,
       code: 'INVALID_INPUT',
       field: 'date_to',

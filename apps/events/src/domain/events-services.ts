@@ -20,7 +20,8 @@ import {
   type RegistrationRequest,
 } from './registrations.ts';
 import { listSavedEvents, saveEvent, unsaveEvent, type SaveEventResult, type UnsaveEventResult } from './saved-events.ts';
-import { searchEvents, type EventSearchFilters, type EventSearchPage } from './search-events.ts';
+import { searchEvents, type EventSearchPage } from './search-events.ts';
+import type { EventSearchFilters } from './search-filters.ts';
 import { findSession, getStateVersion, openSession, startSession, type OpenedSession, type SessionState } from './sessions.ts';
 
 /** The domain operations, bound to one database and clock. See each function's module for its rules. */

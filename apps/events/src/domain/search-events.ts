@@ -4,34 +4,15 @@
  * then ID; ten a page. One query for SQLite and PostgreSQL.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { DateTime } from 'luxon';
 import { refused, succeeded, type DomainResult } from './domain-result.ts';
 import { toEventSummary } from './event-records.ts';
-import type { EventLevel, EventSummary, PriceKind } from './event-shapes.ts';
+import { parseToolInput } from 'agentready';
+import type { EventSummary } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
-import type { LocationId } from './locations.ts';
-import { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX, searchKeywordSchema, searchPageSchema } from './search-filters.ts';
+import { searchFiltersSchema, type EventSearchFilters } from './search-filters.ts';
 
 /** Results per page. */
 const EVENTS_PAGE_SIZE = 10;
-
-/** What to search for; every filter is optional and they combine with AND. */
-export type EventSearchFilters = {
-  /**
-   * Whitespace-separated words; each must appear, case-insensitively, in the
-   * title, summary or venue. A word may be part of a longer one (入門 finds 入門工作坊).
-   */
-  keyword?: string;
-  location?: LocationId;
-  price?: PriceKind;
-  level?: EventLevel;
-  /** Earliest local start date, YYYY-MM-DD, inclusive. */
-  dateFrom?: string;
-  /** Latest local start date, YYYY-MM-DD, inclusive. */
-  dateTo?: string;
-  /** 1-based page number. Default 1. */
-  page?: number;
-};
 
 /** One page of results. */
 export type EventSearchPage = {
@@ -56,22 +37,13 @@ const SEARCHED_COLUMNS: readonly SearchColumn[] = ['title', 'summary', 'venue'];
  *   character, a page outside 1–1000; the rules of `search-filters.ts`) or the
  *   range is reversed.
  */
-export async function searchEvents(ctx: EventsContext, filters: EventSearchFilters): Promise<DomainResult<EventSearchPage>> {
-  const page = searchPageSchema.safeParse(filters.page ?? 1);
-  if (!page.success) return refused('INVALID_INPUT', `The page must be a whole number from 1 to ${SEARCH_PAGE_MAX}.`, { field: 'page' });
-  const keyword = searchKeywordSchema.safeParse(filters.keyword ?? '');
-  if (!keyword.success) {
-    return refused('INVALID_INPUT', `The keyword must be at most ${KEYWORD_MAX_LENGTH} characters, without control characters.`, { field: 'keyword' });
-  }
-  const terms = keyword.data.split(/\s+/u).filter((term) => term.length > 0);
-  for (const [field, value] of [['date_from', filters.dateFrom], ['date_to', filters.dateTo]] as const) {
-    if (value !== undefined && !isCalendarDate(value)) {
-      return refused('INVALID_INPUT', 'Dates must be real calendar dates written YYYY-MM-DD.', { field });
-    }
-  }
-  if (filters.dateFrom !== undefined && filters.dateTo !== undefined && filters.dateFrom > filters.dateTo) {
-    return refused('INVALID_INPUT', 'The end date must not be before the start date.', { field: 'date_to' });
-  }
+export async function searchEvents(ctx: EventsContext, request: EventSearchFilters): Promise<DomainResult<EventSearchPage>> {
+  // The one rule for search filters; the REST query and the tool already passed it, a direct call passes it here.
+  const parsed = parseToolInput(searchFiltersSchema, request);
+  if (!parsed.ok) return refused('INVALID_INPUT', parsed.failure.message, parsed.failure.field === undefined ? {} : { field: parsed.failure.field });
+  const filters = parsed.value;
+  const page = filters.page ?? 1;
+  const terms = (filters.keyword ?? '').split(/\s+/u).filter((term) => term.length > 0);
 
   let query = ctx.db.selectFrom('events');
   for (const term of terms) {
@@ -83,8 +55,8 @@ export async function searchEvents(ctx: EventsContext, filters: EventSearchFilte
   if (filters.price === 'free') query = query.where('fee_twd', '=', 0);
   if (filters.price === 'paid') query = query.where('fee_twd', '>', 0);
   // `start_date` is the event's own local date, so "2027-01-23" means the 23rd in Taiwan.
-  if (filters.dateFrom !== undefined) query = query.where('start_date', '>=', filters.dateFrom);
-  if (filters.dateTo !== undefined) query = query.where('start_date', '<=', filters.dateTo);
+  if (filters.date_from !== undefined) query = query.where('start_date', '>=', filters.date_from);
+  if (filters.date_to !== undefined) query = query.where('start_date', '<=', filters.date_to);
 
   const counted = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const total = Number(counted.total);
@@ -93,12 +65,12 @@ export async function searchEvents(ctx: EventsContext, filters: EventSearchFilte
     .orderBy('starts_at_ms')
     .orderBy('id')
     .limit(EVENTS_PAGE_SIZE)
-    .offset((page.data - 1) * EVENTS_PAGE_SIZE)
+    .offset((page - 1) * EVENTS_PAGE_SIZE)
     .execute();
 
   const now = ctx.now();
-  const result: EventSearchPage = { events: rows.map((row) => toEventSummary(row, now)), total, page: page.data, pageSize: EVENTS_PAGE_SIZE };
-  if (result.events.length === 0) result.noResultsReason = noResultsReason(total, page.data);
+  const result: EventSearchPage = { events: rows.map((row) => toEventSummary(row, now)), total, page, pageSize: EVENTS_PAGE_SIZE };
+  if (result.events.length === 0) result.noResultsReason = noResultsReason(total, page);
   return succeeded(result);
 }
 
@@ -121,8 +93,4 @@ function containsIgnoringCase(column: SearchColumn, pattern: string): Expression
 /** Escapes `%`, `_` and the escape character itself, so a keyword matches literally. */
 function escapeLikePattern(term: string): string {
   return term.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
-
-function isCalendarDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid;
 }

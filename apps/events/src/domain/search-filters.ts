@@ -9,24 +9,24 @@ import { EVENT_LEVELS, PRICE_KINDS } from './event-shapes.ts';
 import { LOCATION_IDS } from './locations.ts';
 
 /** Longest keyword accepted, in characters (Unicode code points, as zod counts them). */
-export const KEYWORD_MAX_LENGTH = 100;
+const KEYWORD_MAX_LENGTH = 100;
 
 /** Highest page number accepted: 1,000 pages of 10 results. */
-export const SEARCH_PAGE_MAX = 1000;
+const SEARCH_PAGE_MAX = 1000;
 
 // The keyword ends up in a LIKE pattern: PostgreSQL refuses a NUL in text
 // ("invalid byte sequence for encoding UTF8: 0x00") and SQLite ends the pattern at it.
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /** A keyword: trimmed, at most {@link KEYWORD_MAX_LENGTH} characters, no control characters (NUL, line breaks, escapes). */
-export const searchKeywordSchema = z
+const searchKeywordSchema = z
   .string()
   .trim()
   .max(KEYWORD_MAX_LENGTH)
   .refine((keyword) => !CONTROL_CHARACTER.test(keyword), { message: 'must not contain control characters such as NUL or a line break.' });
 
 /** A 1-based page number, at most {@link SEARCH_PAGE_MAX}. */
-export const searchPageSchema = z.number().int().min(1).max(SEARCH_PAGE_MAX);
+const searchPageSchema = z.number().int().min(1).max(SEARCH_PAGE_MAX);
 
 /**
  * The filters of a search, snake_case as the tool and the query string name
@@ -47,3 +47,11 @@ export const searchFiltersSchema = z
     message: 'date_to must not be before date_from.',
     path: ['date_to'],
   });
+
+/**
+ * What a search asks for, as a caller states it: every filter optional ("any"),
+ * dates the event's local date, `YYYY-MM-DD`, inclusive; `page` 1-based. A
+ * keyword's whitespace-separated words must each appear, case-insensitively, in
+ * the title, summary or venue, also inside a longer word (入門 finds 入門工作坊).
+ */
+export type EventSearchFilters = z.input<typeof searchFiltersSchema>;

@@ -16,8 +16,7 @@ export function eventsRoutes(services: EventsServices): Hono<EventsEnv> {
   routes.get('/events', async function searchEvents(c) {
     const query = parseQuery(c, searchQuerySchema);
     if (!query.ok) return respondWithFailure(c, query.failure);
-    const { keyword, location, price, level, date_from, date_to, page } = query.value;
-    const result = await services.searchEvents({ keyword, location, price, level, dateFrom: date_from, dateTo: date_to, page });
+    const result = await services.searchEvents(query.value);
     return result.ok ? c.json(result.value) : respondWithFailure(c, result);
   });
 

@@ -33,15 +33,7 @@ type Refusal = { ok: false; failure: FailureDetails };
 export function createEventsOperations(services: EventsServices): OperationMap<EventsTool> {
   return {
     async search_events(input) {
-      const filters: Parameters<EventsServices['searchEvents']>[0] = {};
-      if (input.keyword !== undefined && input.keyword !== '') filters.keyword = input.keyword;
-      if (input.location !== undefined) filters.location = input.location;
-      if (input.price !== undefined) filters.price = input.price;
-      if (input.level !== undefined) filters.level = input.level;
-      if (input.date_from !== undefined) filters.dateFrom = input.date_from;
-      if (input.date_to !== undefined) filters.dateTo = input.date_to;
-      if (input.page !== undefined) filters.page = input.page;
-      const found = await services.searchEvents(filters);
+      const found = await services.searchEvents(input);
       if (!found.ok) return refusal(found);
       return {
         ok: true,

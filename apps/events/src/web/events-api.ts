@@ -5,7 +5,8 @@
  */
 import type { ApiAnswer, ApiClient } from './api-client.ts';
 import type { EventDetail, EventSearchResult, EventSummary, Registration } from './api-shapes.ts';
-import { filtersToSearchParams, type EventSearchFilters } from './search-filters.ts';
+import type { EventSearchFilters } from '../domain/search-filters.ts';
+import { filtersToSearchParams } from './search-filters.ts';
 
 /** What {@link createEventsApi} returns. */
 export type EventsApi = {

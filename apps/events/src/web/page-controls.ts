@@ -8,7 +8,7 @@
  * resolves), so a tool can report `uiUpdated: true` truthfully.
  */
 import type { EventDetail, EventSearchResult, Registration } from './api-shapes.ts';
-import type { EventSearchFilters } from './search-filters.ts';
+import type { EventSearchFilters } from '../domain/search-filters.ts';
 
 /** The site's routes. `not-found` is any path none of the others match. */
 export type RouteName = 'home' | 'events' | 'event' | 'register' | 'registrations' | 'saved' | 'not-found';

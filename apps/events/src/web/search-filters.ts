@@ -1,17 +1,9 @@
 /**
  * @module
- * The event search filters, and their form in a URL query
+ * The event search filters in their form as a URL query
  * (the same parameter names as `GET /api/events`).
  */
-import type { z } from 'zod';
-import type { searchFiltersSchema } from '../domain/search-filters.ts';
-
-/**
- * What a search asks for, as the domain's filter schema takes it (the search
- * tool's input and the `GET /api/events` query). An absent field means "any".
- * Dates are the event's local date, `YYYY-MM-DD`, inclusive; `page` is 1-based.
- */
-export type EventSearchFilters = z.input<typeof searchFiltersSchema>;
+import type { EventSearchFilters } from '../domain/search-filters.ts';
 
 const FILTER_KEYS = ['keyword', 'location', 'price', 'level', 'date_from', 'date_to'] as const;
 

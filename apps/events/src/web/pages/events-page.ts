@@ -10,7 +10,8 @@ import { renderEventCard } from '../event-card.ts';
 import { renderEventDetails, type EventDetailsView } from '../event-details-view.ts';
 import type { PageContext } from '../page-context.ts';
 import type { EventsControls } from '../page-controls.ts';
-import { filtersFromSearchParams, filtersToSearchParams, type EventSearchFilters } from '../search-filters.ts';
+import type { EventSearchFilters } from '../../domain/search-filters.ts';
+import { filtersFromSearchParams, filtersToSearchParams } from '../search-filters.ts';
 
 /**
  * Renders the events page and runs the search its URL describes (no query:
