@@ -138,4 +138,24 @@ describe.runIf(pgReachable)('openDatabase and migrateToLatest on PostgreSQL', ()
     const row = await db.selectFrom('note').select(['at_ms', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('at_ms').executeTakeFirstOrThrow();
     expect(row).toEqual({ at_ms: 1_800_000_000_000, count: 1 });
   });
+
+  it('migrates each schema of one database on its own, whatever another schema already holds', async () => {
+    const databases: Array<Kysely<Tables>> = [];
+    for (const schema of [`store_test_${randomBytes(6).toString('hex')}`, `store_test_${randomBytes(6).toString('hex')}`]) {
+      await adminQuery(`create schema ${schema}`);
+      const url = new URL(POSTGRES_URL);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const db = openDatabase<Tables>({ url: url.toString() });
+      cleanups.push(async () => {
+        await db.destroy();
+        await adminQuery(`drop schema ${schema} cascade`);
+      });
+      databases.push(db);
+    }
+    for (const db of databases) {
+      const report = await migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]);
+      expect(report[0]?.applied).toEqual(Object.keys(noteMigrations));
+      await db.insertInto('note').values({ id: 1, body: 'hello', at_ms: 1 }).execute();
+    }
+  });
 });

@@ -53,13 +53,20 @@ export async function createSqliteFixture(): Promise<DatabaseFixture> {
   };
 }
 
-/** A fresh PostgreSQL schema (dropped on close). */
+/** A fresh PostgreSQL schema (dropped on close, or at once when it cannot be prepared). */
 export async function createPostgresFixture(): Promise<DatabaseFixture> {
   const schema = `events_test_${randomBytes(6).toString('hex')}`;
   await withAdminClient((client) => client.query(`create schema ${schema}`));
   const url = new URL(POSTGRES_TEST_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const db = await prepareEventsDatabase({ url: url.toString() });
+  let db: Kysely<EventsDatabase>;
+  try {
+    db = await prepareEventsDatabase({ url: url.toString() });
+  } catch (error) {
+    // A half-migrated schema left behind would only confuse the next run.
+    await withAdminClient((client) => client.query(`drop schema ${schema} cascade`));
+    throw error;
+  }
   return {
     dialect: 'postgres',
     db,

@@ -13,6 +13,7 @@ import {
   PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
+  sql,
   type Migration,
   type MigrationResult,
 } from 'kysely';
@@ -101,7 +102,8 @@ export function dialectOf<DB>(db: Kysely<DB>): 'sqlite' | 'postgres' {
  * Migrator under its own migration table, so the toolkit's tables and each
  * app's are versioned independently in one database. Safe to call at every
  * start: applied migrations are skipped; on PostgreSQL concurrent starts wait
- * on Kysely's migration lock.
+ * on Kysely's migration lock, and the migration tables are those of the
+ * current schema (the first of `search_path`), whatever other schemas hold.
  *
  * @returns the names applied per set (empty lists when already up to date).
  * @throws Error naming the set and the failed migration, with the driver's
@@ -109,12 +111,18 @@ export function dialectOf<DB>(db: Kysely<DB>): 'sqlite' | 'postgres' {
  */
 export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]): Promise<MigrationReport> {
   const report: MigrationReport = [];
+  // Unless told a schema, Kysely's Migrator takes a migration table found in
+  // *any* schema for its own (kysely/dist/esm/migration/migrator.js,
+  // #doesTableExist); with several schemas in one PostgreSQL database (chosen by
+  // `search_path`) it would then skip creating its tables in the current one.
+  const migrationTableSchema = dialectOf(db) === 'postgres' ? await currentSchema(db) : undefined;
   for (const set of sets) {
     const migrator = new Migrator({
       db,
       provider: { getMigrations: async () => set.migrations },
       migrationTableName: set.tableName,
       migrationLockTableName: `${set.tableName}_lock`,
+      migrationTableSchema,
     });
     const { error, results } = await migrator.migrateToLatest();
     if (error !== undefined) {
@@ -128,6 +136,12 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]):
     report.push({ tableName: set.tableName, applied: (results ?? []).map((result) => result.migrationName) });
   }
   return report;
+}
+
+/** PostgreSQL's `current_schema()`: the first schema of `search_path` that exists, or undefined when none does. */
+async function currentSchema<DB>(db: Kysely<DB>): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ?? undefined;
 }
 
 function isPostgresUrl(url: string): boolean {
