@@ -75,6 +75,12 @@ export type PipelineOptions<T extends ToolContract> = {
    * Return failure details to refuse. Default: allow.
    */
   authorize?: (tool: T, principal: Principal | null) => FailureDetails | null;
+  /**
+   * The `nextAction` of UNAUTHENTICATED on each surface: how the caller gets a
+   * principal there (reload the page; create an access token and configure the
+   * MCP client with it). Default: "Connect as a person of this site, then call again."
+   */
+  howToConnect?: (surface: Surface) => string;
   /** Clock for audit timestamps. Default `() => new Date()`. */
   now?: () => Date;
 };
@@ -166,7 +172,11 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
       if (requiresPrincipal(tool.effect) && !call.principal) {
         evidence.authorization = 'denied';
         return fail(
-          { code: 'UNAUTHENTICATED', message: 'This tool needs to know who is calling.', nextAction: 'Connect as a person of this site, then call again.' },
+          {
+            code: 'UNAUTHENTICATED',
+            message: 'This tool needs to know who is calling.',
+            nextAction: options.howToConnect?.(call.surface) ?? 'Connect as a person of this site, then call again.',
+          },
           0,
         );
       }

@@ -1,0 +1,14 @@
+/**
+ * @module agentready/mcp: a catalog and its invocation pipeline as an MCP
+ * server on the official SDK (Streamable HTTP and stdio). Server only.
+ */
+export { createMcpToolServer } from './tool-server.ts';
+export type { McpToolServerOptions, PrincipalSource } from './tool-server.ts';
+export { createMcpHttpEndpoint } from './http-endpoint.ts';
+export type { McpHttpEndpoint, McpHttpEndpointOptions, VerifiedAccessToken } from './http-endpoint.ts';
+export { serveMcpOverStdio } from './stdio.ts';
+export type { McpStdioOptions } from './stdio.ts';
+export { mcpToolDefinition, inputJsonSchema, outputJsonSchema } from './tool-listing.ts';
+export type { JsonSchemaObject } from './tool-listing.ts';
+export { toolResultText } from './tool-result-text.ts';
+export type { ResultDescriptions } from './tool-result-text.ts';

@@ -1,0 +1,54 @@
+/**
+ * @module How a tool contract is listed on MCP (`tools/list`): name, title,
+ * description for a model, strict input schema, an output schema that accepts
+ * both branches of the envelope, and annotations derived from the effect class
+ * (DESIGN.md, "One contract, three surfaces"; MCP 2025-11-25, server/tools).
+ */
+import type { Tool } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { ToolContract } from '../contract/define-tool.ts';
+import { envelopeSchema } from '../contract/envelope.ts';
+
+/** A JSON Schema object, as MCP carries `inputSchema` and `outputSchema`. */
+export type JsonSchemaObject = { type: 'object'; [keyword: string]: unknown };
+
+/**
+ * The MCP tool definition of a contract.
+ *
+ * - `inputSchema`: the contract's strict input as JSON Schema 2020-12 (unknown
+ *   keys are refused: `additionalProperties: false`).
+ * - `outputSchema`: the whole envelope, success and failure branches, with an
+ *   object root (`type: "object"` plus `oneOf`), so error results validate too
+ *   and 2025-era clients get `structuredContent` unwrapped.
+ * - `annotations`: `readOnlyHint`, `destructiveHint`, `idempotentHint`,
+ *   `openWorldHint` from the effect class. WebMCP's `untrustedContentHint` has
+ *   no MCP counterpart; the description says so in words instead.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
+ */
+export function mcpToolDefinition(contract: ToolContract): Tool {
+  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = contract.annotations;
+  return {
+    name: contract.name,
+    title: contract.title,
+    description: contract.description,
+    inputSchema: inputJsonSchema(contract),
+    outputSchema: outputJsonSchema(contract),
+    annotations: { title: contract.title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint },
+  };
+}
+
+/** The contract's input schema as JSON Schema (what a client fills in). */
+export function inputJsonSchema(contract: ToolContract): JsonSchemaObject {
+  const schema = z.toJSONSchema(contract.input, { io: 'input' }) as Record<string, unknown>;
+  return { ...schema, type: 'object' };
+}
+
+/**
+ * The JSON Schema of the tool's whole result (both envelope branches), with
+ * an object root as MCP requires of `outputSchema`.
+ */
+export function outputJsonSchema(contract: ToolContract): JsonSchemaObject {
+  const schema = z.toJSONSchema(envelopeSchema(contract.output), { io: 'output' }) as Record<string, unknown>;
+  return { ...schema, type: 'object' };
+}

@@ -1,0 +1,54 @@
+/**
+ * @module The text content of an MCP tool result: the key facts in one or two
+ * sentences, because clients differ on whether the model sees
+ * `structuredContent` or the text (DESIGN.md, "The result envelope": "the text
+ * content repeats the key facts in a sentence").
+ */
+import type { ToolContract, ToolOutput } from '../contract/define-tool.ts';
+import type { ToolFailure, ToolResult, ToolSuccess } from '../contract/envelope.ts';
+
+/**
+ * Per tool, the sentence that states what a success found or did (title,
+ * date, venue, places left...). It receives the projected `data` and the
+ * whole success envelope; the adapter adds the confirmation sentence itself.
+ */
+export type ResultDescriptions<T extends ToolContract> = {
+  [Name in T['name']]?: (data: ToolOutput<Extract<T, { name: Name }>>, result: ToolSuccess<ToolOutput<Extract<T, { name: Name }>>>) => string;
+};
+
+/** Candidates listed in the text of a SELECTION_REQUIRED failure, at most. */
+const MAX_CANDIDATES_IN_TEXT = 10;
+
+/**
+ * The text of a tool result.
+ *
+ * - success: the tool's own description (or "<title>: done."), then, when a
+ *   person must finish, "Nothing is final yet: the person must finish at <url>."
+ * - failure: "<CODE> (<field>): <message> <nextAction>", and the choices of a
+ *   SELECTION_REQUIRED as "id (label)".
+ *
+ * @param describe the tool's description of its success, if it has one.
+ */
+export function toolResultText(
+  contract: ToolContract,
+  result: ToolResult<unknown>,
+  describe?: (data: never, result: never) => string,
+): string {
+  if (!result.ok) return failureText(result);
+  const facts = describe ? describe(result.data as never, result as never) : `${contract.title}: done.`;
+  const { requiresHumanConfirmation, confirmationUrl } = result.guidance;
+  if (!requiresHumanConfirmation) return facts;
+  const where = confirmationUrl ? ` at ${confirmationUrl}` : ' on the site';
+  return `${facts} Nothing is final yet: the person must finish${where}.`;
+}
+
+function failureText(failure: ToolFailure): string {
+  const field = failure.field ? ` (${failure.field})` : '';
+  const parts = [`${failure.code}${field}: ${failure.message}`];
+  if (failure.nextAction) parts.push(failure.nextAction);
+  if (failure.candidates && failure.candidates.length > 0) {
+    const shown = failure.candidates.slice(0, MAX_CANDIDATES_IN_TEXT).map((candidate) => `${candidate.id} (${candidate.label})`);
+    parts.push(`Choices: ${shown.join('; ')}.`);
+  }
+  return parts.join(' ');
+}

@@ -1,0 +1,112 @@
+/**
+ * @module A catalog and its invocation pipeline as an MCP server on the
+ * official SDK's low-level `Server`: `tools/list` from the contracts,
+ * `tools/call` through the pipeline (the one call path of DESIGN.md), the
+ * envelope as `structuredContent`. It translates; it decides nothing.
+ */
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation, type Tool } from '@modelcontextprotocol/server';
+import type { Catalog } from '../contract/catalog.ts';
+import type { ToolContract } from '../contract/define-tool.ts';
+import type { ToolResult } from '../contract/envelope.ts';
+import type { InvocationPipeline, Principal } from '../runtime/pipeline.ts';
+import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
+import { toolResultText, type ResultDescriptions } from './tool-result-text.ts';
+
+/** What {@link createMcpToolServer} serves, the same for every request or connection. */
+export type McpToolServerOptions<T extends ToolContract> = {
+  /** The server's name, version and title, as clients show them. */
+  serverInfo: Implementation;
+  /** Words for the model about the whole server (`instructions`). */
+  instructions?: string;
+  /** The approved tools; exactly these are listed. */
+  catalog: Catalog<T>;
+  /** The one call path; every `tools/call` goes through it with surface `mcp`. */
+  pipeline: InvocationPipeline;
+  /** Per tool, the sentence of key facts a success states in its text content. */
+  describeResults?: ResultDescriptions<T>;
+  /**
+   * The site's public URL. A `guidance.confirmationUrl` that is a path on the
+   * site is made absolute against it, so the person can open it from wherever
+   * the agent runs. Default: left as it is; on the HTTP endpoint, the origin
+   * the request came to (one the Host allowlist accepted).
+   */
+  siteUrl?: string;
+};
+
+/**
+ * Who is calling, asked at every `tools/call` (so a token revoked while a
+ * stdio connection stays open stops acting at the next call).
+ */
+export type PrincipalSource = () => Promise<Principal | null>;
+
+/**
+ * Builds one MCP server instance for a catalog. Under Streamable HTTP make one
+ * per request; over stdio one per connection (the SDK's entries call a factory).
+ *
+ * - `tools/list`: each contract by {@link mcpToolDefinition}.
+ * - `tools/call`: an unknown name is a JSON-RPC error (-32602, "Unknown tool"),
+ *   not a tool result. Anything else goes through the pipeline and answers
+ *   `structuredContent` = the envelope, `isError` = `!ok`, and one text block
+ *   with the key facts (bad input: INVALID_INPUT with `field`).
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
+ * @example
+ * const server = createMcpToolServer({ serverInfo: { name: 'events', version: '1.0.0' }, catalog, pipeline }, async () => principal);
+ */
+export function createMcpToolServer<T extends ToolContract>(options: McpToolServerOptions<T>, principalOf: PrincipalSource): Server {
+  const { listing, outputSchemas } = listingOf(options.catalog);
+  const describers = (options.describeResults ?? {}) as Record<string, ((data: never, result: never) => string) | undefined>;
+
+  const server = new Server(options.serverInfo, {
+    capabilities: { tools: { listChanged: false } },
+    ...(options.instructions !== undefined && { instructions: options.instructions }),
+  });
+
+  server.setRequestHandler('tools/list', function listTools() {
+    return { tools: listing };
+  });
+
+  server.setRequestHandler('tools/call', async function callTool(request): Promise<CallToolResult> {
+    const { name } = request.params;
+    const contract = options.catalog.get(name);
+    if (!contract) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
+    }
+    const principal = await principalOf();
+    const envelope = withAbsoluteConfirmationUrl(
+      await options.pipeline.invoke({ tool: name, input: request.params.arguments ?? {}, principal, surface: 'mcp' }),
+      options.siteUrl,
+    );
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: toolResultText(contract, envelope, describers[name]) }],
+      structuredContent: envelope as unknown as Record<string, unknown>,
+      isError: !envelope.ok,
+    };
+    return server.projectCallToolResult(result, outputSchemas.get(name));
+  });
+
+  return server;
+}
+
+type CatalogListing = { listing: Tool[]; outputSchemas: Map<string, JsonSchemaObject> };
+
+// A server is built per HTTP request; the JSON Schemas of a (frozen) catalog are converted once.
+const listings = new WeakMap<Catalog, CatalogListing>();
+
+function listingOf(catalog: Catalog): CatalogListing {
+  let found = listings.get(catalog);
+  if (!found) {
+    found = {
+      listing: catalog.tools.map(mcpToolDefinition),
+      outputSchemas: new Map(catalog.tools.map((tool) => [tool.name, outputJsonSchema(tool)])),
+    };
+    listings.set(catalog, found);
+  }
+  return found;
+}
+
+function withAbsoluteConfirmationUrl(result: ToolResult<unknown>, siteUrl: string | undefined): ToolResult<unknown> {
+  if (!result.ok || siteUrl === undefined || result.guidance.confirmationUrl === undefined) return result;
+  const absolute = new URL(result.guidance.confirmationUrl, siteUrl).href;
+  return { ...result, guidance: { ...result.guidance, confirmationUrl: absolute } };
+}

@@ -1,0 +1,206 @@
+/**
+ * agentready/mcp with a small catalog of its own, through the official client:
+ * in memory for the tool server, and through the endpoint's fetch handler for
+ * the HTTP rules (Host, Origin, bearer token). The Events app's tests cover
+ * the same adapter over real HTTP and stdio.
+ */
+import { Client, InMemoryTransport, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCatalog, defineTool } from '../src/contract/index.ts';
+import { createMcpHttpEndpoint, createMcpToolServer, type McpToolServerOptions } from '../src/mcp/index.ts';
+import { createInvocationPipeline, type AuditEvidence, type Principal } from '../src/runtime/index.ts';
+
+const findBook = defineTool({
+  name: 'find_book',
+  title: 'Find a book',
+  description: 'Finds a book of the library by its ID and says whether it is on the shelf.',
+  effect: 'read',
+  input: z.object({ book_id: z.string().min(1) }),
+  output: z.object({ book: z.object({ id: z.string(), title: z.string() }) }),
+});
+const prepareLoan = defineTool({
+  name: 'prepare_loan',
+  title: 'Prepare a loan',
+  description: 'Prepares the loan of a book; the reader confirms it at the desk page.',
+  effect: 'prepare',
+  input: z.object({ book_id: z.string().optional() }),
+  output: z.object({ book: z.object({ id: z.string() }) }),
+});
+const catalog = defineCatalog([findBook, prepareLoan]);
+const reader: Principal = { id: 'row-1', kind: 'token', ref: 'pat-reader' };
+
+function libraryOptions(evidence: AuditEvidence[], siteUrl?: string): McpToolServerOptions<typeof findBook | typeof prepareLoan> {
+  const pipeline = createInvocationPipeline({
+    catalog,
+    operations: {
+      find_book: async ({ book_id }) =>
+        book_id === 'b-1'
+          ? { ok: true, data: { book: { id: 'b-1', title: 'Dune', shelf: 'internal-7' } as { id: string; title: string } } }
+          : { ok: false, failure: { code: 'NOT_FOUND', field: 'book_id', message: 'No book has that ID.', nextAction: 'Use an ID from the catalogue.' } },
+      prepare_loan: async ({ book_id }) =>
+        book_id === undefined
+          ? {
+              ok: false,
+              failure: {
+                code: 'SELECTION_REQUIRED',
+                message: 'Say which book.',
+                candidates: [
+                  { id: 'b-1', label: 'Dune' },
+                  { id: 'b-2', label: 'Emma' },
+                ],
+              },
+            }
+          : { ok: true, data: { book: { id: book_id } }, guidance: { requiresHumanConfirmation: true, confirmationUrl: `/desk?book=${book_id}` } },
+    },
+    stateVersionOf: async (who) => (who ? 3 : 0),
+    audit: { record: async (record) => void evidence.push(record) },
+    logger: pino({ level: 'silent' }),
+  });
+  return {
+    serverInfo: { name: 'library', version: '1.0.0' },
+    catalog,
+    pipeline,
+    describeResults: { find_book: (data) => `"${data.book.title}" [${data.book.id}] is on the shelf.` },
+    ...(siteUrl !== undefined && { siteUrl }),
+  };
+}
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+async function connectInMemory(options: McpToolServerOptions<typeof findBook | typeof prepareLoan>, principalOf: () => Promise<Principal | null>) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpToolServer(options, principalOf).connect(serverSide);
+  const client = new Client({ name: 'unit', version: '1.0.0' });
+  await client.connect(clientSide);
+  clients.push(client);
+  return client;
+}
+
+describe('createMcpToolServer', () => {
+  it('answers structuredContent = the envelope, isError = !ok, and a sentence of facts, valid against the listed outputSchema', async () => {
+    const evidence: AuditEvidence[] = [];
+    const client = await connectInMemory(libraryOptions(evidence), async () => reader);
+    const { tools } = await client.listTools();
+    const validate = new Ajv2020({ strict: false }).compile(tools.find((tool) => tool.name === 'find_book')!.outputSchema!);
+
+    const found = (await client.callTool({ name: 'find_book', arguments: { book_id: 'b-1' } })) as CallToolResult;
+    expect(found.isError).toBe(false);
+    expect(found.structuredContent).toEqual({
+      ok: true,
+      code: 'SUCCESS',
+      data: { book: { id: 'b-1', title: 'Dune' } },
+      guidance: { availableActions: [], requiresHumanConfirmation: false },
+      uiUpdated: false,
+      stateVersion: 3,
+    });
+    expect(found.content).toEqual([{ type: 'text', text: '"Dune" [b-1] is on the shelf.' }]);
+    expect(validate(found.structuredContent)).toBe(true);
+
+    const missing = (await client.callTool({ name: 'find_book', arguments: { book_id: 'b-9' } })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toMatchObject({ ok: false, code: 'NOT_FOUND', field: 'book_id', retryable: false });
+    expect(missing.content).toEqual([{ type: 'text', text: 'NOT_FOUND (book_id): No book has that ID. Use an ID from the catalogue.' }]);
+    expect(validate(missing.structuredContent)).toBe(true);
+
+    const bad = (await client.callTool({ name: 'find_book', arguments: { book_id: 'b-1', shelf: 2 } })) as CallToolResult;
+    expect(bad.structuredContent).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'shelf' });
+    expect(evidence.map((record) => [record.tool, record.surface, record.principalRef, record.outcomeCode])).toEqual([
+      ['find_book', 'mcp', 'pat-reader', 'SUCCESS'],
+      ['find_book', 'mcp', 'pat-reader', 'NOT_FOUND'],
+      ['find_book', 'mcp', 'pat-reader', 'INVALID_INPUT'],
+    ]);
+  });
+
+  it('lists the choices of SELECTION_REQUIRED in text and says where the person finishes, as an absolute link', async () => {
+    const client = await connectInMemory(libraryOptions([], 'https://library.example/app/'), async () => reader);
+    const ambiguous = (await client.callTool({ name: 'prepare_loan', arguments: {} })) as CallToolResult;
+    expect(ambiguous.content).toEqual([{ type: 'text', text: 'SELECTION_REQUIRED: Say which book. Choices: b-1 (Dune); b-2 (Emma).' }]);
+
+    const prepared = (await client.callTool({ name: 'prepare_loan', arguments: { book_id: 'b-2' } })) as CallToolResult;
+    expect(prepared.structuredContent).toMatchObject({ ok: true, guidance: { requiresHumanConfirmation: true, confirmationUrl: 'https://library.example/desk?book=b-2' } });
+    expect(prepared.content).toEqual([
+      { type: 'text', text: 'Prepare a loan: done. Nothing is final yet: the person must finish at https://library.example/desk?book=b-2.' },
+    ]);
+  });
+
+  it('asks who calls at every call, so a revoked token stops acting at the next one', async () => {
+    let current: Principal | null = reader;
+    const client = await connectInMemory(libraryOptions([]), async () => current);
+    expect(await client.callTool({ name: 'prepare_loan', arguments: { book_id: 'b-1' } })).toMatchObject({ isError: false });
+    current = null;
+    expect(await client.callTool({ name: 'prepare_loan', arguments: { book_id: 'b-1' } })).toMatchObject({
+      isError: true,
+      structuredContent: { code: 'UNAUTHENTICATED' },
+    });
+  });
+
+  it('answers an unknown tool with a JSON-RPC error and leaves no evidence of a call', async () => {
+    const evidence: AuditEvidence[] = [];
+    const client = await connectInMemory(libraryOptions(evidence), async () => reader);
+    const refused = client.callTool({ name: 'lend_book', arguments: {} });
+    await expect(refused).rejects.toBeInstanceOf(ProtocolError);
+    await expect(refused).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('find_book, prepare_loan') });
+    expect(evidence).toEqual([]);
+  });
+});
+
+describe('createMcpHttpEndpoint', () => {
+  const tokens = new Map([['good-token', { principal: reader, expiresAt: new Date(Date.now() + 3_600_000) }]]);
+
+  function endpoint(evidence: AuditEvidence[] = []) {
+    return createMcpHttpEndpoint({ ...libraryOptions(evidence), verifyAccessToken: async (token) => tokens.get(token) ?? null });
+  }
+
+  // A request as Node's HTTP server hands it over: with the Host header the URL names.
+  function withHost(request: Request): Request {
+    const headers = new Headers(request.headers);
+    headers.set('host', new URL(request.url).host);
+    return new Request(request, { headers });
+  }
+
+  function listRequest(url: string, headers: Record<string, string> = {}) {
+    return new Request(url, {
+      method: 'POST',
+      headers: { host: new URL(url).host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+  }
+
+  it('answers only Host names it was given (localhost by default) and no foreign browser Origin', async () => {
+    const served = endpoint();
+    expect((await served.fetch(listRequest('http://attacker.example/mcp'))).status).toBe(403);
+    expect((await served.fetch(listRequest('http://localhost:3000/mcp', { origin: 'https://attacker.example' }))).status).toBe(403);
+    expect((await served.fetch(listRequest('http://localhost:3000/mcp'))).status).toBe(200);
+    expect((await served.fetch(listRequest('http://127.0.0.1:3000/mcp', { origin: 'http://localhost:3000' }))).status).toBe(200);
+    await served.close();
+  });
+
+  it('refuses an unknown bearer token 401 with a challenge, and acts as the principal a known one names', async () => {
+    const evidence: AuditEvidence[] = [];
+    const served = endpoint(evidence);
+    const refused = await served.fetch(listRequest('http://localhost/mcp', { authorization: 'Bearer stolen-guess' }));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(await refused.text()).not.toContain('stolen-guess');
+
+    const client = new Client({ name: 'unit-http', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+        requestInit: { headers: { authorization: 'Bearer good-token' } },
+        fetch: (input, init) => served.fetch(withHost(new Request(input, init))),
+      }),
+    );
+    clients.push(client);
+    const prepared = (await client.callTool({ name: 'prepare_loan', arguments: { book_id: 'b-1' } })) as CallToolResult;
+    // Without a configured site URL, the link points at the origin the request came to.
+    expect(prepared.structuredContent).toMatchObject({ ok: true, stateVersion: 3, guidance: { confirmationUrl: 'http://localhost/desk?book=b-1' } });
+    expect(evidence.at(-1)).toMatchObject({ tool: 'prepare_loan', surface: 'mcp', principalRef: 'pat-reader' });
+    await served.close();
+  });
+});
