@@ -797,7 +797,7 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
     expect((await fixture.db.selectFrom('saved_events').select('id').execute()).length).toBe(1);
   });
 
-  it('prepares a registration without registering: confirmation guidance, no e-mail echoed, nothing written', async () => {
+  it('prepares a registration without registering: confirmation guidance, no e-mail echoed, no place taken', async () => {
     const browser = await visitor();
     secrets.emails.push('mei.lin@example.com');
     const before = await snapshot(OPEN_EVENT);

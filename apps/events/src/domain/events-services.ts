@@ -9,6 +9,7 @@ import type { DomainResult } from './domain-result.ts';
 import { getEventDetail } from './event-details.ts';
 import type { EventDetail, EventSummary } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
+import { findRegistrationDraft, saveRegistrationDraft, type RegistrationDraft, type RegistrationDraftValues } from './registration-drafts.ts';
 import { checkRegistrable } from './registration-rules.ts';
 import {
   cancelRegistration,
@@ -45,9 +46,16 @@ export type EventsServices = {
   listSavedEvents(principal: Principal): Promise<EventSummary[]>;
   /** Read-only: NOT_FOUND, CONFLICT (`reason` closed | full | already_registered) or the event. */
   checkRegistrable(principal: Principal, eventId: string): Promise<DomainResult<EventDetail>>;
+  /**
+   * Stores (replaces) the session's registration draft for the event: INVALID_INPUT (field name | email),
+   * NOT_FOUND, or when it was prepared. Checks nothing about places or deadline (see `checkRegistrable`).
+   */
+  saveRegistrationDraft(principal: Principal, eventId: string, values: RegistrationDraftValues): Promise<DomainResult<{ preparedAt: string }>>;
+  /** The session's own draft for the event (e-mail included), or null (none, or no such event). */
+  findRegistrationDraft(principal: Principal, eventId: string): Promise<RegistrationDraft | null>;
   /** NOT_FOUND / CONFLICT for a doomed target, else a single-use 5-minute intent. */
   createConfirmationIntent(principal: Principal, request: { action: ConfirmationAction; targetId: string }): Promise<DomainResult<IssuedIntent>>;
-  /** INVALID_INPUT, NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT, or the new registration. */
+  /** INVALID_INPUT, NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT, or the new registration (its draft removed). */
   registerForEvent(principal: Principal, request: RegistrationRequest): Promise<DomainResult<RegistrationCreated>>;
   /** NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT (`not_active`), or the cancelled registration. */
   cancelRegistration(principal: Principal, request: { registrationId: string; confirmationIntent: string }): Promise<DomainResult<RegistrationCancelled>>;
@@ -73,6 +81,8 @@ export function createEventsServices(ctx: EventsContext): EventsServices {
     unsaveEvent: (principal, eventId) => unsaveEvent(ctx, principal, eventId),
     listSavedEvents: (principal) => listSavedEvents(ctx, principal),
     checkRegistrable: (principal, eventId) => checkRegistrable(ctx, principal, eventId),
+    saveRegistrationDraft: (principal, eventId, values) => saveRegistrationDraft(ctx, principal, eventId, values),
+    findRegistrationDraft: (principal, eventId) => findRegistrationDraft(ctx, principal, eventId),
     createConfirmationIntent: (principal, request) => createConfirmationIntent(ctx, principal, request),
     registerForEvent: (principal, request) => registerForEvent(ctx, principal, request),
     cancelRegistration: (principal, request) => cancelRegistration(ctx, principal, request),

@@ -38,8 +38,9 @@ export type ActiveRegistration = { id: string; event: EventSummary; registeredAt
  * (NOT_FOUND), the intent (CONFIRMATION_REQUIRED), the deadline, places left and no active
  * registration of this session (CONFLICT, `reason` closed | full |
  * already_registered). On success exactly one registration row exists, the
- * event has one place fewer, the intent is used and `stateVersion` grew by
- * one; on any refusal none of these happened.
+ * event has one place fewer, the intent is used, the session's registration
+ * draft for the event (registration-drafts.ts) is gone and `stateVersion` grew
+ * by one; on any refusal none of these happened.
  *
  * @returns the registration's public ID (`reg-…`) and event, and the new `stateVersion`.
  */
@@ -110,6 +111,8 @@ export async function registerForEvent(
           registered_at: now.toISOString(),
         })
         .execute();
+      // What an agent prepared for this event has been used (registration-drafts.ts).
+      await trx.deleteFrom('registration_drafts').where('session_id', '=', sessionRowId).where('event_id', '=', event.id).execute();
       const stateVersion = await bumpStateVersion(trx, sessionRowId);
       return { registration: { id: publicId, event: { id: event.public_id, title: event.title } }, stateVersion };
     },

@@ -113,4 +113,21 @@ export const eventsMigrations: Record<string, Migration> = {
       }
     },
   },
+  '2026-11-29-002-registration-drafts': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('registration_drafts')
+        .addColumn('id', 'integer', autoNumberedKey(db))
+        .addColumn('session_id', 'integer', (col) => col.notNull().references('sessions.id').onDelete('cascade'))
+        .addColumn('event_id', 'integer', (col) => col.notNull().references('events.id').onDelete('cascade'))
+        .addColumn('attendee_name', 'text')
+        .addColumn('attendee_email', 'text')
+        .addColumn('prepared_at', 'text', (col) => col.notNull())
+        .addUniqueConstraint('registration_drafts_once_per_session_event', ['session_id', 'event_id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('registration_drafts').execute();
+    },
+  },
 };

@@ -80,6 +80,20 @@ export type ConfirmationIntentsTable = {
   used_at: string | null;
 };
 
+/**
+ * `registration_drafts`: the registration form an agent prepared for a person
+ * (one per session and event, replaced by the next prepare, removed when the
+ * person registers). The site's register page opens with it filled in.
+ */
+export type RegistrationDraftsTable = {
+  id: Generated<number>;
+  session_id: number;
+  event_id: number;
+  attendee_name: string | null;
+  attendee_email: string | null;
+  prepared_at: string;
+};
+
 /** The events app's own tables. */
 export type EventsTables = {
   events: EventsTable;
@@ -87,6 +101,7 @@ export type EventsTables = {
   saved_events: SavedEventsTable;
   registrations: RegistrationsTable;
   confirmation_intents: ConfirmationIntentsTable;
+  registration_drafts: RegistrationDraftsTable;
 };
 
 /** Everything in the events database: the app's tables and the toolkit runtime's. */

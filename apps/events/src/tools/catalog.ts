@@ -64,7 +64,8 @@ export const prepareEventRegistration = defineTool({
   effect: 'prepare',
   untrustedContent: true,
   description:
-    'Prepares a registration for an event: checks that it is open with places left, then fills the site\'s registration form with the name and e-mail given. ' +
+    'Prepares a registration for an event: checks that it is open with places left, then fills the site\'s registration form with the name and e-mail given ' +
+    '(the form at guidance.confirmationUrl opens filled in with them). ' +
     'It does not register anyone: the person reviews the form and presses Submit (requiresHumanConfirmation). Never claim the registration is done.',
   input: z.object({
     event_id: eventId,
@@ -87,7 +88,7 @@ export const prepareRegistrationCancellation = defineTool({
   description:
     'Prepares the cancellation of one of the current person\'s active registrations and opens the confirmation dialog that says what will happen. ' +
     'Without registration_id it picks the only active registration; with several it answers SELECTION_REQUIRED listing them. ' +
-    'It cancels nothing: the person confirms in the dialog (requiresHumanConfirmation).',
+    'It cancels nothing: the person confirms in the dialog (requiresHumanConfirmation); guidance.confirmationUrl opens the site with that dialog open.',
   input: z.object({
     registration_id: z.string().min(1).max(80).optional().describe('A registration ID from the candidates of a SELECTION_REQUIRED answer.'),
   }),

@@ -23,8 +23,12 @@ type Refusal = { ok: false; failure: FailureDetails };
 /**
  * Builds the operation of every tool in the Events catalog.
  *
- * Operations never register or cancel: the prepare tools only check that the
- * step could succeed and say where the person finishes (`confirmationUrl`).
+ * Operations never register or cancel: the prepare tools check that the step
+ * could succeed and say where the person finishes (`confirmationUrl`, a page
+ * that opens prepared: `/events/:id/register` with the registration draft this
+ * call stored filled in, `/registrations?cancel=:registration_id` with the
+ * confirmation dialog open). The attendee's e-mail goes into the draft, never
+ * into a result.
  *
  * @param services the domain, bound to a database and a clock.
  * @returns one operation per catalog name; domain refusals come back as
@@ -68,6 +72,9 @@ export function createEventsOperations(services: EventsServices): OperationMap<E
       const checked = await services.checkRegistrable(principal, input.event_id);
       if (!checked.ok) return refusal(checked);
       const event = checked.value;
+      // The page at confirmationUrl opens with this filled in, also when the agent is not in that page (MCP).
+      const drafted = await services.saveRegistrationDraft(principal, event.id, { name: input.name, email: input.email });
+      if (!drafted.ok) return refusal(drafted);
       return {
         ok: true,
         data: {
@@ -129,11 +136,16 @@ export function createEventsOperations(services: EventsServices): OperationMap<E
           availableActions: [],
           currentTarget: { kind: 'registration', id: chosen.id },
           requiresHumanConfirmation: true,
-          confirmationUrl: '/registrations',
+          confirmationUrl: cancellationConfirmationUrl(chosen.id),
         },
       };
     },
   };
+}
+
+/** The registrations page with the confirmation dialog for this registration open (registrations-page.ts). */
+function cancellationConfirmationUrl(registrationId: string): string {
+  return `/registrations?cancel=${encodeURIComponent(registrationId)}`;
 }
 
 const NEXT_ACTION: Partial<Record<DomainFailure['code'], string>> = {

@@ -7,9 +7,10 @@
 import type { EventDetail, EventLevel, EventState, EventSummary } from '../domain/event-shapes.ts';
 import type { LocationId } from '../domain/locations.ts';
 import type { ActiveRegistration } from '../domain/registrations.ts';
+import type { RegistrationDraft } from '../domain/registration-drafts.ts';
 import type { EventSearchPage } from '../domain/search-events.ts';
 
-export type { EventDetail, EventLevel, EventState, EventSummary, LocationId };
+export type { EventDetail, EventLevel, EventState, EventSummary, LocationId, RegistrationDraft };
 
 /** One page of `GET /api/events` (and of the search tool); `noResultsReason` comes with an empty page. */
 export type EventSearchResult = EventSearchPage;

@@ -4,7 +4,13 @@
  * Each answers with an {@link ApiAnswer}: failures are data, never thrown.
  */
 import type { ApiAnswer, ApiClient } from './api-client.ts';
-import type { EventDetail, EventSearchResult, EventSummary, Registration } from './api-shapes.ts';
+import type {
+  EventDetail,
+  EventSearchResult,
+  EventSummary,
+  Registration,
+  RegistrationDraft,
+} from './api-shapes.ts';
 import type { EventSearchFilters } from '../domain/search-filters.ts';
 import { filtersToSearchParams } from './search-filters.ts';
 
@@ -14,6 +20,8 @@ export type EventsApi = {
   searchEvents(filters: EventSearchFilters, signal?: AbortSignal): Promise<ApiAnswer<EventSearchResult>>;
   /** `GET /api/events/:id`; a missing event is `NOT_FOUND`. */
   getEvent(eventId: string, signal?: AbortSignal): Promise<ApiAnswer<{ event: EventDetail }>>;
+  /** `GET /api/events/:id/registration-draft`: what an agent prepared for this session's registration, or `draft: null`. */
+  getRegistrationDraft(eventId: string, signal?: AbortSignal): Promise<ApiAnswer<{ draft: RegistrationDraft | null }>>;
   /** `GET /api/saved`. */
   listSaved(signal?: AbortSignal): Promise<ApiAnswer<{ events: EventSummary[] }>>;
   /** `POST /api/saved`; saving twice is not an error (`alreadySaved`). */
@@ -52,6 +60,7 @@ export function createEventsApi(client: ApiClient): EventsApi {
       return client.get(query === '' ? '/api/events' : `/api/events?${query}`, signal);
     },
     getEvent: (eventId, signal) => client.get(`/api/events/${path(eventId)}`, signal),
+    getRegistrationDraft: (eventId, signal) => client.get(`/api/events/${path(eventId)}/registration-draft`, signal),
     listSaved: (signal) => client.get('/api/saved', signal),
     saveEvent: (eventId) => client.post('/api/saved', { event_id: eventId }),
     unsaveEvent: (eventId) => client.delete(`/api/saved/${path(eventId)}`),

@@ -51,7 +51,11 @@ export type EventControls = {
 export type RegisterControls = {
   /** The event ID from the route. */
   readonly eventId: string;
-  /** Resolves once the event's heading and the form are on screen; null when there is no such event. */
+  /**
+   * Resolves once the event's heading and the form are on screen, with an
+   * agent's stored draft filled in when the form was still empty; null when
+   * there is no such event.
+   */
   ready(): Promise<EventDetail | null>;
   /**
    * Fills the given fields (others keep their value), returns to the form
@@ -63,7 +67,11 @@ export type RegisterControls = {
 
 /** `/registrations`: the session's active registrations. */
 export type RegistrationsControls = {
-  /** Resolves once the latest load of the list (the first, or the one after a cancellation) has settled, with the registrations on screen. */
+  /**
+   * Resolves once the latest load of the list (the first, or the one after a
+   * cancellation) has settled, with the registrations on screen; after the
+   * first, the dialog a `?cancel=` link asked for is open (or its notice shown).
+   */
   ready(): Promise<Registration[]>;
   /**
    * Opens the cancel confirmation dialog for this registration; false when it

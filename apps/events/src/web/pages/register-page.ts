@@ -2,9 +2,11 @@
  * @module
  * `/events/:id/register`: name and e-mail, then a review of what will be
  * sent, then Submit, which is the person's confirmation: it mints a
- * `register` intent and posts the registration with it.
+ * `register` intent and posts the registration with it. When an agent
+ * prepared this registration (`prepareEventRegistration`, tools/catalog.ts, whose
+ * `confirmationUrl` is this page), the empty form opens filled with its draft.
  */
-import type { EventDetail } from '../api-shapes.ts';
+import type { EventDetail, RegistrationDraft } from '../api-shapes.ts';
 import { el } from '../dom-elements.ts';
 import { eventPath } from '../event-card.ts';
 import { formatDateRange, formatPrice } from '../event-format.ts';
@@ -14,7 +16,11 @@ import type { RegisterControls } from '../page-controls.ts';
 /**
  * Renders the registration page. The form is on screen at once (so it can be
  * filled while the event loads); Review is enabled once the event is known to
- * be open and not already registered by this session.
+ * be open and not already registered by this session. The session's
+ * registration draft (`GET /api/events/:id/registration-draft`) is loaded
+ * alongside: once the event is known to be open, a form still empty is filled
+ * with it and a notice says an agent prepared it. Nothing is sent until the
+ * person reviews and presses Submit.
  */
 export function renderRegisterPage(context: PageContext): RegisterControls {
   const { api, root, signal } = context;
@@ -26,6 +32,9 @@ export function renderRegisterPage(context: PageContext): RegisterControls {
 
   const eventLine = el('p', { className: 'register-event', testId: 'register-event' }, ['Loading event…']);
   const unavailable = el('p', { className: 'message message-warning', testId: 'register-unavailable', attrs: { role: 'status', hidden: true } });
+  const preparedNotice = el('p', { className: 'message', testId: 'register-prepared', attrs: { role: 'status', hidden: true } }, [
+    'Prepared by your agent. Check the details, then review and submit.',
+  ]);
 
   const nameInput = el('input', {
     testId: 'register-name',
@@ -66,6 +75,7 @@ export function renderRegisterPage(context: PageContext): RegisterControls {
     el('h1', {}, ['Register']),
     eventLine,
     unavailable,
+    preparedNotice,
     form,
     review,
     failure,
@@ -119,12 +129,28 @@ export function renderRegisterPage(context: PageContext): RegisterControls {
     }
     review.hidden = true;
     form.hidden = true;
+    preparedNotice.hidden = true;
     success.replaceChildren(
       el('p', {}, [`You are registered for ${answer.data.registration.event.title || registeringFor.title}.`]),
       el('p', {}, [el('a', { testId: 'registrations-link', attrs: { href: '/registrations' } }, ['See my registrations'])]),
     );
     success.hidden = false;
   });
+
+  /** Fills the form with an agent's draft, unless the person (or the page's own tool) already put something in it. */
+  function applyDraft(draft: RegistrationDraft): void {
+    if (nameInput.value !== '' || emailInput.value !== '') return;
+    if (draft.name === null && draft.email === null) return;
+    if (draft.name !== null) nameInput.value = draft.name;
+    if (draft.email !== null) emailInput.value = draft.email;
+    preparedNotice.hidden = false;
+  }
+
+  // Asked for at once, applied only once the event is known to take a registration.
+  const draftLoaded = api.getRegistrationDraft(eventId, signal).then(
+    (answer) => (answer.ok ? answer.data.draft : null),
+    () => null,
+  );
 
   const loaded = (async (): Promise<EventDetail | null> => {
     try {
@@ -146,6 +172,9 @@ export function renderRegisterPage(context: PageContext): RegisterControls {
       const reason = unavailableReason(event);
       if (reason === null) {
         reviewButton.disabled = false;
+        const draft = await draftLoaded;
+        if (signal.aborted) return null;
+        if (draft !== null) applyDraft(draft);
       } else {
         unavailable.textContent = reason;
         unavailable.hidden = false;

@@ -2,7 +2,9 @@
  * @module
  * `/registrations`: the session's active registrations. Cancel asks first, in
  * a `<dialog>` that says what will happen; confirming is the person's click
- * that mints the `cancel` intent.
+ * that mints the `cancel` intent. `/registrations?cancel=<registration_id>`
+ * (the `confirmationUrl` of `prepareRegistrationCancellation`, tools/catalog.ts) opens that
+ * dialog for the registration once the list is loaded.
  */
 import type { Registration } from '../api-shapes.ts';
 import { el } from '../dom-elements.ts';
@@ -11,13 +13,24 @@ import { formatDateRange, formatDateTime } from '../event-format.ts';
 import type { PageContext } from '../page-context.ts';
 import type { RegistrationsControls } from '../page-controls.ts';
 
+/** The query parameter naming the registration whose cancel dialog the page opens with. */
+const CANCEL_PARAMETER = 'cancel';
+
 /**
  * Renders the page and loads the list. After a cancellation (or its failure)
  * the list is loaded again, so it always shows what the server holds.
+ *
+ * With `?cancel=<registration_id>`, the first load is followed by the same
+ * dialog the Cancel… button and the WebMCP tool open, for that registration;
+ * one that is not among the session's active registrations gets a short
+ * notice and no dialog. Either way the parameter is then dropped from the URL
+ * (replaced, not pushed), so a reload or a return to this entry opens nothing;
+ * only when the list failed to load does it stay, for a reload to try again.
  */
 export function renderRegistrationsPage(context: PageContext): RegistrationsControls {
   const { api, root, signal } = context;
   context.setTitle('My registrations');
+  const requestedCancellation = context.query.get(CANCEL_PARAMETER);
   let listed: Registration[] = [];
   let pending: Registration | null = null;
 
@@ -29,6 +42,9 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
   const loadError = el('p', { className: 'message message-error', testId: 'registrations-error', attrs: { role: 'alert', hidden: true } });
   const cancelSuccess = el('p', { className: 'message message-success', testId: 'cancel-success', attrs: { role: 'status', hidden: true } });
   const cancelError = el('p', { className: 'message message-error', testId: 'cancel-error', attrs: { role: 'alert', hidden: true } });
+  const cancelRequestUnknown = el('p', { className: 'message message-warning', testId: 'cancel-request-unknown', attrs: { role: 'status', hidden: true } }, [
+    'The registration this link asks to cancel is not one of your active registrations, so there is nothing to cancel.',
+  ]);
 
   const dialogText = el('p', { testId: 'cancel-dialog-text' });
   const keepButton = el('button', { className: 'button', testId: 'dialog-keep', attrs: { type: 'button' } }, ['Keep my registration']);
@@ -42,7 +58,7 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
     el('div', { className: 'form-actions' }, [keepButton, confirmButton]),
   ]);
 
-  root.append(el('h1', {}, ['My registrations']), cancelSuccess, cancelError, loadError, list, empty, dialog);
+  root.append(el('h1', {}, ['My registrations']), cancelRequestUnknown, cancelSuccess, cancelError, loadError, list, empty, dialog);
 
   keepButton.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', function forgetPending() {
@@ -69,6 +85,7 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
       cancelError.textContent = answer.error.message;
       cancelError.hidden = false;
     }
+    cancelRequestUnknown.hidden = true;
     loading = load();
     await loading;
   });
@@ -103,22 +120,34 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
     list.removeAttribute('aria-busy');
   }
 
-  async function load(): Promise<void> {
+  /** Loads and renders the list; true when the list on screen is now the server's. */
+  async function load(): Promise<boolean> {
     list.setAttribute('aria-busy', 'true');
     try {
       const answer = await api.listRegistrations(signal);
-      if (signal.aborted) return;
+      if (signal.aborted) return false;
       if (answer.ok) {
         loadError.hidden = true;
         render(answer.data.registrations);
-      } else {
-        list.removeAttribute('aria-busy');
-        loadError.textContent = answer.error.message;
-        loadError.hidden = false;
+        return true;
       }
+      list.removeAttribute('aria-busy');
+      loadError.textContent = answer.error.message;
+      loadError.hidden = false;
+      return false;
     } catch {
       // Aborted: the route was left.
+      return false;
     }
+  }
+
+  /** The first load, then the dialog `?cancel=` asked for (see {@link renderRegistrationsPage}). */
+  async function loadAndOpenRequestedCancellation(): Promise<void> {
+    const listedNow = await load();
+    // A list that failed to load says so itself; the parameter stays, so a reload tries again.
+    if (requestedCancellation === null || !listedNow || signal.aborted) return;
+    context.replaceQuery(withoutCancelParameter(context.query));
+    if (!openCancelDialog(requestedCancellation)) cancelRequestUnknown.hidden = false;
   }
 
   function openCancelDialog(registrationId: string): boolean {
@@ -137,7 +166,7 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
     return true;
   }
 
-  let loading = load();
+  let loading: Promise<unknown> = loadAndOpenRequestedCancellation();
 
   return {
     async ready() {
@@ -148,4 +177,10 @@ export function renderRegistrationsPage(context: PageContext): RegistrationsCont
     openCancelDialog,
     cancelDialogTarget: () => (dialog.open && pending !== null ? pending.id : null),
   };
+}
+
+function withoutCancelParameter(query: URLSearchParams): URLSearchParams {
+  const rest = new URLSearchParams(query);
+  rest.delete(CANCEL_PARAMETER);
+  return rest;
 }

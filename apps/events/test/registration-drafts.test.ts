@@ -1,0 +1,292 @@
+/**
+ * Registration drafts, the prepared form behind `prepare_event_registration`'s
+ * `confirmationUrl`: the domain on SQLite and on PostgreSQL (one draft per
+ * session and event, replaced by the next prepare, removed by registering,
+ * invisible to other sessions), and the REST API through `app.request()` (the
+ * tool route stores it, `GET /api/events/:id/registration-draft` reads the
+ * session's own, no tool result carries the e-mail). PostgreSQL runs wherever
+ * it is reachable; in CI an unreachable PostgreSQL fails the run.
+ */
+import { pino } from 'pino';
+import type { Principal } from 'agentready/runtime';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
+import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
+import {
+  createPostgresFixture,
+  createSqliteFixture,
+  createTestClock,
+  postgresReachable,
+  type DatabaseFixture,
+  type TestClock,
+} from './support/events-database.ts';
+
+/** Free, open, 8 of 30 places left. */
+const OPEN_EVENT = 'evt-webmcp-intro';
+/** Open, with places left. */
+const OTHER_EVENT = 'evt-ai-agents-meetup-taipei';
+/** Full. */
+const FULL_EVENT = 'evt-accessible-forms-workshop';
+const EMAIL = 'mei.lin@example.com';
+const OTHER_EMAIL = 'lin.mei@example.org';
+const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
+
+const pgReachable = await postgresReachable();
+if (!pgReachable && (process.env.CI === 'true' || process.env.CI === '1')) {
+  throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
+}
+
+const dialects = [
+  { name: 'sqlite', open: createSqliteFixture },
+  ...(pgReachable ? [{ name: 'postgres', open: createPostgresFixture }] : []),
+];
+
+describe.each(dialects)('registration drafts on $name', ({ open }) => {
+  let fixture: DatabaseFixture;
+  let clock: TestClock;
+  let services: EventsServices;
+
+  beforeEach(async () => {
+    fixture = await open();
+    clock = createTestClock();
+    services = createEventsServices({ db: fixture.db, now: clock.now });
+  });
+  afterEach(async () => {
+    await fixture.close();
+  });
+
+  async function newPrincipal(): Promise<Principal> {
+    return (await services.openSession(undefined)).principal;
+  }
+
+  async function draftRows(): Promise<number> {
+    return (await fixture.db.selectFrom('registration_drafts').select('id').execute()).length;
+  }
+
+  async function register(principal: Principal, eventId: string, confirmationIntent?: string) {
+    let intent = confirmationIntent;
+    if (intent === undefined) {
+      const issued = await services.createConfirmationIntent(principal, { action: 'register', targetId: eventId });
+      if (!issued.ok) throw new Error(`${issued.code}: ${issued.message}`);
+      intent = issued.value.intent;
+    }
+    return services.registerForEvent(principal, { eventId, name: '林美玲', email: EMAIL, confirmationIntent: intent });
+  }
+
+  it('stores what the agent gave and hands it back to the same session only', async () => {
+    const [person, stranger] = [await newPrincipal(), await newPrincipal()];
+    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toBeNull();
+
+    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL })).toEqual({
+      ok: true,
+      value: { preparedAt: '2026-11-29T10:00:00+08:00' },
+    });
+    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toEqual({ name: '林美玲', email: EMAIL, preparedAt: '2026-11-29T10:00:00+08:00' });
+    expect(await services.findRegistrationDraft(stranger, OPEN_EVENT)).toBeNull();
+    expect(await services.findRegistrationDraft(person, OTHER_EVENT)).toBeNull();
+    expect(await services.findRegistrationDraft(person, 'evt-no-such-event')).toBeNull();
+    expect(await services.findRegistrationDraft(person, '1')).toBeNull();
+    // A draft is no registration: nothing others see has changed.
+    expect(await services.getStateVersion(person)).toBe(0);
+    expect(await fixture.db.selectFrom('registrations').select('id').execute()).toEqual([]);
+  });
+
+  it('keeps one draft per session and event: the next prepare replaces it, a missing field included', async () => {
+    const person = await newPrincipal();
+    await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL });
+    clock.advance(60_000);
+    await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'Lin Mei' });
+    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toEqual({ name: 'Lin Mei', email: null, preparedAt: '2026-11-29T10:01:00+08:00' });
+    await services.saveRegistrationDraft(person, OTHER_EVENT, { email: OTHER_EMAIL });
+    expect(await services.findRegistrationDraft(person, OTHER_EVENT)).toMatchObject({ name: null, email: OTHER_EMAIL });
+    expect(await draftRows()).toBe(2);
+  });
+
+  it('lets two prepares at the same moment both succeed, leaving one draft holding one of them', async () => {
+    const person = await newPrincipal();
+    const values = [
+      { name: 'First Try', email: EMAIL },
+      { name: 'Second Try', email: OTHER_EMAIL },
+    ];
+    const results = await Promise.all(values.map((value) => services.saveRegistrationDraft(person, OPEN_EVENT, value)));
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect(await draftRows()).toBe(1);
+    const draft = await services.findRegistrationDraft(person, OPEN_EVENT);
+    expect(values).toContainEqual({ name: draft?.name, email: draft?.email });
+  });
+
+  it('refuses a name or e-mail the Submit would refuse, and an unknown event, storing nothing', async () => {
+    const person = await newPrincipal();
+    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'abc \u202Eevil' })).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'name' });
+    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'first\nsecond' })).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'name' });
+    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { email: 'not-an-email' })).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'email' });
+    expect(await services.saveRegistrationDraft(person, 'evt-no-such-event', { name: 'A' })).toMatchObject({ ok: false, code: 'NOT_FOUND', field: 'event_id' });
+    expect(await draftRows()).toBe(0);
+  });
+
+  it('is removed by registering for its event, and kept when the registration is refused', async () => {
+    const [person, stranger] = [await newPrincipal(), await newPrincipal()];
+    await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL });
+    await services.saveRegistrationDraft(person, OTHER_EVENT, { name: '林美玲' });
+    await services.saveRegistrationDraft(stranger, OPEN_EVENT, { name: 'Stranger' });
+
+    // Refused (no valid intent): the transaction rolls back, the draft stays.
+    expect(await register(person, OPEN_EVENT, 'not-a-real-intent-xxxxxxxxxxxxxxxxxxxxxxxxx')).toMatchObject({ ok: false, code: 'CONFIRMATION_REQUIRED' });
+    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toMatchObject({ name: '林美玲' });
+
+    expect(await register(person, OPEN_EVENT)).toMatchObject({ ok: true });
+    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toBeNull();
+    // Only that session's draft for that event went.
+    expect(await services.findRegistrationDraft(person, OTHER_EVENT)).toMatchObject({ name: '林美玲' });
+    expect(await services.findRegistrationDraft(stranger, OPEN_EVENT)).toMatchObject({ name: 'Stranger' });
+    expect(await draftRows()).toBe(2);
+  });
+});
+
+describe('the registration draft through the API', () => {
+  type Answer = { status: number; text: string; body: unknown; setCookie: string | null };
+  type Envelope = {
+    ok: boolean;
+    code: string;
+    field?: string;
+    data?: Record<string, unknown>;
+    guidance?: { requiresHumanConfirmation: boolean; confirmationUrl?: string };
+  };
+
+  let fixture: DatabaseFixture;
+  let app: EventsApp;
+  /** Every answer the test saw, for the leak check. */
+  let answers: Array<{ method: string; path: string; text: string }>;
+
+  beforeEach(async () => {
+    fixture = await createSqliteFixture();
+    app = createEventsApp({ db: fixture.db, now: createTestClock().now, logger: pino({ level: 'silent' }) });
+    answers = [];
+  });
+  afterEach(async () => {
+    await fixture.close();
+    // An e-mail address appears only in a session's own draft, read by that session.
+    for (const { method, path, text } of answers) {
+      if (method === 'GET' && path.endsWith('/registration-draft')) continue;
+      expect(text, `${method} ${path}`).not.toMatch(EMAIL_PATTERN);
+    }
+  });
+
+  /** A browser: its cookie, its CSRF token (from `GET /api/session`, as the page gets it), and what it is owed. */
+  class Visitor {
+    cookie: string | null = null;
+    csrfToken: string | null = null;
+
+    async start(): Promise<this> {
+      const session = await this.call('GET', '/api/session');
+      this.csrfToken = (session.body as { csrfToken: string }).csrfToken;
+      return this;
+    }
+
+    async call(method: string, path: string, body?: unknown): Promise<Answer> {
+      const headers: Record<string, string> = {};
+      if (this.cookie) headers['cookie'] = `ar_session=${this.cookie}`;
+      if (this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await app.request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const setCookie = response.headers.get('set-cookie');
+      const issued = setCookie?.match(/ar_session=([^;]+)/)?.[1];
+      if (issued) this.cookie = issued;
+      const text = await response.text();
+      answers.push({ method, path, text });
+      return { status: response.status, text, body: JSON.parse(text) as unknown, setCookie };
+    }
+
+    async tool(name: string, input: unknown): Promise<Envelope> {
+      const answer = await this.call('POST', `/api/tools/${name}`, input);
+      expect(answer.status).toBe(200);
+      return answer.body as Envelope;
+    }
+
+    async draft(eventId: string): Promise<unknown> {
+      const answer = await this.call('GET', `/api/events/${eventId}/registration-draft`);
+      expect(answer.status).toBe(200);
+      return answer.body;
+    }
+
+    async register(eventId: string, name: string, email: string): Promise<Answer> {
+      const intent = await this.call('POST', '/api/confirmation-intents', { action: 'register', target_id: eventId });
+      const { intent: confirmationIntent } = intent.body as { intent: string };
+      return this.call('POST', '/api/registrations', { event_id: eventId, name, email, confirmation_intent: confirmationIntent });
+    }
+  }
+
+  const visitor = () => new Visitor().start();
+
+  it('stores the form prepare_event_registration fills, for the page at its confirmationUrl; the result never holds the e-mail', async () => {
+    const person = await visitor();
+    const prepared = await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
+    expect(prepared).toMatchObject({
+      ok: true,
+      data: { form: { name: '林美玲', emailProvided: true }, status: 'awaiting_person' },
+      guidance: { requiresHumanConfirmation: true, confirmationUrl: `/events/${OPEN_EVENT}/register` },
+    });
+    expect(JSON.stringify(prepared)).not.toContain(EMAIL);
+    expect(await person.draft(OPEN_EVENT)).toEqual({ draft: { name: '林美玲', email: EMAIL, preparedAt: '2026-11-29T10:00:00+08:00' } });
+    // Preparing registered nobody and took no place.
+    expect(await fixture.db.selectFrom('registrations').select('id').execute()).toEqual([]);
+    const event = await fixture.db.selectFrom('events').select('remaining_capacity').where('public_id', '=', OPEN_EVENT).executeTakeFirstOrThrow();
+    expect(event.remaining_capacity).toBe(8);
+  });
+
+  it('replaces the draft when the agent prepares again', async () => {
+    const person = await visitor();
+    await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
+    await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'Lin Mei', email: OTHER_EMAIL });
+    expect(await person.draft(OPEN_EVENT)).toMatchObject({ draft: { name: 'Lin Mei', email: OTHER_EMAIL } });
+    await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'Lin Mei' });
+    expect(await person.draft(OPEN_EVENT)).toMatchObject({ draft: { name: 'Lin Mei', email: null } });
+    expect((await fixture.db.selectFrom('registration_drafts').select('id').execute()).length).toBe(1);
+  });
+
+  it('shows no other session, and no request without a session, anything of the draft', async () => {
+    const person = await visitor();
+    await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
+
+    const stranger = await visitor();
+    expect(await stranger.draft(OPEN_EVENT)).toEqual({ draft: null });
+
+    const nobody = new Visitor();
+    const anonymous = await nobody.call('GET', `/api/events/${OPEN_EVENT}/registration-draft`);
+    expect(anonymous).toMatchObject({ status: 200, body: { draft: null }, setCookie: null });
+    expect(await person.draft('evt-no-such-event')).toEqual({ draft: null });
+  });
+
+  it('stores nothing when the tool refuses: a full event, a bad e-mail or name', async () => {
+    const person = await visitor();
+    expect(await person.tool('prepare_event_registration', { event_id: FULL_EVENT, name: 'A', email: EMAIL })).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, email: 'not-an-email' })).toMatchObject({ ok: false, field: 'email' });
+    expect(await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'bell\u0007' })).toMatchObject({ ok: false, field: 'name' });
+    expect(await person.draft(FULL_EVENT)).toEqual({ draft: null });
+    expect(await person.draft(OPEN_EVENT)).toEqual({ draft: null });
+  });
+
+  it('removes the draft when the person registers, which the tool then refuses to prepare again', async () => {
+    const person = await visitor();
+    await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
+    expect(await person.register(OPEN_EVENT, '林美玲', EMAIL)).toMatchObject({ status: 201 });
+    expect(await person.draft(OPEN_EVENT)).toEqual({ draft: null });
+    expect(await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL })).toMatchObject({
+      ok: false,
+      code: 'CONFLICT',
+    });
+    expect(await person.draft(OPEN_EVENT)).toEqual({ draft: null });
+  });
+
+  it('points the cancellation at the registrations page with that registration to confirm', async () => {
+    const person = await visitor();
+    const registered = await person.register(OPEN_EVENT, '林美玲', EMAIL);
+    const registrationId = (registered.body as { registration: { id: string } }).registration.id;
+    const prepared = await person.tool('prepare_registration_cancellation', {});
+    expect(prepared).toMatchObject({
+      ok: true,
+      guidance: { requiresHumanConfirmation: true, confirmationUrl: `/registrations?cancel=${encodeURIComponent(registrationId)}` },
+    });
+    expect(new URL(prepared.guidance?.confirmationUrl ?? '', 'http://site').searchParams.get('cancel')).toBe(registrationId);
+  });
+});
