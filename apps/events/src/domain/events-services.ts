@@ -4,6 +4,16 @@
  * as data ({@link DomainResult}); only infrastructure failures throw.
  */
 import type { Principal } from 'agentready/runtime';
+import {
+  createAccessToken,
+  verifyAccessToken,
+  listAccessTokens,
+  revokeAccessToken,
+  type AccessTokenCreated,
+  type AccessTokenRevoked,
+  type AccessTokenSummary,
+  type VerifiedAccessToken,
+} from './access-tokens.ts';
 import { createConfirmationIntent, type ConfirmationAction, type IssuedIntent } from './confirmation-intents.ts';
 import type { DomainResult } from './domain-result.ts';
 import { getEventDetail } from './event-details.ts';
@@ -60,6 +70,14 @@ export type EventsServices = {
   /** NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT (`not_active`), or the cancelled registration. */
   cancelRegistration(principal: Principal, request: { registrationId: string; confirmationIntent: string }): Promise<DomainResult<RegistrationCancelled>>;
   listActiveRegistrations(principal: Principal): Promise<ActiveRegistration[]>;
+  /** INVALID_INPUT (field label), CONFLICT (20 held), FORBIDDEN (a token principal), or the token, shown this once. */
+  createAccessToken(principal: Principal, request: { label: string }): Promise<DomainResult<AccessTokenCreated>>;
+  /** The session's unrevoked tokens, newest first; never a token or its hash. */
+  listAccessTokens(principal: Principal): Promise<AccessTokenSummary[]>;
+  /** NOT_FOUND unless it is this session's unrevoked token, FORBIDDEN (a token principal), or `{ accessToken: { id, revokedAt } }`. */
+  revokeAccessToken(principal: Principal, publicId: string): Promise<DomainResult<AccessTokenRevoked>>;
+  /** The creating session's principal (`kind: "token"`) and the token's expiry for a live token, or null (unknown, revoked, expired); notes its use. */
+  verifyAccessToken(presentedToken: string | undefined): Promise<VerifiedAccessToken | null>;
 };
 
 /**
@@ -87,5 +105,9 @@ export function createEventsServices(ctx: EventsContext): EventsServices {
     registerForEvent: (principal, request) => registerForEvent(ctx, principal, request),
     cancelRegistration: (principal, request) => cancelRegistration(ctx, principal, request),
     listActiveRegistrations: (principal) => listActiveRegistrations(ctx, principal),
+    createAccessToken: (principal, request) => createAccessToken(ctx, principal, request),
+    listAccessTokens: (principal) => listAccessTokens(ctx, principal),
+    revokeAccessToken: (principal, publicId) => revokeAccessToken(ctx, principal, publicId),
+    verifyAccessToken: (presentedToken) => verifyAccessToken(ctx, presentedToken),
   };
 }

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { createEventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import type { EventsDatabase } from '../store/schema.ts';
+import { accessTokensRoutes, type ConnectionOptions } from './access-tokens-routes.ts';
 import { csrfProtection } from './csrf-protection.ts';
 import { respondWithFailure, TEMPORARY_FAILURE_MESSAGE } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
@@ -34,6 +35,8 @@ export type EventsAppOptions = {
   logger: Logger;
   /** Folder of the built web client. Default: `apps/events/dist/web`. */
   webRoot?: string;
+  /** What /connect shows about connecting an MCP client (`GET /api/connect-info`). Default: no stdio launch, so the page shows a placeholder path. */
+  connection?: ConnectionOptions;
 };
 
 /** The events app: a Hono app whose routes see `principal` and `session` variables. */
@@ -100,6 +103,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.route('/api', eventsRoutes(services));
   app.route('/api', savedEventsRoutes(services));
   app.route('/api', registrationsRoutes(services));
+  app.route('/api', accessTokensRoutes(services, options.connection));
 
   app.route('/api', toolRoutes(createEventsPipeline({ db, services, logger, now })));
 

@@ -38,6 +38,9 @@ export const registrationBodySchema = z.strictObject({
 /** `POST /api/registrations/:id/cancel` body. */
 export const cancelRegistrationBodySchema = z.strictObject({ confirmation_intent: intentToken });
 
+/** `POST /api/access-tokens` body; the label's rules are the domain's (`access-token-label.ts`), which words the refusal. */
+export const createAccessTokenBodySchema = z.strictObject({ label: z.string() });
+
 function pageFromQueryText(query: unknown): unknown {
   if (typeof query !== 'object' || query === null || !('page' in query) || typeof query.page !== 'string') return query;
   return /^\d{1,7}$/.test(query.page) ? { ...query, page: Number(query.page) } : query;

@@ -15,7 +15,7 @@ import type { EventsEnv } from './events-env.ts';
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
 /** The page routes answered with `index.html`. */
-const PAGE_ROUTES = ['/', '/events', '/events/:id', '/events/:id/register', '/registrations', '/saved'] as const;
+const PAGE_ROUTES = ['/', '/events', '/events/:id', '/events/:id/register', '/registrations', '/saved', '/connect'] as const;
 
 /**
  * Mounts the client on `app`; call after the API routes. When `webRoot` does

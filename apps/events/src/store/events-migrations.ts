@@ -130,4 +130,24 @@ export const eventsMigrations: Record<string, Migration> = {
       await db.schema.dropTable('registration_drafts').execute();
     },
   },
+  '2026-11-29-003-access-tokens': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('access_tokens')
+        .addColumn('id', 'integer', autoNumberedKey(db))
+        .addColumn('public_id', 'text', (col) => col.notNull().unique())
+        .addColumn('session_id', 'integer', (col) => col.notNull().references('sessions.id').onDelete('cascade'))
+        .addColumn('token_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('label', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('expires_at', 'text', (col) => col.notNull())
+        .addColumn('last_used_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('access_tokens_by_session').on('access_tokens').column('session_id').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('access_tokens').execute();
+    },
+  },
 };

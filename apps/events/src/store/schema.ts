@@ -81,6 +81,27 @@ export type ConfirmationIntentsTable = {
 };
 
 /**
+ * `access_tokens`: personal access tokens a person creates on /connect so an
+ * MCP client acts as them. Only the SHA-256 of the token is stored.
+ */
+export type AccessTokensTable = {
+  id: Generated<number>;
+  /** `pat-` + random: the token's public ID (shown on /connect, used to revoke, audit reference). */
+  public_id: string;
+  /** The session (person) the token acts as. */
+  session_id: number;
+  /** Hex SHA-256 of the token. */
+  token_hash: string;
+  /** What the person called it ("Claude Desktop"). */
+  label: string;
+  created_at: string;
+  /** When the token stops working (ISO 8601, UTC): 90 days after creation. */
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+
+/**
  * `registration_drafts`: the registration form an agent prepared for a person
  * (one per session and event, replaced by the next prepare, removed when the
  * person registers). The site's register page opens with it filled in.
@@ -101,6 +122,7 @@ export type EventsTables = {
   saved_events: SavedEventsTable;
   registrations: RegistrationsTable;
   confirmation_intents: ConfirmationIntentsTable;
+  access_tokens: AccessTokensTable;
   registration_drafts: RegistrationDraftsTable;
 };
 

@@ -4,11 +4,13 @@
  * The contract is docs/events-api.md; the event shapes come from the domain,
  * the envelopes of the endpoints are declared here.
  */
+import type { AccessTokenCreated, AccessTokenRevoked, AccessTokenSummary } from '../domain/access-tokens.ts';
 import type { EventDetail, EventLevel, EventState, EventSummary } from '../domain/event-shapes.ts';
 import type { LocationId } from '../domain/locations.ts';
-import type { ActiveRegistration } from '../domain/registrations.ts';
 import type { RegistrationDraft } from '../domain/registration-drafts.ts';
+import type { ActiveRegistration } from '../domain/registrations.ts';
 import type { EventSearchPage } from '../domain/search-events.ts';
+import type { ConnectInfo } from '../server/access-tokens-routes.ts';
 
 export type { EventDetail, EventLevel, EventState, EventSummary, LocationId, RegistrationDraft };
 
@@ -20,4 +22,9 @@ export type Registration = ActiveRegistration;
 
 /** `GET /api/session`. */
 export type SessionInfo = { csrfToken: string; stateVersion: number };
+
+/** One of the session's personal access tokens as `GET /api/access-tokens` lists it (never the token itself). */
+export type AccessToken = AccessTokenSummary;
+
+export type { AccessTokenCreated, AccessTokenRevoked, ConnectInfo };
 

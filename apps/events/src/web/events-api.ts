@@ -5,6 +5,10 @@
  */
 import type { ApiAnswer, ApiClient } from './api-client.ts';
 import type {
+  AccessToken,
+  AccessTokenCreated,
+  AccessTokenRevoked,
+  ConnectInfo,
   EventDetail,
   EventSearchResult,
   EventSummary,
@@ -41,6 +45,14 @@ export type EventsApi = {
   cancelRegistration(registrationId: string): Promise<
     ApiAnswer<{ registration: { id: string; status: 'cancelled' }; stateVersion: number }>
   >;
+  /** `GET /api/access-tokens`: the session's unrevoked tokens, newest first. */
+  listAccessTokens(signal?: AbortSignal): Promise<ApiAnswer<{ accessTokens: AccessToken[] }>>;
+  /** `POST /api/access-tokens`: the answer carries the token, this once; a bad label is `INVALID_INPUT` with `field: "label"`. */
+  createAccessToken(label: string): Promise<ApiAnswer<AccessTokenCreated>>;
+  /** `DELETE /api/access-tokens/:id`; another session's or an already revoked token is `NOT_FOUND`. */
+  revokeAccessToken(tokenId: string): Promise<ApiAnswer<AccessTokenRevoked>>;
+  /** `GET /api/connect-info`: the MCP URL, and how to start the stdio server when the site knows it. */
+  getConnectInfo(signal?: AbortSignal): Promise<ApiAnswer<ConnectInfo>>;
 };
 
 type IntentAnswer = { intent: string; expiresAt: string };
@@ -83,5 +95,9 @@ export function createEventsApi(client: ApiClient): EventsApi {
       if (!intent.ok) return intent;
       return client.post(`/api/registrations/${path(registrationId)}/cancel`, { confirmation_intent: intent.data.intent });
     },
+    listAccessTokens: (signal) => client.get('/api/access-tokens', signal),
+    createAccessToken: (label) => client.post('/api/access-tokens', { label }),
+    revokeAccessToken: (tokenId) => client.delete(`/api/access-tokens/${path(tokenId)}`),
+    getConnectInfo: (signal) => client.get('/api/connect-info', signal),
   };
 }

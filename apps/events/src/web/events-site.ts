@@ -4,6 +4,7 @@
  */
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { createEventsApi } from './events-api.ts';
+import { renderConnectPage } from './pages/connect-page.ts';
 import { renderEventPage } from './pages/event-page.ts';
 import { renderEventsPage } from './pages/events-page.ts';
 import { renderHomePage } from './pages/home-page.ts';
@@ -44,6 +45,7 @@ export function createEventsSite(win: Window): EventsSite {
       register: renderRegisterPage,
       registrations: renderRegistrationsPage,
       saved: renderSavedPage,
+      connect: renderConnectPage,
       'not-found': renderNotFoundPage,
     },
   });

@@ -11,7 +11,7 @@ import type { EventDetail, EventSearchResult, Registration } from './api-shapes.
 import type { EventSearchFilters } from '../domain/search-filters.ts';
 
 /** The site's routes. `not-found` is any path none of the others match. */
-export type RouteName = 'home' | 'events' | 'event' | 'register' | 'registrations' | 'saved' | 'not-found';
+export type RouteName = 'home' | 'events' | 'event' | 'register' | 'registrations' | 'saved' | 'connect' | 'not-found';
 
 /** A rendered route: its name, the path (no query), and its parameters (`id` on `event` and `register`). */
 export type RouteInfo<N extends RouteName = RouteName> = { name: N; path: string; params: Record<string, string> };
@@ -83,7 +83,7 @@ export type RegistrationsControls = {
   cancelDialogTarget(): string | null;
 };
 
-/** Pages with nothing for the tools to drive: home, saved, not-found. */
+/** Pages with nothing for the tools to drive: home, saved, connect, not-found. */
 export type NoControls = Record<never, never>;
 
 /** Which controls each route's page returns. */
@@ -94,6 +94,7 @@ export type RouteControls = {
   register: RegisterControls;
   registrations: RegistrationsControls;
   saved: NoControls;
+  connect: NoControls;
   'not-found': NoControls;
 };
 

@@ -60,6 +60,7 @@ export function matchRoute(path: string): RouteInfo {
   if (segments.length === 1 && first === 'events') return { name: 'events', path, params: {} };
   if (segments.length === 1 && first === 'registrations') return { name: 'registrations', path, params: {} };
   if (segments.length === 1 && first === 'saved') return { name: 'saved', path, params: {} };
+  if (segments.length === 1 && first === 'connect') return { name: 'connect', path, params: {} };
   if (first === 'events' && decodedId !== undefined && segments.length === 2) return { name: 'event', path, params: { id: decodedId } };
   if (first === 'events' && decodedId !== undefined && segments.length === 3 && third === 'register') {
     return { name: 'register', path, params: { id: decodedId } };

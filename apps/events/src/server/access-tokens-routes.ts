@@ -1,0 +1,61 @@
+/**
+ * @module `GET/POST /api/access-tokens`, `DELETE /api/access-tokens/:id` and
+ * `GET /api/connect-info` (docs/events-api.md, "Personal access tokens"): the
+ * session's tokens for MCP clients, and what /connect needs to show how to
+ * connect one.
+ */
+import { Hono } from 'hono';
+import type { EventsServices } from '../domain/events-services.ts';
+import { respondWithFailure } from './error-responses.ts';
+import { requiredSession, type EventsEnv } from './events-env.ts';
+import { parseJsonBody } from './request-input.ts';
+import { createAccessTokenBodySchema } from './request-schemas.ts';
+
+/** How a desktop MCP client starts this site's server over stdio: the command and its arguments. */
+export type StdioLaunch = { command: string; args: string[] };
+
+/** What /connect may tell about connecting; the app option `connection`. */
+export type ConnectionOptions = {
+  /** How to start the stdio server from this checkout. Default: none (the page shows a placeholder path). */
+  stdio?: StdioLaunch;
+};
+
+/** `GET /api/connect-info`: the Streamable HTTP endpoint, and the stdio launch when the server was told it. */
+export type ConnectInfo = { mcpUrl: string; stdio: StdioLaunch | null };
+
+/**
+ * Routes under `/api` for personal access tokens. Session and CSRF come from
+ * the app's `/api` middleware: a read without a session lists nothing, a
+ * change without a session or CSRF token never reaches these handlers.
+ *
+ * @param connection what `GET /api/connect-info` reports besides the MCP URL.
+ * @example app.route('/api', accessTokensRoutes(services, { stdio: { command: 'node', args: [binPath, 'mcp'] } }));
+ */
+export function accessTokensRoutes(services: EventsServices, connection: ConnectionOptions = {}): Hono<EventsEnv> {
+  const routes = new Hono<EventsEnv>();
+  const stdio = connection.stdio ? { command: connection.stdio.command, args: [...connection.stdio.args] } : null;
+
+  routes.get('/access-tokens', async function listAccessTokens(c) {
+    const principal = c.get('principal');
+    return c.json({ accessTokens: principal ? await services.listAccessTokens(principal) : [] });
+  });
+
+  routes.post('/access-tokens', async function createAccessToken(c) {
+    const body = await parseJsonBody(c, createAccessTokenBodySchema);
+    if (!body.ok) return respondWithFailure(c, body.failure);
+    const result = await services.createAccessToken(requiredSession(c).principal, { label: body.value.label });
+    return result.ok ? c.json(result.value, 201) : respondWithFailure(c, result);
+  });
+
+  routes.delete('/access-tokens/:id', async function revokeAccessToken(c) {
+    const result = await services.revokeAccessToken(requiredSession(c).principal, c.req.param('id'));
+    return result.ok ? c.json(result.value) : respondWithFailure(c, result);
+  });
+
+  routes.get('/connect-info', function readConnectInfo(c) {
+    const info: ConnectInfo = { mcpUrl: `${new URL(c.req.url).origin}/mcp`, stdio };
+    return c.json(info);
+  });
+
+  return routes;
+}

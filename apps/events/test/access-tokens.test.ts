@@ -1,0 +1,488 @@
+/**
+ * Personal access tokens, through the surfaces people and agents use: the REST
+ * API by `app.request()` (the token shown once, never listed, revoked for good,
+ * another session's never reachable, refusals changing nothing), the domain on
+ * SQLite and PostgreSQL (the token acts as the session that made it; the limit
+ * holds under concurrent creation), and a person on /connect in Chromium.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchWebMcpChromium } from 'agentready/testing';
+import type { Principal } from 'agentready/runtime';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
+import { createEventsApp, type EventsApp, type EventsAppOptions } from '../src/server/create-events-app.ts';
+import {
+  createPostgresFixture,
+  createSqliteFixture,
+  createTestClock,
+  postgresReachable,
+  type DatabaseFixture,
+  type TestClock,
+} from './support/events-database.ts';
+import { startEventsServer, type EventsServer } from './support/events-server.ts';
+
+const TOKEN_SHAPE = /^are_pat_[A-Za-z0-9_-]{43}$/;
+const OPEN_EVENT = 'evt-webmcp-intro';
+const STDIO_LAUNCH = { command: 'node', args: ['/srv/agentready/apps/events/bin/agentready-events.mjs', 'mcp'] };
+
+type Answer = { status: number; body: unknown; text: string };
+type Created = { token: string; accessToken: { id: string; label: string; createdAt: string; expiresAt: string; lastUsedAt: null } };
+type Listed = { accessTokens: Array<{ id: string; label: string; createdAt: string; expiresAt: string; lastUsedAt: string | null }> };
+
+const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+
+const pgReachable = await postgresReachable();
+if (!pgReachable && (process.env.CI === 'true' || process.env.CI === '1')) {
+  throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
+}
+const dialects = [
+  { name: 'sqlite', open: createSqliteFixture },
+  ...(pgReachable ? [{ name: 'postgres', open: createPostgresFixture }] : []),
+];
+
+/** Who a token acts as, or null: what the `/mcp` route and the stdio server ask. */
+async function principalOfToken(services: EventsServices, token: string | undefined): Promise<Principal | null> {
+  return (await services.verifyAccessToken(token))?.principal ?? null;
+}
+
+describe('the access token API', () => {
+  let webRoot: string;
+  let fixture: DatabaseFixture;
+  let clock: TestClock;
+  let services: EventsServices;
+  let app: EventsApp;
+  /** Every answer, except the create answers, for the check that no token or hash ever shows. */
+  let answers: Array<{ where: string; text: string }>;
+  let issuedTokens: string[];
+
+  beforeAll(() => {
+    webRoot = mkdtempSync(join(tmpdir(), 'events-web-'));
+    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>AgentReady Events</title>');
+  });
+  afterAll(() => {
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  function buildApp(extra: Partial<EventsAppOptions> = {}): EventsApp {
+    return createEventsApp({ db: fixture.db, now: clock.now, logger: pino({ level: 'silent' }), webRoot, ...extra });
+  }
+
+  beforeEach(async () => {
+    fixture = await createSqliteFixture();
+    clock = createTestClock();
+    services = createEventsServices({ db: fixture.db, now: clock.now });
+    app = buildApp();
+    answers = [];
+    issuedTokens = [];
+  });
+  afterEach(async () => {
+    const hashes = (await fixture.db.selectFrom('access_tokens').select('token_hash').execute()).map((row) => row.token_hash);
+    await fixture.close();
+    for (const { where, text } of answers) {
+      for (const token of issuedTokens) expect(text, where).not.toContain(token);
+      for (const hash of hashes) expect(text, where).not.toContain(hash);
+      expect(text, where).not.toMatch(/session_?id|token_hash/i);
+    }
+  });
+
+  /** A browser with its session cookie and CSRF token. */
+  class Visitor {
+    cookie: string | null = null;
+    csrfToken: string | null = null;
+
+    async start(): Promise<this> {
+      const answer = await this.call('GET', '/api/session');
+      this.csrfToken = (answer.body as { csrfToken: string }).csrfToken;
+      return this;
+    }
+
+    async call(method: string, path: string, body?: unknown, options: { csrf?: string | null } = {}): Promise<Answer> {
+      const headers: Record<string, string> = {};
+      if (this.cookie) headers['cookie'] = `ar_session=${this.cookie}`;
+      const csrf = options.csrf === undefined ? this.csrfToken : options.csrf;
+      if (csrf) headers['x-csrf-token'] = csrf;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await app.request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const issued = response.headers.get('set-cookie')?.match(/ar_session=([^;]+)/)?.[1];
+      if (issued) this.cookie = issued;
+      const text = await response.text();
+      const created = method === 'POST' && path === '/api/access-tokens' && response.status === 201;
+      if (!created) answers.push({ where: `${method} ${path}`, text });
+      return { status: response.status, body: JSON.parse(text) as unknown, text };
+    }
+
+    async createToken(label: string): Promise<Created> {
+      const answer = await this.call('POST', '/api/access-tokens', { label });
+      expect(answer.status, answer.text).toBe(201);
+      const created = answer.body as Created;
+      issuedTokens.push(created.token);
+      return created;
+    }
+
+    async listedLabels(): Promise<string[]> {
+      const answer = await this.call('GET', '/api/access-tokens');
+      expect(answer.status).toBe(200);
+      return (answer.body as Listed).accessTokens.map((token) => token.label);
+    }
+  }
+
+  const visitor = () => new Visitor().start();
+
+  async function tokenRows(): Promise<number> {
+    return (await fixture.db.selectFrom('access_tokens').select('id').execute()).length;
+  }
+
+  it('creates a token shown once, in the token shape, of which only the SHA-256 is stored', async () => {
+    const browser = await visitor();
+    const answer = await browser.call('POST', '/api/access-tokens', { label: '  Claude Desktop  ' });
+    expect(answer.status).toBe(201);
+    const created = answer.body as Created;
+    issuedTokens.push(created.token);
+    expect(created).toEqual({
+      token: expect.stringMatching(TOKEN_SHAPE),
+      accessToken: { id: expect.stringMatching(/^pat-[A-Za-z0-9_-]{16}$/), label: 'Claude Desktop', createdAt: '2026-11-29T10:00:00+08:00', expiresAt: '2027-02-27T10:00:00+08:00', lastUsedAt: null },
+    });
+
+    const rows = await fixture.db.selectFrom('access_tokens').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.token_hash).toBe(sha256Hex(created.token));
+    expect(JSON.stringify(rows)).not.toContain(created.token.slice('are_pat_'.length));
+  });
+
+  it('lists the session\'s tokens newest first, with no token and no hash', async () => {
+    const browser = await visitor();
+    const first = await browser.createToken('Claude Desktop');
+    clock.advance(60_000);
+    const second = await browser.createToken('IDE agent');
+
+    const listed = await browser.call('GET', '/api/access-tokens');
+    expect(listed.body).toEqual({
+      accessTokens: [
+        { id: second.accessToken.id, label: 'IDE agent', createdAt: '2026-11-29T10:01:00+08:00', expiresAt: '2027-02-27T10:01:00+08:00', lastUsedAt: null },
+        { id: first.accessToken.id, label: 'Claude Desktop', createdAt: '2026-11-29T10:00:00+08:00', expiresAt: '2027-02-27T10:00:00+08:00', lastUsedAt: null },
+      ],
+    });
+  });
+
+  it('gives the live token the session\'s principal, so what an agent saves is what the person sees', async () => {
+    const browser = await visitor();
+    const { token, accessToken } = await browser.createToken('Claude Desktop');
+    const principal = await principalOfToken(services, token);
+    expect(principal).toEqual({ id: expect.any(String), kind: 'token', ref: accessToken.id });
+
+    const saved = await services.saveEvent(principal as Principal, OPEN_EVENT);
+    expect(saved.ok).toBe(true);
+    const seen = await browser.call('GET', '/api/saved');
+    expect((seen.body as { events: Array<{ id: string }> }).events.map((event) => event.id)).toEqual([OPEN_EVENT]);
+    expect((await browser.call('GET', '/api/session')).body).toMatchObject({ stateVersion: 1 });
+  });
+
+  it('shows when a token was last used, noting it at most once a minute', async () => {
+    const browser = await visitor();
+    const { token } = await browser.createToken('Claude Desktop');
+    const lastUsed = async () => ((await browser.call('GET', '/api/access-tokens')).body as Listed).accessTokens[0]?.lastUsedAt;
+
+    clock.advance(5 * 60_000);
+    await principalOfToken(services, token);
+    expect(await lastUsed()).toBe('2026-11-29T10:05:00+08:00');
+    clock.advance(30_000);
+    await principalOfToken(services, token);
+    expect(await lastUsed()).toBe('2026-11-29T10:05:00+08:00');
+    clock.advance(31_000);
+    await principalOfToken(services, token);
+    expect(await lastUsed()).toBe('2026-11-29T10:06:01+08:00');
+  });
+
+  it('revokes a token: it leaves the list, stops acting as the person, and cannot be revoked twice', async () => {
+    const browser = await visitor();
+    const kept = await browser.createToken('Laptop');
+    const revoked = await browser.createToken('Old desktop');
+
+    const answer = await browser.call('DELETE', `/api/access-tokens/${revoked.accessToken.id}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ accessToken: { id: revoked.accessToken.id, revokedAt: '2026-11-29T10:00:00+08:00' } });
+    expect(await browser.listedLabels()).toEqual(['Laptop']);
+    expect(await principalOfToken(services, revoked.token)).toBeNull();
+    expect(await principalOfToken(services, kept.token)).not.toBeNull();
+
+    const again = await browser.call('DELETE', `/api/access-tokens/${revoked.accessToken.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ ok: false, code: 'NOT_FOUND', field: 'id' });
+  });
+
+  it('finds no principal for an unknown, a malformed or a missing token', async () => {
+    const browser = await visitor();
+    const { token } = await browser.createToken('Claude Desktop');
+    const lastChar = token.endsWith('A') ? 'B' : 'A';
+    for (const presented of [`${token.slice(0, -1)}${lastChar}`, token.slice('are_pat_'.length), `${token}x`, `Bearer ${token}`, '', undefined]) {
+      expect(await principalOfToken(services, presented), String(presented)).toBeNull();
+    }
+  });
+
+  it('keeps one session\'s tokens from another: not listed, not revocable (NOT_FOUND), still working', async () => {
+    const owner = await visitor();
+    const stranger = await visitor();
+    const { token, accessToken } = await owner.createToken('Claude Desktop');
+
+    expect(await stranger.listedLabels()).toEqual([]);
+    const answer = await stranger.call('DELETE', `/api/access-tokens/${accessToken.id}`);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ ok: false, code: 'NOT_FOUND', field: 'id', retryable: false });
+    expect(await owner.listedLabels()).toEqual(['Claude Desktop']);
+    expect(await principalOfToken(services, token)).toMatchObject({ ref: accessToken.id });
+  });
+
+  it('stops a token working 90 days after it was created, and drops it from the list', async () => {
+    const browser = await visitor();
+    const { token, accessToken } = await browser.createToken('Claude Desktop');
+    expect(new Date(accessToken.expiresAt).getTime() - new Date(accessToken.createdAt).getTime()).toBe(90 * 24 * 60 * 60 * 1000);
+
+    clock.advance(90 * 24 * 60 * 60 * 1000 - 1000);
+    expect((await services.verifyAccessToken(token))?.expiresAt.toISOString()).toBe(new Date(accessToken.expiresAt).toISOString());
+    expect(await browser.listedLabels()).toEqual(['Claude Desktop']);
+
+    clock.advance(1000);
+    expect(await principalOfToken(services, token)).toBeNull();
+    expect(await browser.listedLabels()).toEqual([]);
+  });
+
+  it('refuses to create or revoke without the CSRF token (403), changing nothing', async () => {
+    const browser = await visitor();
+    const { token, accessToken } = await browser.createToken('Claude Desktop');
+
+    const create = await browser.call('POST', '/api/access-tokens', { label: 'Sneaky' }, { csrf: null });
+    expect(create.status).toBe(403);
+    expect(create.body).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    const revoke = await browser.call('DELETE', `/api/access-tokens/${accessToken.id}`, undefined, { csrf: 'wrong' });
+    expect(revoke.status).toBe(403);
+    expect(revoke.body).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+
+    expect(await browser.listedLabels()).toEqual(['Claude Desktop']);
+    expect(await tokenRows()).toBe(1);
+    expect(await principalOfToken(services, token)).not.toBeNull();
+  });
+
+  it('lists nothing and creates nothing without a session', async () => {
+    const stranger = new Visitor();
+    expect((await stranger.call('GET', '/api/access-tokens')).body).toEqual({ accessTokens: [] });
+    const create = await stranger.call('POST', '/api/access-tokens', { label: 'Claude Desktop' }, { csrf: null });
+    expect(create.status).toBe(401);
+    expect(create.body).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(await tokenRows()).toBe(0);
+  });
+
+  it.each([
+    ['an empty label', ''],
+    ['only spaces', '   '],
+    ['61 characters', 'x'.repeat(61)],
+    ['two lines', 'Claude\nDesktop'],
+    ['a control character', 'Claude\u0007'],
+    ['a right-to-left override', 'Claude \u202Epotksed'],
+  ])('refuses %s as INVALID_INPUT naming the label, storing nothing', async (_case, label) => {
+    const browser = await visitor();
+    const answer = await browser.call('POST', '/api/access-tokens', { label });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'label', retryable: false, message: expect.stringContaining('60 characters') });
+    expect(await tokenRows()).toBe(0);
+  });
+
+  it('refuses a body that is not { label: string }, naming the field', async () => {
+    const browser = await visitor();
+    for (const [body, field] of [[{ label: 42 }, 'label'], [{}, 'label'], [{ label: 'Claude', scope: 'all' }, 'scope']] as const) {
+      const answer = await browser.call('POST', '/api/access-tokens', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body, JSON.stringify(body)).toMatchObject({ ok: false, code: 'INVALID_INPUT', field });
+    }
+    expect(await tokenRows()).toBe(0);
+  });
+
+  it('accepts a label of 60 characters counted as characters, not UTF-16 units', async () => {
+    const browser = await visitor();
+    const label = '\u{1F600}'.repeat(60);
+    expect((await browser.createToken(label)).accessToken.label).toBe(label);
+  });
+
+  it('holds at most 20 tokens per session (CONFLICT), and makes room again after a revoke', async () => {
+    const browser = await visitor();
+    const first = await browser.createToken('Token 1');
+    for (let index = 2; index <= 20; index += 1) await browser.createToken(`Token ${index}`);
+
+    const refusedAnswer = await browser.call('POST', '/api/access-tokens', { label: 'Token 21' });
+    expect(refusedAnswer.status).toBe(409);
+    expect(refusedAnswer.body).toMatchObject({ ok: false, code: 'CONFLICT', message: expect.stringContaining('Revoke one') });
+    expect(await tokenRows()).toBe(20);
+
+    expect((await browser.call('DELETE', `/api/access-tokens/${first.accessToken.id}`)).status).toBe(200);
+    await browser.createToken('Token 21');
+    expect(await browser.listedLabels()).toHaveLength(20);
+    expect(await (await visitor()).createToken('Another person')).toBeTruthy();
+  });
+
+  it('tells /connect the MCP URL, and the stdio launch only when the server was given one', async () => {
+    const browser = await visitor();
+    expect((await browser.call('GET', '/api/connect-info')).body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: null });
+    app = buildApp({ connection: { stdio: STDIO_LAUNCH } });
+    expect((await browser.call('GET', '/api/connect-info')).body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: STDIO_LAUNCH });
+  });
+});
+
+describe.each(dialects)('access tokens in the domain on $name', ({ open }) => {
+  let fixture: DatabaseFixture;
+  let services: EventsServices;
+
+  beforeEach(async () => {
+    fixture = await open();
+    services = createEventsServices({ db: fixture.db, now: createTestClock().now });
+  });
+  afterEach(async () => {
+    await fixture.close();
+  });
+
+  async function created(principal: Principal, label: string) {
+    const result = await services.createAccessToken(principal, { label });
+    if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+    return result.value;
+  }
+
+  it('acts as the creating session until revoked, for that session only', async () => {
+    const person = (await services.openSession(undefined)).principal;
+    const other = (await services.openSession(undefined)).principal;
+    const { token, accessToken } = await created(person, 'Claude Desktop');
+
+    const principal = await principalOfToken(services, token);
+    expect(principal).toEqual({ id: person.id, kind: 'token', ref: accessToken.id });
+    expect(await services.listAccessTokens(other)).toEqual([]);
+    expect(await services.revokeAccessToken(other, accessToken.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect(await principalOfToken(services, token)).not.toBeNull();
+
+    expect(await services.revokeAccessToken(person, accessToken.id)).toMatchObject({ ok: true });
+    expect(await principalOfToken(services, token)).toBeNull();
+    expect(await services.listAccessTokens(person)).toEqual([]);
+  });
+
+  it('lets no token create or revoke tokens (FORBIDDEN)', async () => {
+    const person = (await services.openSession(undefined)).principal;
+    const { token, accessToken } = await created(person, 'Claude Desktop');
+    const asToken = (await principalOfToken(services, token)) as Principal;
+
+    expect(await services.createAccessToken(asToken, { label: 'More' })).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    expect(await services.revokeAccessToken(asToken, accessToken.id)).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    expect((await services.listAccessTokens(person)).map((listed) => listed.label)).toEqual(['Claude Desktop']);
+  });
+
+  it('creates no more than 20 for one session, even when 25 creations run at once', async () => {
+    const person = (await services.openSession(undefined)).principal;
+    const results = await Promise.all(Array.from({ length: 25 }, (_, index) => services.createAccessToken(person, { label: `Agent ${index}` })));
+    expect(results.filter((result) => result.ok)).toHaveLength(20);
+    expect(results.filter((result) => !result.ok).map((result) => (result.ok ? '' : result.code))).toEqual(Array(5).fill('CONFLICT'));
+    expect(await services.listAccessTokens(person)).toHaveLength(20);
+  });
+});
+
+describe('a person on /connect', () => {
+  let server: EventsServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startEventsServer({ app: { connection: { stdio: STDIO_LAUNCH } } });
+    browser = await launchWebMcpChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  const byTestId = (testId: string) => `[data-testid="${testId}"]`;
+
+  it('creates a token by clicking, sees it once in both examples, no longer after a reload, and revokes it', async () => {
+    await page.goto(`${server.url}/`);
+    await page.click(byTestId('nav-connect'));
+    await page.waitForURL(`${server.url}/connect`);
+    await page.locator(byTestId('tokens-empty')).waitFor();
+    expect(await page.textContent(byTestId('connect-abilities'))).toContain('cannot register or cancel');
+    expect(await page.textContent(byTestId('stdio-config'))).toContain('<your token>');
+
+    await page.fill(byTestId('token-label'), 'Claude Desktop');
+    await page.click(byTestId('create-token'));
+    const tokenField = page.locator(byTestId('new-token-value'));
+    await tokenField.waitFor();
+    const token = await tokenField.inputValue();
+    expect(token).toMatch(TOKEN_SHAPE);
+    expect(await tokenField.getAttribute('readonly')).not.toBeNull();
+    expect(await page.textContent(byTestId('new-token-warning'))).toContain('will not be shown again');
+
+    const httpConfig = JSON.parse((await page.textContent(byTestId('http-config'))) ?? '') as unknown;
+    expect(httpConfig).toEqual({
+      mcpServers: { 'agentready-events': { type: 'http', url: `${server.url}/mcp`, headers: { Authorization: `Bearer ${token}` } } },
+    });
+    const stdioConfig = JSON.parse((await page.textContent(byTestId('stdio-config'))) ?? '') as unknown;
+    expect(stdioConfig).toEqual({
+      mcpServers: {
+        'agentready-events': { command: 'node', args: STDIO_LAUNCH.args, env: { AGENTREADY_EVENTS_TOKEN: token, SITE_URL: server.url } },
+      },
+    });
+
+    await page.click(byTestId('copy-token'));
+    await page.locator(`${byTestId('copy-token-status')}:text-is("Copied.")`).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+
+    const listed = page.locator(byTestId('token-item'));
+    await listed.filter({ hasText: 'Claude Desktop' }).waitFor();
+    expect(await listed.count()).toBe(1);
+    expect(await listed.locator(byTestId('token-last-used')).textContent()).toBe('Not used yet');
+
+    // The agent uses the token once; the person sees when.
+    const services = createEventsServices({ db: server.db, now: () => new Date() });
+    expect(await principalOfToken(services, token)).not.toBeNull();
+
+    await page.reload();
+    await listed.filter({ hasText: 'Claude Desktop' }).waitFor();
+    expect(await listed.locator(byTestId('token-last-used')).textContent()).toMatch(/^Last used /);
+    expect(await page.locator(byTestId('new-token')).isVisible()).toBe(false);
+    expect(await page.content()).not.toContain(token);
+    expect(await page.textContent(byTestId('http-config'))).toContain('Bearer <your token>');
+
+    await listed.locator(byTestId('revoke-button')).click();
+    const dialog = page.locator(byTestId('revoke-dialog'));
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Claude Desktop');
+    await page.click(byTestId('dialog-keep-token'));
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await listed.count()).toBe(1);
+
+    await listed.locator(byTestId('revoke-button')).click();
+    await page.click(byTestId('dialog-confirm-revoke'));
+    await page.locator(byTestId('revoke-success')).waitFor();
+    await page.locator(byTestId('tokens-empty')).waitFor();
+    expect(await listed.count()).toBe(0);
+    expect(await principalOfToken(services, token)).toBeNull();
+  });
+
+  it('says what is wrong with a label and creates nothing', async () => {
+    await page.goto(`${server.url}/connect`);
+    await page.locator(byTestId('tokens-empty')).waitFor();
+    await page.fill(byTestId('token-label'), '   ');
+    await page.click(byTestId('create-token'));
+    const error = page.locator(byTestId('create-token-error'));
+    await error.waitFor();
+    expect(await error.textContent()).toContain('1 to 60 characters');
+    expect(await page.locator(byTestId('token-label')).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(byTestId('new-token')).isVisible()).toBe(false);
+    expect(await page.locator(byTestId('token-item')).count()).toBe(0);
+  });
+});
