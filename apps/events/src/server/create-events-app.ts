@@ -14,6 +14,7 @@ import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { accessTokensRoutes, type ConnectionOptions } from './access-tokens-routes.ts';
 import { csrfProtection } from './csrf-protection.ts';
+import { mcpRoute } from './mcp-route.ts';
 import { respondWithFailure, TEMPORARY_FAILURE_MESSAGE } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
 import { eventsRoutes } from './events-routes.ts';
@@ -35,6 +36,13 @@ export type EventsAppOptions = {
   logger: Logger;
   /** Folder of the built web client. Default: `apps/events/dist/web`. */
   webRoot?: string;
+  /**
+   * `/mcp`: the host names its `Host` header (and a browser's `Origin`) may
+   * carry (default: localhost, 127.0.0.1, [::1]), and the site's public URL
+   * for `confirmationUrl` and how-to-connect hints (default: the origin each
+   * request came to).
+   */
+  mcp?: { allowedHostnames?: string[]; siteUrl?: string };
   /** What /connect shows about connecting an MCP client (`GET /api/connect-info`). Default: no stdio launch, so the page shows a placeholder path. */
   connection?: ConnectionOptions;
 };
@@ -105,7 +113,19 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.route('/api', registrationsRoutes(services));
   app.route('/api', accessTokensRoutes(services, options.connection));
 
-  app.route('/api', toolRoutes(createEventsPipeline({ db, services, logger, now })));
+  const pipeline = createEventsPipeline({ db, services, logger, now, ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }) });
+  app.route('/api', toolRoutes(pipeline));
+
+  app.route(
+    '/',
+    mcpRoute({
+      pipeline,
+      verifyAccessToken: (token) => services.verifyAccessToken(token),
+      ...(options.mcp?.allowedHostnames !== undefined && { allowedHostnames: options.mcp.allowedHostnames }),
+      ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
+      logger,
+    }).routes,
+  );
 
   app.all('/api/*', function unknownApiPath(c) {
     return respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no API endpoint at this path.' });

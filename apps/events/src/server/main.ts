@@ -4,8 +4,12 @@
  * Environment: PORT (default 3000), HOST (default 127.0.0.1), DATABASE_URL
  * (default `file:data/events.sqlite`; relative SQLite paths resolve against the
  * repository root, whatever the working folder). The database is created,
- * migrated and seeded on first start.
+ * migrated and seeded on first start. For `/mcp`: SITE_URL (the site's public
+ * URL, for confirmation links; default: the address each request came to) and
+ * ALLOWED_HOSTS (comma-separated host names `/mcp` answers besides localhost,
+ * 127.0.0.1, [::1] and SITE_URL's host).
  */
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
@@ -20,11 +24,33 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 
+const siteUrl = process.env.SITE_URL || undefined;
+if (siteUrl !== undefined && !URL.canParse(siteUrl)) {
+  logger.fatal({ siteUrl }, 'SITE_URL must be an absolute URL such as https://events.example.org');
+  process.exit(2);
+}
+const allowedHostnames = [
+  ...new Set([
+    'localhost',
+    '127.0.0.1',
+    '[::1]',
+    ...(siteUrl !== undefined ? [new URL(siteUrl).hostname] : []),
+    ...(process.env.ALLOWED_HOSTS ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+  ]),
+];
+
 const db = await prepareEventsDatabase({ url: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, logger });
-const app = createEventsApp({ db, now: () => new Date(), logger });
+const app = createEventsApp({
+  db,
+  now: () => new Date(),
+  logger,
+  mcp: { allowedHostnames, ...(siteUrl !== undefined && { siteUrl }) },
+  // /connect shows a desktop client how to start the stdio server from this checkout.
+  connection: { stdio: { command: process.execPath, args: [fileURLToPath(new URL('../../bin/agentready-events.mjs', import.meta.url)), 'mcp'] } },
+});
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  logger.info({ url: `http://${shownHost}:${info.port}/` }, 'AgentReady Events is listening');
+  logger.info({ url: `http://${shownHost}:${info.port}/`, mcp: `http://${shownHost}:${info.port}/mcp` }, 'AgentReady Events is listening');
 });
 
 server.on('error', function failedToListen(error: NodeJS.ErrnoException) {

@@ -4,7 +4,7 @@
  * authorize → operation → projection → envelope → audit evidence). Every
  * surface that offers the tools calls this, and nothing else.
  */
-import { createDatabaseAuditSink, createInvocationPipeline, type InvocationPipeline } from 'agentready/runtime';
+import { createDatabaseAuditSink, createInvocationPipeline, type InvocationPipeline, type Surface } from 'agentready/runtime';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { EventsServices } from '../domain/events-services.ts';
@@ -18,6 +18,8 @@ export type EventsPipelineDeps = {
   services: EventsServices;
   logger: Logger;
   now: () => Date;
+  /** The site's public URL, named in how to connect an MCP client. Default: the path, /connect. */
+  siteUrl?: string;
 };
 
 /**
@@ -32,5 +34,16 @@ export function createEventsPipeline(deps: EventsPipelineDeps): InvocationPipeli
     audit: createDatabaseAuditSink(deps.db),
     logger: deps.logger,
     now: deps.now,
+    howToConnect: (surface) => howToConnect(surface, deps.siteUrl),
   });
+}
+
+/** The `nextAction` of UNAUTHENTICATED: what gives the caller a person to act as, on its surface. */
+function howToConnect(surface: Surface, siteUrl: string | undefined): string {
+  if (surface !== 'mcp') return 'Ask the person to reload the page; nothing was changed.';
+  const connectPage = siteUrl ? new URL('/connect', siteUrl).href : "the site's /connect page (this MCP server's address without /mcp)";
+  return (
+    `Ask the person to create an access token at ${connectPage} and add it to this MCP client's configuration ` +
+    '(HTTP: header "Authorization: Bearer <token>"; stdio: environment variable AGENTREADY_EVENTS_TOKEN), then call again. Reading tools work without it.'
+  );
 }

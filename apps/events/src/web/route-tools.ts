@@ -9,7 +9,7 @@
  *   save_event({event_id}) for the route's event only, prepare_event_registration.
  * - `/events/:id/register`: prepare_event_registration({name?, email?}).
  * - `/registrations`: prepare_registration_cancellation({registration_id?}).
- * - home, `/saved`: none.
+ * - home, `/saved`, `/connect`: none.
  */
 import type { FailureDetails } from 'agentready';
 import { pageTool, type PageTool } from 'agentready/webmcp';

@@ -22,6 +22,8 @@ export type EventsServer = {
   url: string;
   /** The server's database, for arranging data a test needs. */
   db: Kysely<EventsDatabase>;
+  /** The database's `DATABASE_URL` (a `file:` URL), for another process on the same data (the stdio MCP server). */
+  databaseUrl: string;
   /** Stops the server, closes the database and deletes its folder. */
   close(): Promise<void>;
 };
@@ -50,9 +52,10 @@ export async function startEventsServer(options: StartEventsServerOptions = {}):
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? pino({ level: 'silent' });
   const folder = await mkdtemp(join(tmpdir(), 'agentready-events-'));
+  const databaseUrl = pathToFileURL(join(folder, 'events.sqlite')).href;
   let db: Kysely<EventsDatabase>;
   try {
-    db = await prepareEventsDatabase({ url: pathToFileURL(join(folder, 'events.sqlite')).href, now, logger });
+    db = await prepareEventsDatabase({ url: databaseUrl, now, logger });
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     throw error;
@@ -75,6 +78,7 @@ export async function startEventsServer(options: StartEventsServerOptions = {}):
   return {
     url: `http://127.0.0.1:${port}`,
     db,
+    databaseUrl,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

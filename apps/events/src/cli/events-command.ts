@@ -1,0 +1,27 @@
+/**
+ * @module `agentready-events <command>`: the Events site's command line.
+ * `mcp` serves the Events tools over stdio for desktop MCP clients.
+ */
+import { parseArgs } from 'node:util';
+import { runMcpOverStdio } from './mcp-stdio.ts';
+
+const USAGE = `Usage: agentready-events mcp
+
+  mcp    Serve the Events tools over stdio for a desktop MCP client (Claude Desktop, an IDE).
+         Environment:
+           AGENTREADY_EVENTS_TOKEN  an access token from the site's /connect page; without it
+                                    only the reading tools work
+           DATABASE_URL             the site's database (default: file:data/events.sqlite in the repository)
+           SITE_URL                 where the person opens confirmation links (default: http://127.0.0.1:3000)`;
+
+const { positionals, values } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+const [command, ...rest] = positionals;
+
+if (values.help || command === 'help') {
+  process.stderr.write(`${USAGE}\n`);
+} else if (command === 'mcp' && rest.length === 0) {
+  await runMcpOverStdio(process.env);
+} else {
+  process.stderr.write(`${command === undefined ? 'No command given.' : `Unknown command "${positionals.join(' ')}".`}\n${USAGE}\n`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,46 @@
+/**
+ * @module `/mcp`: the Events tools for agents outside the browser, over
+ * Streamable HTTP (stateless; protocol 2026-07-28 and the 2025 revisions), on
+ * the same invocation pipeline as the page's `POST /api/tools/:name`. The
+ * caller is the person whose access token is in `Authorization: Bearer`, or
+ * nobody (read tools only).
+ */
+import { Hono } from 'hono';
+import type { InvocationPipeline } from 'agentready/runtime';
+import { createMcpHttpEndpoint, type McpHttpEndpoint, type VerifiedAccessToken } from 'agentready/mcp';
+import type { Logger } from 'pino';
+import { eventsMcpServerOptions } from '../tools/events-mcp-server.ts';
+
+/** Options of {@link mcpRoute}. */
+export type McpRouteOptions = {
+  pipeline: InvocationPipeline;
+  /** Checks a bearer token: the person it acts as and when it expires, or null. */
+  verifyAccessToken: (token: string) => Promise<VerifiedAccessToken | null>;
+  /** Host names the `Host` header (and a browser's `Origin`) may carry. Default: localhost, 127.0.0.1, [::1]. */
+  allowedHostnames?: string[];
+  /** The site's public URL for `confirmationUrl`. Default: the origin the request came to. */
+  siteUrl?: string;
+  logger: Logger;
+};
+
+/**
+ * The `/mcp` route and its endpoint (close the endpoint on shutdown).
+ *
+ * @example
+ * const { routes } = mcpRoute({ pipeline, verifyAccessToken: (token) => services.verifyAccessToken(token), logger });
+ * app.route('/', routes);
+ */
+export function mcpRoute(options: McpRouteOptions): { routes: Hono; endpoint: McpHttpEndpoint } {
+  const { logger } = options;
+  const endpoint = createMcpHttpEndpoint({
+    ...eventsMcpServerOptions(options.pipeline, options.siteUrl),
+    ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
+    verifyAccessToken: options.verifyAccessToken,
+    onError: (error) => logger.warn({ err: error }, 'MCP request refused or failed'),
+  });
+  const routes = new Hono();
+  routes.all('/mcp', function serveMcp(c) {
+    return endpoint.fetch(c.req.raw);
+  });
+  return { routes, endpoint };
+}

@@ -1,0 +1,74 @@
+/**
+ * @module A person of the Events site over real HTTP, for tests that need one
+ * beside an MCP client: their session cookie and CSRF token, the REST calls
+ * the pages make (saved list, registrations with a confirmation intent), and
+ * personal access tokens from the /connect API.
+ */
+import { expect } from 'vitest';
+
+/** A JSON answer, read loosely: tests check its fields. */
+export type JsonObject = Record<string, unknown>;
+
+/** Public shape of `/api/registrations` entries the tests read. */
+export type ActiveRegistration = { id: string; event: { id: string; title: string } };
+
+/** A person with a browser session on the site at `siteUrl`. */
+export type SitePerson = {
+  /** `GET`/`POST`/`DELETE` with the session cookie (and the CSRF header on changes); the JSON answer and status. */
+  call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; body: JsonObject }>;
+  /** Creates a personal access token as the /connect page does; answers the token. */
+  createAccessToken(label?: string): Promise<string>;
+  /** IDs of the events on the person's saved list. */
+  savedEventIds(): Promise<string[]>;
+  /** The person's active registrations. */
+  registrations(): Promise<ActiveRegistration[]>;
+  /** Registers for an event the way the register page does (intent, then submit). */
+  register(eventId: string, name: string, email: string): Promise<string>;
+};
+
+/**
+ * Opens a session on the site as a page does (`GET /api/session`).
+ *
+ * @throws when the site gives no session cookie.
+ */
+export async function openSitePerson(siteUrl: string): Promise<SitePerson> {
+  const first = await fetch(`${siteUrl}/api/session`);
+  const cookie = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .find((pair) => pair.startsWith('ar_session='));
+  if (cookie === undefined) throw new Error('The site set no session cookie.');
+  const sessionCookie: string = cookie;
+  const { csrfToken } = (await first.json()) as { csrfToken: string };
+
+  async function call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
+    const headers: Record<string, string> = { cookie: sessionCookie };
+    if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${siteUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    return { status: response.status, body: (await response.json()) as JsonObject };
+  }
+
+  return {
+    call,
+    async createAccessToken(label = 'Test client') {
+      const created = await call('POST', '/api/access-tokens', { label });
+      expect(created.status).toBe(201);
+      return created.body['token'] as string;
+    },
+    async savedEventIds() {
+      const saved = await call('GET', '/api/saved');
+      return (saved.body['events'] as Array<{ id: string }>).map((event) => event.id);
+    },
+    async registrations() {
+      return (await call('GET', '/api/registrations')).body['registrations'] as ActiveRegistration[];
+    },
+    async register(eventId, name, email) {
+      const intent = await call('POST', '/api/confirmation-intents', { action: 'register', target_id: eventId });
+      expect(intent.status).toBe(200);
+      const registered = await call('POST', '/api/registrations', { event_id: eventId, name, email, confirmation_intent: intent.body['intent'] });
+      expect(registered.status).toBe(201);
+      return (registered.body['registration'] as { id: string }).id;
+    },
+  };
+}
