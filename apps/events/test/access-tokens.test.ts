@@ -16,11 +16,11 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import { createEventsApp, type EventsApp, type EventsAppOptions } from '../src/server/create-events-app.ts';
+import { AppVisitor } from './support/app-visitor.ts';
 import {
-  createPostgresFixture,
   createSqliteFixture,
   createTestClock,
-  postgresReachable,
+  storeDialects,
   type DatabaseFixture,
   type TestClock,
 } from './support/events-database.ts';
@@ -30,20 +30,12 @@ const TOKEN_SHAPE = /^are_pat_[A-Za-z0-9_-]{43}$/;
 const OPEN_EVENT = 'evt-webmcp-intro';
 const STDIO_LAUNCH = { command: 'node', args: ['/srv/agentready/apps/events/bin/agentready-events.mjs', 'mcp'] };
 
-type Answer = { status: number; body: unknown; text: string };
 type Created = { token: string; accessToken: { id: string; label: string; createdAt: string; expiresAt: string; lastUsedAt: null } };
 type Listed = { accessTokens: Array<{ id: string; label: string; createdAt: string; expiresAt: string; lastUsedAt: string | null }> };
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
-const pgReachable = await postgresReachable();
-if (!pgReachable && (process.env.CI === 'true' || process.env.CI === '1')) {
-  throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
-}
-const dialects = [
-  { name: 'sqlite', open: createSqliteFixture },
-  ...(pgReachable ? [{ name: 'postgres', open: createPostgresFixture }] : []),
-];
+const dialects = await storeDialects('the access token domain tests');
 
 /** Who a token acts as, or null: what the `/mcp` route and the stdio server ask. */
 async function principalOfToken(services: EventsServices, token: string | undefined): Promise<Principal | null> {
@@ -90,30 +82,15 @@ describe('the access token API', () => {
     }
   });
 
-  /** A browser with its session cookie and CSRF token. */
-  class Visitor {
-    cookie: string | null = null;
-    csrfToken: string | null = null;
-
-    async start(): Promise<this> {
-      const answer = await this.call('GET', '/api/session');
-      this.csrfToken = (answer.body as { csrfToken: string }).csrfToken;
-      return this;
-    }
-
-    async call(method: string, path: string, body?: unknown, options: { csrf?: string | null } = {}): Promise<Answer> {
-      const headers: Record<string, string> = {};
-      if (this.cookie) headers['cookie'] = `ar_session=${this.cookie}`;
-      const csrf = options.csrf === undefined ? this.csrfToken : options.csrf;
-      if (csrf) headers['x-csrf-token'] = csrf;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await app.request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-      const issued = response.headers.get('set-cookie')?.match(/ar_session=([^;]+)/)?.[1];
-      if (issued) this.cookie = issued;
-      const text = await response.text();
-      const created = method === 'POST' && path === '/api/access-tokens' && response.status === 201;
-      if (!created) answers.push({ where: `${method} ${path}`, text });
-      return { status: response.status, body: JSON.parse(text) as unknown, text };
+  /** A browser with its session cookie and CSRF token; every answer but the create answers goes to the leak check. */
+  class Visitor extends AppVisitor {
+    constructor() {
+      super(() => app, {
+        onAnswer: ({ method, path, status, text }) => {
+          const created = method === 'POST' && path === '/api/access-tokens' && status === 201;
+          if (!created) answers.push({ where: `${method} ${path}`, text });
+        },
+      });
     }
 
     async createToken(label: string): Promise<Created> {

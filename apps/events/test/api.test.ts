@@ -11,9 +11,10 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsApp, type EventsApp, type EventsAppOptions } from '../src/server/create-events-app.ts';
+import { AppVisitor, type VisitorAnswer } from './support/app-visitor.ts';
 import { createSqliteFixture, createTestClock, type DatabaseFixture, type TestClock } from './support/events-database.ts';
 
-type Answer = { status: number; body: unknown; text: string; setCookie: string | null };
+type Answer = VisitorAnswer;
 type Recorded = { method: string; path: string; text: string };
 
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -76,45 +77,20 @@ afterEach(async () => {
 });
 
 /** A browser: keeps its cookie and CSRF token, and records every answer for the leak check. */
-class Visitor {
-  cookie: string | null = null;
-  csrfToken: string | null = null;
+class Visitor extends AppVisitor {
+  constructor() {
+    super(() => app, {
+      onAnswer: ({ method, path, text, issuedCookie }) => {
+        if (issuedCookie) secrets.cookies.push(issuedCookie);
+        recorded.push({ method, path, text });
+      },
+    });
+  }
 
-  async start(): Promise<this> {
-    const answer = await this.call('GET', '/api/session');
-    this.csrfToken = (answer.body as { csrfToken: string }).csrfToken;
-    secrets.csrfTokens.push(this.csrfToken);
+  override async start(): Promise<this> {
+    await super.start();
+    if (this.csrfToken) secrets.csrfTokens.push(this.csrfToken);
     return this;
-  }
-
-  async call(method: string, path: string, body?: unknown, options: { csrf?: string | null } = {}): Promise<Answer> {
-    const headers: Record<string, string> = {};
-    if (this.cookie) headers['cookie'] = `ar_session=${this.cookie}`;
-    const csrf = options.csrf === undefined ? this.csrfToken : options.csrf;
-    if (csrf) headers['x-csrf-token'] = csrf;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await app.request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    const setCookie = response.headers.get('set-cookie');
-    const issued = setCookie?.match(/ar_session=([^;]+)/)?.[1];
-    if (issued) {
-      this.cookie = issued;
-      secrets.cookies.push(issued);
-    }
-    const text = await response.text();
-    recorded.push({ method, path, text });
-    let parsed: unknown = null;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = null;
-    }
-    return { status: response.status, body: parsed, text, setCookie };
-  }
-
-  async intent(action: 'register' | 'cancel', targetId: string): Promise<string> {
-    const answer = await this.call('POST', '/api/confirmation-intents', { action, target_id: targetId });
-    expect(answer.status).toBe(200);
-    return (answer.body as { intent: string }).intent;
   }
 
   async register(eventId: string, intent: string | undefined, email = 'mei.lin@example.com'): Promise<Answer> {

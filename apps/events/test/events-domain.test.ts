@@ -7,26 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import type { Principal } from 'agentready/runtime';
 import {
-  createPostgresFixture,
-  createSqliteFixture,
   createTestClock,
-  postgresReachable,
+  storeDialects,
   type DatabaseFixture,
   type TestClock,
 } from './support/events-database.ts';
 
-const pgReachable = await postgresReachable();
-if (!pgReachable) {
-  if (process.env.CI === 'true' || process.env.CI === '1') {
-    throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
-  }
-  console.warn('PostgreSQL is not reachable: the events domain tests run on SQLite only.');
-}
-
-const dialects = [
-  { name: 'sqlite', open: createSqliteFixture },
-  ...(pgReachable ? [{ name: 'postgres', open: createPostgresFixture }] : []),
-];
+const dialects = await storeDialects('the events domain tests');
 
 describe.each(dialects)('events domain on $name', ({ open }) => {
   let fixture: DatabaseFixture;

@@ -20,6 +20,8 @@ const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_OPEN_EVENT = 'evt-ai-agents-meetup-taipei';
 const FULL_EVENT = 'evt-accessible-forms-workshop';
 const ATTENDEE_EMAIL = 'ada.lovelace@example.org';
+/** The five tools of the issue, in catalog order, as every surface lists them. */
+const TOOL_NAMES = ['search_events', 'get_event_details', 'save_event', 'prepare_event_registration', 'prepare_registration_cancellation'];
 const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 
 type Era = 'legacy' | 'modern';
@@ -119,13 +121,7 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     expect(client.getNegotiatedProtocolVersion()).toBe(version);
     expect(client.getServerVersion()?.name).toBe('agentready-events');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      'search_events',
-      'get_event_details',
-      'save_event',
-      'prepare_event_registration',
-      'prepare_registration_cancellation',
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
     const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
     const hints = (name: string) => {
       const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = byName.get(name)!.annotations ?? {};
@@ -372,13 +368,7 @@ describe.each(ERAS)('over stdio, a desktop client of the %s era (%s)', (era, ver
   it('serves the same five tools, and what it saves shows on the person\'s list', async () => {
     expect(client.getNegotiatedProtocolVersion()).toBe(version);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      'search_events',
-      'get_event_details',
-      'save_event',
-      'prepare_event_registration',
-      'prepare_registration_cancellation',
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
     const found = await call(client, 'search_events', { keyword: 'WebMCP' });
     expect((found.envelope.data!['events'] as Array<{ id: string }>).map((event) => event.id)).toContain(OPEN_EVENT);
 
@@ -476,13 +466,7 @@ describe('the MCP Inspector CLI', () => {
     const listed = await inspect(['--method', 'tools/list', '--strict']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stderr).toMatch(/\b0 errors\b/);
-    expect((JSON.parse(listed.stdout) as { tools: Tool[] }).tools.map((tool) => tool.name)).toEqual([
-      'search_events',
-      'get_event_details',
-      'save_event',
-      'prepare_event_registration',
-      'prepare_registration_cancellation',
-    ]);
+    expect((JSON.parse(listed.stdout) as { tools: Tool[] }).tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
 
     const searched = await inspect(['--method', 'tools/call', '--tool-name', 'search_events', '--tool-arg', 'keyword=WebMCP']);
     expect(searched.code, searched.stderr).toBe(0);

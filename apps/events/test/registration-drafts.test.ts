@@ -12,11 +12,11 @@ import type { Principal } from 'agentready/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
+import { AppVisitor, type VisitorAnswer } from './support/app-visitor.ts';
 import {
-  createPostgresFixture,
   createSqliteFixture,
   createTestClock,
-  postgresReachable,
+  storeDialects,
   type DatabaseFixture,
   type TestClock,
 } from './support/events-database.ts';
@@ -31,15 +31,7 @@ const EMAIL = 'mei.lin@example.com';
 const OTHER_EMAIL = 'lin.mei@example.org';
 const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 
-const pgReachable = await postgresReachable();
-if (!pgReachable && (process.env.CI === 'true' || process.env.CI === '1')) {
-  throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
-}
-
-const dialects = [
-  { name: 'sqlite', open: createSqliteFixture },
-  ...(pgReachable ? [{ name: 'postgres', open: createPostgresFixture }] : []),
-];
+const dialects = await storeDialects('the registration draft tests');
 
 describe.each(dialects)('registration drafts on $name', ({ open }) => {
   let fixture: DatabaseFixture;
@@ -144,7 +136,6 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
 });
 
 describe('the registration draft through the API', () => {
-  type Answer = { status: number; text: string; body: unknown; setCookie: string | null };
   type Envelope = {
     ok: boolean;
     code: string;
@@ -173,28 +164,9 @@ describe('the registration draft through the API', () => {
   });
 
   /** A browser: its cookie, its CSRF token (from `GET /api/session`, as the page gets it), and what it is owed. */
-  class Visitor {
-    cookie: string | null = null;
-    csrfToken: string | null = null;
-
-    async start(): Promise<this> {
-      const session = await this.call('GET', '/api/session');
-      this.csrfToken = (session.body as { csrfToken: string }).csrfToken;
-      return this;
-    }
-
-    async call(method: string, path: string, body?: unknown): Promise<Answer> {
-      const headers: Record<string, string> = {};
-      if (this.cookie) headers['cookie'] = `ar_session=${this.cookie}`;
-      if (this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await app.request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-      const setCookie = response.headers.get('set-cookie');
-      const issued = setCookie?.match(/ar_session=([^;]+)/)?.[1];
-      if (issued) this.cookie = issued;
-      const text = await response.text();
-      answers.push({ method, path, text });
-      return { status: response.status, text, body: JSON.parse(text) as unknown, setCookie };
+  class Visitor extends AppVisitor {
+    constructor() {
+      super(() => app, { onAnswer: ({ method, path, text }) => answers.push({ method, path, text }) });
     }
 
     async tool(name: string, input: unknown): Promise<Envelope> {
@@ -209,10 +181,8 @@ describe('the registration draft through the API', () => {
       return answer.body;
     }
 
-    async register(eventId: string, name: string, email: string): Promise<Answer> {
-      const intent = await this.call('POST', '/api/confirmation-intents', { action: 'register', target_id: eventId });
-      const { intent: confirmationIntent } = intent.body as { intent: string };
-      return this.call('POST', '/api/registrations', { event_id: eventId, name, email, confirmation_intent: confirmationIntent });
+    async register(eventId: string, name: string, email: string): Promise<VisitorAnswer> {
+      return this.call('POST', '/api/registrations', { event_id: eventId, name, email, confirmation_intent: await this.intent('register', eventId) });
     }
   }
 

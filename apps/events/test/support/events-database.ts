@@ -87,6 +87,31 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
+/** A dialect a store test runs on, and how to open a fresh database of it. */
+export type StoreDialect = { name: 'sqlite' | 'postgres'; open: () => Promise<DatabaseFixture> };
+
+/**
+ * The dialects store tests run on: SQLite always, PostgreSQL when it answers.
+ * Under CI (`CI=true`) an unreachable PostgreSQL is an error, not a skip:
+ * CI must run the PostgreSQL tests.
+ *
+ * @param suite what runs on SQLite only when PostgreSQL is away, for the warning.
+ * @throws Error under CI when PostgreSQL is not reachable.
+ */
+export async function storeDialects(suite: string): Promise<StoreDialect[]> {
+  if (await postgresReachable()) {
+    return [
+      { name: 'sqlite', open: createSqliteFixture },
+      { name: 'postgres', open: createPostgresFixture },
+    ];
+  }
+  if (process.env.CI === 'true' || process.env.CI === '1') {
+    throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
+  }
+  console.warn(`PostgreSQL is not reachable: ${suite} run on SQLite only.`);
+  return [{ name: 'sqlite', open: createSqliteFixture }];
+}
+
 async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_TEST_URL, connectionTimeoutMillis: 3000 });
   await client.connect();

@@ -1,0 +1,73 @@
+/**
+ * @module A browser talking to the in-process events app (`app.request()`):
+ * it keeps the session cookie the app issues and the CSRF token of
+ * `GET /api/session`, as the page does, and hands every answer to the test
+ * for its leak checks. Test files extend it with the calls they need.
+ */
+import { expect } from 'vitest';
+import type { EventsApp } from '../../src/server/create-events-app.ts';
+
+/** One answer of the app: status, JSON body (null when not JSON), raw text and any `Set-Cookie`. */
+export type VisitorAnswer = { status: number; body: unknown; text: string; setCookie: string | null };
+
+/** What a visitor was answered, as a test's leak check sees it. */
+export type SeenAnswer = { method: string; path: string; status: number; text: string; issuedCookie: string | null };
+
+/** Options of {@link AppVisitor}. */
+export type AppVisitorOptions = {
+  /** Called with every answer, in order. */
+  onAnswer?: (seen: SeenAnswer) => void;
+};
+
+/** A browser with a cookie jar of one cookie (`ar_session`) and the page's CSRF token. */
+export class AppVisitor {
+  cookie: string | null = null;
+  csrfToken: string | null = null;
+
+  /**
+   * @param app the app to ask, read at every call (a test may rebuild it).
+   */
+  constructor(
+    private readonly app: () => EventsApp,
+    private readonly options: AppVisitorOptions = {},
+  ) {}
+
+  /** Opens the session as the page does: `GET /api/session`, keeping its cookie and CSRF token. */
+  async start(): Promise<this> {
+    const answer = await this.call('GET', '/api/session');
+    this.csrfToken = (answer.body as { csrfToken: string }).csrfToken;
+    return this;
+  }
+
+  /**
+   * One request with the visitor's cookie, and its CSRF token unless
+   * `options.csrf` says otherwise (a string to send instead, null for none).
+   */
+  async call(method: string, path: string, body?: unknown, options: { csrf?: string | null } = {}): Promise<VisitorAnswer> {
+    const headers: Record<string, string> = {};
+    if (this.cookie) headers['cookie'] = `ar_session=${this.cookie}`;
+    const csrf = options.csrf === undefined ? this.csrfToken : options.csrf;
+    if (csrf) headers['x-csrf-token'] = csrf;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await this.app().request(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const setCookie = response.headers.get('set-cookie');
+    const issuedCookie = setCookie?.match(/ar_session=([^;]+)/)?.[1] ?? null;
+    if (issuedCookie) this.cookie = issuedCookie;
+    const text = await response.text();
+    this.options.onAnswer?.({ method, path, status: response.status, text, issuedCookie });
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    return { status: response.status, body: parsed, text, setCookie };
+  }
+
+  /** A confirmation intent, as the page asks for one when the person confirms. */
+  async intent(action: 'register' | 'cancel', targetId: string): Promise<string> {
+    const answer = await this.call('POST', '/api/confirmation-intents', { action, target_id: targetId });
+    expect(answer.status).toBe(200);
+    return (answer.body as { intent: string }).intent;
+  }
+}
