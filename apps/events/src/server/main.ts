@@ -59,11 +59,18 @@ server.on('error', function failedToListen(error: NodeJS.ErrnoException) {
   void db.destroy().then(() => process.exit(1));
 });
 
+/** How long requests in flight (an MCP client's open stream, say) may take to finish at shutdown, in milliseconds. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 function shutDown(signal: NodeJS.Signals): void {
   logger.info({ signal }, 'shutting down');
   server.close(() => {
     void db.destroy().then(() => process.exit(0));
   });
+  // A client that keeps a stream open must not keep the server up forever.
+  setTimeout(() => {
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS).unref();
 }
 process.once('SIGINT', shutDown);
 process.once('SIGTERM', shutDown);
