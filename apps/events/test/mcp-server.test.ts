@@ -385,6 +385,34 @@ describe.each(ERAS)('over stdio, a desktop client of the %s era (%s)', (era, ver
   });
 });
 
+describe('the site and the stdio server on one SQLite file', () => {
+  it('both write at the same time, and no call fails', async () => {
+    const person = await openSitePerson(server.url);
+    const client = await stdioClient({ token: await person.createAccessToken('Desktop, busy') });
+    const ROUNDS = 60;
+    const agent = (async () => {
+      const codes: string[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const answer = (await client.callTool({ name: 'save_event', arguments: { event_id: round % 2 === 0 ? OPEN_EVENT : OTHER_OPEN_EVENT } })) as CallToolResult;
+        codes.push((answer.structuredContent as Envelope).code);
+      }
+      return codes;
+    })();
+    const browser = (async () => {
+      const statuses: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        statuses.push((await person.call('POST', '/api/saved', { event_id: FULL_EVENT })).status);
+        statuses.push((await person.call('DELETE', `/api/saved/${FULL_EVENT}`)).status);
+      }
+      return statuses;
+    })();
+    const [codes, statuses] = await Promise.all([agent, browser]);
+    expect(codes.filter((code) => code !== 'SUCCESS')).toEqual([]);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect((await person.savedEventIds()).sort()).toEqual([OPEN_EVENT, OTHER_OPEN_EVENT].sort());
+  });
+});
+
 describe('the stdio server without a usable token', () => {
   it('works for reading without a token and refuses the rest with how to connect', async () => {
     const client = await stdioClient();

@@ -8,12 +8,16 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   Migrator,
   PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
+  SqliteDriver,
   sql,
+  type DatabaseConnection,
+  type SqliteDialectConfig,
   type Migration,
   type MigrationResult,
 } from 'kysely';
@@ -54,7 +58,9 @@ const INT8_OID = 20;
  *
  * - SQLite (better-sqlite3): creates the file's folder, turns on WAL journaling
  *   (readers do not block the writer) and foreign keys (off by default in SQLite,
- *   see https://sqlite.org/foreignkeys.html#fk_enable).
+ *   see https://sqlite.org/foreignkeys.html#fk_enable), and begins transactions
+ *   `IMMEDIATE` with a 5-second busy timeout, so several processes on one file
+ *   (the site and its stdio MCP server) wait for each other's writes instead of failing.
  * - PostgreSQL (pg Pool): `int8` values (`bigint` columns, `count(*)`) arrive as
  *   JavaScript numbers, as they do from SQLite, so one query serves both dialects.
  *   Our `bigint` columns hold epoch milliseconds and counts, far below 2^53.
@@ -83,10 +89,42 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
 
   const filename = sqliteFilename(url, options.baseDir ?? process.cwd());
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  const database = new SqliteDatabase(filename);
+  const database = new SqliteDatabase(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }) });
+}
+
+/** How long a SQLite statement waits for another process's write lock before SQLITE_BUSY, in milliseconds. */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Kysely's SQLite dialect, with transactions that take the write lock when they
+ * begin (`BEGIN IMMEDIATE`). Kysely begins them deferred: a transaction that
+ * reads, then writes, while another process (the site and its stdio MCP server
+ * on one file) committed in between, fails at once with SQLITE_BUSY_SNAPSHOT,
+ * which no busy timeout retries. Begun immediate, it waits its turn instead.
+ *
+ * @see https://sqlite.org/lang_transaction.html
+ * @see https://sqlite.org/wal.html#sometimes_queries_return_sqlite_busy_in_wal_mode
+ */
+class ImmediateTransactionSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): SqliteDriver {
+    return new ImmediateTransactionSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 /**
