@@ -305,6 +305,10 @@ describe('the access token API', () => {
     expect((await browser.call('GET', '/api/connect-info')).body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: null });
     app = buildApp({ connection: { stdio: STDIO_LAUNCH } });
     expect((await browser.call('GET', '/api/connect-info')).body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: STDIO_LAUNCH });
+    app = buildApp({ connection: { stdio: { ...STDIO_LAUNCH, env: { DATABASE_URL: 'postgres://events:s3cret@db.internal:5432/events' } } } });
+    const answer = await browser.call('GET', '/api/connect-info');
+    expect(answer.body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: { ...STDIO_LAUNCH, env: { DATABASE_URL: 'postgres://events:<password>@db.internal:5432/events' } } });
+    expect(answer.text).not.toContain('s3cret');
   });
 });
 

@@ -159,6 +159,13 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     expect(details.envelope.guidance?.currentTarget).toEqual({ kind: 'event', id: OPEN_EVENT });
     expect(details.text).toMatch(/places left/);
 
+    // A client whose model reads only the text sees every event of the page.
+    const page2 = await call(client, 'search_events', { page: 2 });
+    const pageIds = (page2.envelope.data!['events'] as Array<{ id: string }>).map((event) => event.id);
+    expect(pageIds).toHaveLength(10);
+    expect(page2.text).toMatch(/^Found 36 events \(11 to 20 of 36; page 2\): /);
+    for (const id of pageIds) expect(page2.text).toContain(`[${id}]`);
+
     const none = await call(client, 'search_events', { keyword: 'no event is called this' });
     expect(none.envelope).toMatchObject({ ok: true, data: { events: [], total: 0 } });
     expect(none.text).toMatch(/^No events found\./);
@@ -195,7 +202,7 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     ] as const) {
       const refused = await call(client, name, args);
       expect(refused.envelope).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
-      expect(refused.envelope.nextAction).toContain("the site's /connect page");
+      expect(refused.envelope.nextAction).toContain(`create an access token at ${server.url}/connect`);
       expect(refused.envelope.nextAction).toContain('Authorization: Bearer');
       expect(refused.envelope.nextAction).toContain('AGENTREADY_EVENTS_TOKEN');
     }
@@ -261,6 +268,9 @@ describe('with a person\'s access token over Streamable HTTP', () => {
 
     const full = await call(client, 'prepare_event_registration', { event_id: FULL_EVENT });
     expect(full.envelope).toMatchObject({ ok: false, code: 'CONFLICT' });
+    // Saving a full event offers nothing more to do with it: preparing a registration would be refused.
+    const savedFull = await call(client, 'save_event', { event_id: FULL_EVENT });
+    expect(savedFull.envelope.guidance?.availableActions).toEqual([]);
   });
 
   it('prepares a cancellation: SELECTION_REQUIRED with two registrations, then the chosen one, cancelling nothing', async () => {
@@ -274,6 +284,11 @@ describe('with a person\'s access token over Streamable HTTP', () => {
     expect(ambiguous.envelope).toMatchObject({ ok: false, code: 'SELECTION_REQUIRED' });
     expect(ambiguous.envelope.candidates!.map((candidate) => candidate.id).sort()).toEqual([first, second].sort());
     expect(ambiguous.text).toContain(`${first} (`);
+
+    // The details of an event the person is registered for offer the cancellation.
+    const details = await call(client, 'get_event_details', { event_id: OPEN_EVENT });
+    expect(details.envelope).toMatchObject({ data: { event: { registered: true, saved: true } } });
+    expect(details.envelope.guidance?.availableActions).toEqual(['prepare_registration_cancellation']);
 
     const chosen = await call(client, 'prepare_registration_cancellation', { registration_id: second });
     expect(chosen.envelope).toMatchObject({
@@ -423,20 +438,44 @@ describe('the stdio server without a usable token', () => {
     expect(refused.envelope.nextAction).toContain(`${server.url}/connect`);
   });
 
-  it('stops at start with one line and exit code 2 when the token is not valid', async () => {
+  /** Starts `agentready-events mcp` with this environment (on the test server's database unless it says otherwise) and waits for it to end. */
+  async function startAndEnd(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const child = spawn(process.execPath, [EVENTS_BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: server.databaseUrl, SITE_URL: server.url, AGENTREADY_EVENTS_TOKEN: `are_pat_${'B'.repeat(43)}` },
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: server.databaseUrl, SITE_URL: server.url, ...env },
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr).toContain('AGENTREADY_EVENTS_TOKEN is not a valid access token');
-    expect(stderr).toContain(`${server.url}/connect`);
-    expect(stderr).not.toContain('B'.repeat(43));
+    return { code, stdout, stderr };
+  }
+
+  it('stops at start with one line and exit code 2 when the token is not valid, naming the database it looked in', async () => {
+    const ended = await startAndEnd({ AGENTREADY_EVENTS_TOKEN: `are_pat_${'B'.repeat(43)}` });
+    expect(ended.code).toBe(2);
+    expect(ended.stdout).toBe('');
+    expect(ended.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ended.stderr).toContain('AGENTREADY_EVENTS_TOKEN is not a valid access token');
+    expect(ended.stderr).toContain(`SQLite file ${fileURLToPath(server.databaseUrl)}`);
+    expect(ended.stderr).toContain(`${server.url}/connect`);
+    expect(ended.stderr).not.toContain('B'.repeat(43));
+  });
+
+  it('stops at start with one line and exit code 2 for a SITE_URL that is not a site, or a DATABASE_URL of another database', async () => {
+    for (const [env, says] of [
+      [{ SITE_URL: 'javascript:alert(1)' }, 'SITE_URL must start with http:// or https://'],
+      [{ SITE_URL: `${server.url}/events/` }, "SITE_URL must be the site's origin only"],
+      [{ DATABASE_URL: 'mysql://root:s3cret@localhost/events' }, 'Unsupported database URL scheme "mysql"'],
+    ] as const) {
+      const ended = await startAndEnd(env);
+      expect(ended.code, JSON.stringify(env)).toBe(2);
+      expect(ended.stdout).toBe('');
+      expect(ended.stderr.trim().split('\n')).toHaveLength(1);
+      expect(ended.stderr).toContain(says);
+      expect(ended.stderr).not.toContain('s3cret');
+    }
   });
 });
 

@@ -3,13 +3,13 @@
  * PostgreSQL (required in CI: CI=true fails the file when it is not).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialectOf, migrateToLatest, openDatabase } from '../src/store/index.ts';
+import { describeDatabaseLocation, dialectOf, migrateToLatest, openDatabase } from '../src/store/index.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 
@@ -77,6 +77,23 @@ describe('openDatabase on SQLite', () => {
     expect(journal.rows[0]?.journal_mode).toBe('wal');
     expect(foreignKeys.rows[0]?.foreign_keys).toBe(1);
     expect(existsSync(join(folder, 'deep', 'er', 'app.sqlite'))).toBe(true);
+  });
+
+  it('refuses a URL of another database instead of taking it for a file name, and creates nothing', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'open-database-'));
+    for (const url of ['mysql://root@localhost/app', 'sqlite://data/app.sqlite', 'https://db.example/app']) {
+      expect(() => openDatabase({ url, baseDir: folder }), url).toThrow(/Unsupported database URL scheme/);
+    }
+    expect(readdirSync(folder)).toEqual([]);
+    rmSync(folder, { recursive: true, force: true });
+  });
+});
+
+describe('describeDatabaseLocation', () => {
+  it('names the file or the server and database, never the password', () => {
+    expect(describeDatabaseLocation('file:data/app.sqlite', '/srv/app')).toBe('SQLite file /srv/app/data/app.sqlite');
+    expect(describeDatabaseLocation('postgres://app:s3cret@db.internal:5433/events', '/srv/app')).toBe('PostgreSQL database events on db.internal:5433');
+    expect(() => describeDatabaseLocation('mysql://root:s3cret@localhost/app')).toThrow(/Unsupported/);
   });
 });
 

@@ -5,10 +5,14 @@
  * messages only, so the log goes to stderr.
  */
 import { serveMcpOverStdio } from 'agentready/mcp';
+import { describeDatabaseLocation } from 'agentready/store';
+import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { createEventsServices } from '../domain/events-services.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
+import type { EventsDatabase } from '../store/schema.ts';
+import { readSiteUrl } from '../server/site-url.ts';
 import { eventsMcpServerOptions } from '../tools/events-mcp-server.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 
@@ -29,35 +33,49 @@ const DEFAULT_SITE_URL = 'http://127.0.0.1:3000';
  *
  * - No AGENTREADY_EVENTS_TOKEN: the reading tools work; the others answer
  *   UNAUTHENTICATED with how to connect.
- * - A token that is unknown, revoked or expired at start, or a SITE_URL that is
- *   not a URL: one line on stderr, exit code 2.
- * - A token revoked later: from the next call on, as if there were none.
+ * - A token that is unknown, revoked or expired at start (the message names the
+ *   database it looked in), a SITE_URL that is not a site's origin, or a
+ *   database that cannot be opened: one line on stderr, exit code 2.
+ * - A token revoked later: from the next call on, as if there were none, and
+ *   one warning on stderr.
  */
 export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
   const logger = pino({ name: 'agentready-events-mcp', level: env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
-  const siteUrl = env.SITE_URL ?? DEFAULT_SITE_URL;
-  if (!URL.canParse(siteUrl)) {
-    process.stderr.write(`SITE_URL must be an absolute URL such as ${DEFAULT_SITE_URL}.\n`);
-    process.exitCode = 2;
-    return;
-  }
+  const siteUrlSetting = readSiteUrl(env.SITE_URL);
+  if (!siteUrlSetting.ok) return stop(siteUrlSetting.problem);
+  const siteUrl = siteUrlSetting.siteUrl ?? DEFAULT_SITE_URL;
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   const now = () => new Date();
-  const db = await prepareEventsDatabase({ url: env.DATABASE_URL ?? DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, logger, now });
+  let db: Kysely<EventsDatabase>;
+  try {
+    db = await prepareEventsDatabase({ url: databaseUrl, baseDir: REPO_ROOT, logger, now });
+  } catch (error) {
+    return stop(`The Events database could not be opened (DATABASE_URL): ${(error as Error).message}`);
+  }
   const services = createEventsServices({ db, now });
   const token = env.AGENTREADY_EVENTS_TOKEN?.trim() || undefined;
   if (token !== undefined && (await services.verifyAccessToken(token)) === null) {
-    process.stderr.write(`AGENTREADY_EVENTS_TOKEN is not a valid access token (unknown, revoked or expired). Create one at ${new URL('/connect', siteUrl).href}.\n`);
     await db.destroy();
-    // Nothing else holds the process open: it ends once stderr is written.
-    process.exitCode = 2;
-    return;
+    return stop(
+      `AGENTREADY_EVENTS_TOKEN is not a valid access token (unknown, revoked or expired) for the ${describeDatabaseLocation(databaseUrl, REPO_ROOT)}. ` +
+        `Create one at ${new URL('/connect', siteUrl).href}, and set DATABASE_URL to the site's own if it is not the default.`,
+    );
   }
   if (token === undefined) logger.warn('AGENTREADY_EVENTS_TOKEN is not set: only the reading tools will work');
 
   const pipeline = createEventsPipeline({ db, services, logger, now, siteUrl });
+  let tokenStoppedWorking = false;
   const connection = serveMcpOverStdio({
     ...eventsMcpServerOptions(pipeline, siteUrl),
-    principal: async () => (token === undefined ? null : ((await services.verifyAccessToken(token))?.principal ?? null)),
+    async principal() {
+      if (token === undefined) return null;
+      const verified = await services.verifyAccessToken(token);
+      if (!verified && !tokenStoppedWorking) {
+        tokenStoppedWorking = true;
+        logger.warn(`AGENTREADY_EVENTS_TOKEN was revoked or has expired: only the reading tools work now. Create a new one at ${new URL('/connect', siteUrl).href}.`);
+      }
+      return verified?.principal ?? null;
+    },
     onError: (error) => logger.warn({ err: error }, 'MCP message refused or failed'),
   });
   process.stdin.once('close', function endOfInput() {
@@ -66,4 +84,10 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
       .then(() => db.destroy())
       .finally(() => process.exit(0));
   });
+}
+
+/** Says why the server cannot start, in one line on stderr, and leaves with exit code 2 once stderr is written. */
+function stop(problem: string): void {
+  process.stderr.write(`${problem}\n`);
+  process.exitCode = 2;
 }

@@ -11,14 +11,30 @@ import { requiredSession, type EventsEnv } from './events-env.ts';
 import { parseJsonBody } from './request-input.ts';
 import { createAccessTokenBodySchema } from './request-schemas.ts';
 
-/** How a desktop MCP client starts this site's server over stdio: the command and its arguments. */
-export type StdioLaunch = { command: string; args: string[] };
+/**
+ * How a desktop MCP client starts this site's server over stdio: the command,
+ * its arguments, and the environment it needs besides the token and SITE_URL
+ * (DATABASE_URL when the site is not on the default database; a password in
+ * a value is never shown).
+ */
+export type StdioLaunch = { command: string; args: string[]; env?: Record<string, string> };
 
 /** What /connect may tell about connecting; the app option `connection`. */
 export type ConnectionOptions = {
   /** How to start the stdio server from this checkout. Default: none (the page shows a placeholder path). */
   stdio?: StdioLaunch;
 };
+
+/**
+ * A value as /connect may show it: a URL's password (a PostgreSQL
+ * DATABASE_URL's, say) becomes `<password>` for the person to fill in.
+ */
+function withoutPassword(value: string): string {
+  if (!URL.canParse(value)) return value;
+  const parsed = new URL(value);
+  if (parsed.password === '') return value;
+  return `${parsed.protocol}//${parsed.username}:<password>@${parsed.host}${parsed.pathname}${parsed.search}`;
+}
 
 /** `GET /api/connect-info`: the Streamable HTTP endpoint, and the stdio launch when the server was told it. */
 export type ConnectInfo = { mcpUrl: string; stdio: StdioLaunch | null };
@@ -33,7 +49,13 @@ export type ConnectInfo = { mcpUrl: string; stdio: StdioLaunch | null };
  */
 export function accessTokensRoutes(services: EventsServices, connection: ConnectionOptions = {}): Hono<EventsEnv> {
   const routes = new Hono<EventsEnv>();
-  const stdio = connection.stdio ? { command: connection.stdio.command, args: [...connection.stdio.args] } : null;
+  const stdio = connection.stdio
+    ? {
+        command: connection.stdio.command,
+        args: [...connection.stdio.args],
+        ...(connection.stdio.env && { env: Object.fromEntries(Object.entries(connection.stdio.env).map(([name, value]) => [name, withoutPassword(value)])) }),
+      }
+    : null;
 
   routes.get('/access-tokens', async function listAccessTokens(c) {
     const principal = c.get('principal');

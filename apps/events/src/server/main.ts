@@ -11,10 +11,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
+import type { EventsDatabase } from '../store/schema.ts';
 import { createEventsApp } from './create-events-app.ts';
+import { readSiteUrl } from './site-url.ts';
 
 const logger = pino({ name: 'agentready-events' });
 const port = Number(process.env.PORT || 3000);
@@ -24,11 +27,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 
-const siteUrl = process.env.SITE_URL || undefined;
-if (siteUrl !== undefined && !URL.canParse(siteUrl)) {
-  logger.fatal({ siteUrl }, 'SITE_URL must be an absolute URL such as https://events.example.org');
+const siteUrlSetting = readSiteUrl(process.env.SITE_URL);
+if (!siteUrlSetting.ok) {
+  logger.fatal(siteUrlSetting.problem);
   process.exit(2);
 }
+const { siteUrl } = siteUrlSetting;
 const allowedHostnames = [
   ...new Set([
     'localhost',
@@ -39,14 +43,27 @@ const allowedHostnames = [
   ]),
 ];
 
-const db = await prepareEventsDatabase({ url: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, logger });
+const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+let db: Kysely<EventsDatabase>;
+try {
+  db = await prepareEventsDatabase({ url: databaseUrl, baseDir: REPO_ROOT, logger });
+} catch (error) {
+  logger.fatal({ err: error }, `AgentReady Events could not open its database: ${(error as Error).message}`);
+  process.exit(1);
+}
 const app = createEventsApp({
   db,
   now: () => new Date(),
   logger,
   mcp: { allowedHostnames, ...(siteUrl !== undefined && { siteUrl }) },
-  // /connect shows a desktop client how to start the stdio server from this checkout.
-  connection: { stdio: { command: process.execPath, args: [fileURLToPath(new URL('../../bin/agentready-events.mjs', import.meta.url)), 'mcp'] } },
+  // /connect shows a desktop client how to start the stdio server from this checkout, on this database.
+  connection: {
+    stdio: {
+      command: process.execPath,
+      args: [fileURLToPath(new URL('../../bin/agentready-events.mjs', import.meta.url)), 'mcp'],
+      ...(databaseUrl !== DEFAULT_DATABASE_URL && { env: { DATABASE_URL: databaseUrl } }),
+    },
+  },
 });
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   const shownHost = host.includes(':') ? `[${host}]` : host;

@@ -18,7 +18,10 @@ export type EventsPipelineDeps = {
   services: EventsServices;
   logger: Logger;
   now: () => Date;
-  /** The site's public URL, named in how to connect an MCP client. Default: the path, /connect. */
+  /**
+   * The site's public URL, named in how to connect an MCP client when the call
+   * does not say where it reached the site. Default: the path, /connect.
+   */
   siteUrl?: string;
 };
 
@@ -34,7 +37,7 @@ export function createEventsPipeline(deps: EventsPipelineDeps): InvocationPipeli
     audit: createDatabaseAuditSink(deps.db),
     logger: deps.logger,
     now: deps.now,
-    howToConnect: (surface) => howToConnect(surface, deps.siteUrl),
+    howToConnect: ({ surface, siteUrl }) => howToConnect(surface, siteUrl ?? deps.siteUrl),
   });
 }
 

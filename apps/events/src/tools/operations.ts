@@ -7,6 +7,7 @@
 import type { FailureDetails } from 'agentready';
 import type { OperationMap } from 'agentready/runtime';
 import type { DomainFailure } from '../domain/domain-result.ts';
+import type { EventDetail } from '../domain/event-shapes.ts';
 import type { EventsServices } from '../domain/events-services.ts';
 import {
   getEventDetails,
@@ -50,19 +51,19 @@ export function createEventsOperations(services: EventsServices): OperationMap<E
       const found = await services.getEventDetail(principal, input.event_id);
       if (!found.ok) return refusal(found);
       const event = found.value;
-      const actions: EventsTool['name'][] = event.saved ? [] : [saveEvent.name];
-      if (event.state === 'open' && !event.registered) actions.push(prepareEventRegistration.name);
-      return { ok: true, data: { event }, guidance: { availableActions: actions, currentTarget: { kind: 'event', id: event.id } } };
+      return { ok: true, data: { event }, guidance: { availableActions: actionsFor(event), currentTarget: { kind: 'event', id: event.id } } };
     },
 
     async save_event(input, { principal }) {
       if (!principal) return noPrincipal();
       const saved = await services.saveEvent(principal, input.event_id);
       if (!saved.ok) return refusal(saved);
+      // What may follow depends on the event's state and the person's registration, as on its details.
+      const detail = await services.getEventDetail(principal, saved.value.event.id);
       return {
         ok: true,
         data: saved.value,
-        guidance: { availableActions: [prepareEventRegistration.name], currentTarget: { kind: 'event', id: saved.value.event.id } },
+        guidance: { availableActions: detail.ok ? actionsFor(detail.value) : [], currentTarget: { kind: 'event', id: saved.value.event.id } },
         evidence: { resultingIds: saved.value.alreadySaved ? [] : [saved.value.event.id] },
       };
     },
@@ -146,6 +147,19 @@ export function createEventsOperations(services: EventsServices): OperationMap<E
 /** The registrations page with the confirmation dialog for this registration open (registrations-page.ts). */
 function cancellationConfirmationUrl(registrationId: string): string {
   return `/registrations?cancel=${encodeURIComponent(registrationId)}`;
+}
+
+/**
+ * The tools that can succeed next for this event and person: save it unless
+ * saved, prepare a registration while it is open and they are not registered,
+ * prepare the cancellation when they are.
+ */
+function actionsFor(event: EventDetail): EventsTool['name'][] {
+  const actions: EventsTool['name'][] = [];
+  if (!event.saved) actions.push(saveEvent.name);
+  if (event.state === 'open' && !event.registered) actions.push(prepareEventRegistration.name);
+  if (event.registered) actions.push(prepareRegistrationCancellation.name);
+  return actions;
 }
 
 const NEXT_ACTION: Partial<Record<DomainFailure['code'], string>> = {

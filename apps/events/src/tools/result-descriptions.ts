@@ -1,7 +1,8 @@
 /**
  * @module The sentence of key facts each Events tool states in the text
  * content of its MCP results (title, date, venue, places left), for clients
- * whose model sees the text rather than `structuredContent`. Titles are the
+ * whose model sees the text rather than `structuredContent`: every event of a
+ * search page, so nothing is seen only in one of the two. Titles are the
  * organisers' words and are quoted as such.
  */
 import type { ResultDescriptions } from 'agentready/mcp';
@@ -10,21 +11,19 @@ import type { eventsCatalog } from './catalog.ts';
 
 type EventsTool = (typeof eventsCatalog.tools)[number];
 
-/** Events listed by name in the text of a search result, at most. */
-const EVENTS_IN_TEXT = 5;
-
 /** One sentence per Events tool; the MCP adapter adds where a person must finish. */
 export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
   search_events(data) {
     if (data.events.length === 0) return `No events found. ${data.noResultsReason ?? ''}`.trim();
-    const shown = data.events.slice(0, EVENTS_IN_TEXT).map(eventFacts).join('; ');
-    const more = data.total > EVENTS_IN_TEXT ? ` (${data.total} in all; page ${data.page})` : '';
-    return `Found ${data.total} event${data.total === 1 ? '' : 's'}${more}: ${shown}.`;
+    const first = (data.page - 1) * data.pageSize + 1;
+    const last = first + data.events.length - 1;
+    const span = data.total > data.events.length ? ` (${first} to ${last} of ${data.total}; page ${data.page})` : '';
+    return `Found ${count(data.total, 'event')}${span}: ${data.events.map(eventFacts).join('; ')}.`;
   },
   get_event_details(data) {
     const { event } = data;
     const yours = [event.saved ? 'saved by this person' : '', event.registered ? 'this person is registered' : ''].filter(Boolean).join(', ');
-    return `${eventFacts(event)}; of ${event.capacity} places.${yours ? ` ${capitalized(yours)}.` : ''}`;
+    return `${eventFacts(event)}, capacity ${event.capacity}.${yours ? ` ${capitalized(yours)}.` : ''}`;
   },
   save_event(data) {
     return data.alreadySaved
@@ -35,7 +34,7 @@ export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
     const { event, form } = data;
     const who = form.name ? ` for ${form.name}` : '';
     const email = form.emailProvided ? ' with the e-mail given' : ' without an e-mail (the person adds it)';
-    return `Prepared a registration${who}${email} for "${event.title}" [${event.id}] on ${event.startsAt}; ${event.remainingCapacity} places left. No one is registered yet.`;
+    return `Prepared a registration${who}${email} for "${event.title}" [${event.id}] on ${event.startsAt}; ${count(event.remainingCapacity, 'place')} left. No one is registered yet.`;
   },
   prepare_registration_cancellation(data) {
     const { registration } = data;
@@ -45,7 +44,11 @@ export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
 
 function eventFacts(event: EventSummary): string {
   const price = event.fee ? `${event.fee.amount} ${event.fee.currency}` : 'free';
-  return `"${event.title}" [${event.id}], ${event.startsAt} at ${event.venue}, ${price}, ${event.remainingCapacity} places left (${event.state})`;
+  return `"${event.title}" [${event.id}], ${event.startsAt} at ${event.venue}, ${price}, ${count(event.remainingCapacity, 'place')} left (${event.state})`;
+}
+
+function count(amount: number, noun: string): string {
+  return `${amount} ${noun}${amount === 1 ? '' : 's'}`;
 }
 
 function capitalized(text: string): string {

@@ -74,7 +74,13 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
     }
     const principal = await principalOf();
     const envelope = withAbsoluteConfirmationUrl(
-      await options.pipeline.invoke({ tool: name, input: request.params.arguments ?? {}, principal, surface: 'mcp' }),
+      await options.pipeline.invoke({
+        tool: name,
+        input: request.params.arguments ?? {},
+        principal,
+        surface: 'mcp',
+        ...(options.siteUrl !== undefined && { siteUrl: options.siteUrl }),
+      }),
       options.siteUrl,
     );
     const result: CallToolResult = {

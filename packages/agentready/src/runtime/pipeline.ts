@@ -60,6 +60,8 @@ export type Invocation = {
   input: unknown;
   principal: Principal | null;
   surface: Surface;
+  /** The site's URL as this caller reached it (the MCP endpoint's origin), for links in answers. */
+  siteUrl?: string;
 };
 
 /** Options of {@link createInvocationPipeline}. */
@@ -77,10 +79,11 @@ export type PipelineOptions<T extends ToolContract> = {
   authorize?: (tool: T, principal: Principal | null) => FailureDetails | null;
   /**
    * The `nextAction` of UNAUTHENTICATED on each surface: how the caller gets a
-   * principal there (reload the page; create an access token and configure the
-   * MCP client with it). Default: "Connect as a person of this site, then call again."
+   * principal there (reload the page; create an access token at the site's
+   * URL and configure the MCP client with it). Default: "Connect as a person
+   * of this site, then call again."
    */
-  howToConnect?: (surface: Surface) => string;
+  howToConnect?: (call: { surface: Surface; siteUrl?: string }) => string;
   /** Clock for audit timestamps. Default `() => new Date()`. */
   now?: () => Date;
 };
@@ -175,7 +178,9 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
           {
             code: 'UNAUTHENTICATED',
             message: 'This tool needs to know who is calling.',
-            nextAction: options.howToConnect?.(call.surface) ?? 'Connect as a person of this site, then call again.',
+            nextAction:
+              options.howToConnect?.({ surface: call.surface, ...(call.siteUrl !== undefined && { siteUrl: call.siteUrl }) }) ??
+              'Connect as a person of this site, then call again.',
           },
           0,
         );

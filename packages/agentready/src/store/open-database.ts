@@ -67,7 +67,8 @@ const INT8_OID = 20;
  *
  * The caller owns the result and ends it with `db.destroy()`.
  *
- * @throws Error when the SQLite file cannot be created or opened (the pool of
+ * @throws Error when the URL's scheme is neither PostgreSQL's nor a SQLite file's
+ *   (`mysql://…`), or the SQLite file cannot be created or opened (the pool of
  *   PostgreSQL connects lazily, so a wrong PostgreSQL URL fails at the first query).
  * @example
  * const db = openDatabase<Tables>({ url: process.env.DATABASE_URL ?? 'file:data/app.sqlite' });
@@ -186,7 +187,30 @@ function isPostgresUrl(url: string): boolean {
   return url.startsWith('postgres://') || url.startsWith('postgresql://');
 }
 
+/**
+ * Where a database URL points, in words that carry no credentials, for
+ * messages a person reads ("SQLite file /srv/app/data/app.sqlite",
+ * "PostgreSQL database app on db.internal:5432").
+ *
+ * @throws Error for a URL {@link openDatabase} would refuse.
+ */
+export function describeDatabaseLocation(url: string, baseDir: string = process.cwd()): string {
+  if (isPostgresUrl(url)) {
+    const parsed = new URL(url);
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || '(default)';
+    return `PostgreSQL database ${database} on ${parsed.host}`;
+  }
+  const filename = sqliteFilename(url, baseDir);
+  return filename === ':memory:' ? 'SQLite in memory' : `SQLite file ${filename}`;
+}
+
+// A scheme other than file: (two letters or more, so a Windows drive letter is a path).
+const FOREIGN_SCHEME = /^(?!file:)[a-z][a-z0-9+.-]+:/i;
+
 function sqliteFilename(url: string, baseDir: string): string {
+  if (FOREIGN_SCHEME.test(url)) {
+    throw new Error(`Unsupported database URL scheme "${url.split(':')[0]}": use postgres://…, postgresql://…, or a SQLite file (file:… or a path).`);
+  }
   if (url === ':memory:' || url === 'file::memory:') return ':memory:';
   if (url.startsWith('file://')) return fileURLToPath(url);
   const path = url.startsWith('file:') ? url.slice('file:'.length) : url;

@@ -152,9 +152,9 @@ export function renderConnectPage(context: PageContext): NoControls {
       null,
       2,
     );
-    const launch = connectInfo?.stdio ?? PLACEHOLDER_STDIO;
+    const launch: NonNullable<ConnectInfo['stdio']> = connectInfo?.stdio ?? PLACEHOLDER_STDIO;
     stdioConfig.textContent = JSON.stringify(
-      { mcpServers: { [MCP_SERVER_NAME]: { command: launch.command, args: launch.args, env: { AGENTREADY_EVENTS_TOKEN: token, SITE_URL: origin } } } },
+      { mcpServers: { [MCP_SERVER_NAME]: { command: launch.command, args: launch.args, env: { AGENTREADY_EVENTS_TOKEN: token, SITE_URL: origin, ...launch.env } } } },
       null,
       2,
     );
