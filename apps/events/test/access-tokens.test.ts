@@ -300,6 +300,15 @@ describe('the access token API', () => {
     expect(await (await visitor()).createToken('Another person')).toBeTruthy();
   });
 
+  it('counts only live tokens against the 20: expired ones leave room, as they leave the list', async () => {
+    const browser = await visitor();
+    for (let index = 1; index <= 20; index += 1) await browser.createToken(`Token ${index}`);
+    clock.advance(91 * 24 * 60 * 60 * 1000);
+    expect(await browser.listedLabels()).toEqual([]);
+    await browser.createToken('After the summer');
+    expect(await browser.listedLabels()).toEqual(['After the summer']);
+  });
+
   it('tells /connect the MCP URL, and the stdio launch only when the server was given one', async () => {
     const browser = await visitor();
     expect((await browser.call('GET', '/api/connect-info')).body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: null });
@@ -309,6 +318,14 @@ describe('the access token API', () => {
     const answer = await browser.call('GET', '/api/connect-info');
     expect(answer.body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: { ...STDIO_LAUNCH, env: { DATABASE_URL: 'postgres://events:<password>@db.internal:5432/events' } } });
     expect(answer.text).not.toContain('s3cret');
+
+    app = buildApp({ connection: { stdio: { ...STDIO_LAUNCH, env: { DATABASE_URL: 'postgres://db.internal/events?user=events&password=s3cret' } } } });
+    const inQuery = await browser.call('GET', '/api/connect-info');
+    expect((inQuery.body as { stdio: { env: Record<string, string> } }).stdio.env).toEqual({ DATABASE_URL: 'postgres://db.internal/events?user=events&password=<password>' });
+
+    // Reached under a public name, the site does not show where its checkout or database is.
+    const publicAnswer = await app.request('https://events.example.org/api/connect-info');
+    expect(await publicAnswer.json()).toEqual({ mcpUrl: 'https://events.example.org/mcp', stdio: null });
   });
 });
 

@@ -140,6 +140,18 @@ describe('createMcpToolServer', () => {
     });
   });
 
+  it('answers TEMPORARY_FAILURE, with evidence, when finding who calls fails, and shows nothing of the failure', async () => {
+    const evidence: AuditEvidence[] = [];
+    const client = await connectInMemory(libraryOptions(evidence), async () => {
+      throw new Error('SQLITE_BUSY: database is locked (select token_hash from access_tokens)');
+    });
+    const failed = (await client.callTool({ name: 'prepare_loan', arguments: { book_id: 'b-1' } })) as CallToolResult;
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
+    expect(JSON.stringify(failed)).not.toMatch(/SQLITE|token_hash|select/i);
+    expect(evidence.map((record) => [record.tool, record.outcomeCode, record.principalRef])).toEqual([['prepare_loan', 'TEMPORARY_FAILURE', null]]);
+  });
+
   it('answers an unknown tool with a JSON-RPC error and leaves no evidence of a call', async () => {
     const evidence: AuditEvidence[] = [];
     const client = await connectInMemory(libraryOptions(evidence), async () => reader);
@@ -201,6 +213,25 @@ describe('createMcpHttpEndpoint', () => {
     // Without a configured site URL, the link points at the origin the request came to.
     expect(prepared.structuredContent).toMatchObject({ ok: true, stateVersion: 3, guidance: { confirmationUrl: 'http://localhost/desk?book=b-1' } });
     expect(evidence.at(-1)).toMatchObject({ tool: 'prepare_loan', surface: 'mcp', principalRef: 'pat-reader' });
+    await served.close();
+  });
+
+  it('answers 503 with Retry-After, not a refusal of the token, when the token store fails', async () => {
+    const reported: Error[] = [];
+    const served = createMcpHttpEndpoint({
+      ...libraryOptions([]),
+      verifyAccessToken: async () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      },
+      onError: (error) => reported.push(error),
+    });
+    const answer = await served.fetch(listRequest('http://localhost/mcp', { authorization: 'Bearer good-token' }));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    const text = await answer.text();
+    expect(text).toContain('Try again in a moment');
+    expect(text).not.toContain('ECONNREFUSED');
+    expect(reported.map((error) => error.message)).toEqual(['connect ECONNREFUSED 127.0.0.1:5432']);
     await served.close();
   });
 });

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
@@ -86,6 +87,54 @@ describe('openDatabase on SQLite', () => {
     }
     expect(readdirSync(folder)).toEqual([]);
     rmSync(folder, { recursive: true, force: true });
+  });
+});
+
+describe('two processes writing to one SQLite file', () => {
+  // Another thread with its own connection stands for another process (the stdio MCP server beside the site).
+  const OTHER_WRITER = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const Database = require('better-sqlite3');
+    const db = new Database(workerData.filename, { timeout: 5000 });
+    parentPort.postMessage('writing');
+    try {
+      db.prepare('update note set at_ms = at_ms + 10 where id = 1').run();
+      parentPort.postMessage('wrote');
+    } catch (error) {
+      parentPort.postMessage('failed: ' + error.code);
+    }
+    db.close();
+  `;
+
+  it('lets a transaction that reads, then writes, finish while the other waits its turn', async () => {
+    const { db, folder } = sqliteDatabase();
+    await migrateToLatest(db, [{ tableName: 'app_migration', migrations: noteMigrations }]);
+    await db.insertInto('note').values({ id: 1, body: 'counter', at_ms: 0 }).execute();
+    const other = new Worker(OTHER_WRITER, { eval: true, workerData: { filename: join(folder, 'deep', 'er', 'app.sqlite') } });
+    const messages: string[] = [];
+    let otherIsWriting: () => void = () => {};
+    const otherWriting = new Promise<void>((resolve) => (otherIsWriting = resolve));
+    const otherDone = new Promise<void>((resolve) => {
+      other.on('message', (message: string) => {
+        messages.push(message);
+        if (message === 'writing') otherIsWriting();
+        else resolve();
+      });
+    });
+
+    await db.transaction().execute(async (trx) => {
+      const { at_ms } = await trx.selectFrom('note').select('at_ms').where('id', '=', 1).executeTakeFirstOrThrow();
+      // The other writer tries now, inside this transaction's read-then-write.
+      await otherWriting;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await trx.updateTable('note').set({ at_ms: at_ms + 1 }).where('id', '=', 1).execute();
+    });
+    await otherDone;
+    await other.terminate();
+
+    expect(messages).toEqual(['writing', 'wrote']);
+    const { at_ms } = await db.selectFrom('note').select('at_ms').where('id', '=', 1).executeTakeFirstOrThrow();
+    expect(at_ms).toBe(11);
   });
 });
 

@@ -14,8 +14,20 @@ const USAGE = `Usage: agentready-events mcp
            DATABASE_URL             the site's database (default: file:data/events.sqlite in the repository)
            SITE_URL                 where the person opens confirmation links (default: http://127.0.0.1:3000)`;
 
-const { positionals, values } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+let parsed: ReturnType<typeof readArguments>;
+try {
+  parsed = readArguments();
+} catch (error) {
+  // parseArgs refuses an unknown option by throwing: say which, and how to call.
+  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+  process.exit(2);
+}
+const { positionals, values } = parsed;
 const [command, ...rest] = positionals;
+
+function readArguments() {
+  return parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+}
 
 if (values.help || command === 'help') {
   process.stderr.write(`${USAGE}\n`);

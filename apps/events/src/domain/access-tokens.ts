@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
+import type { VerifiedAccessToken } from 'agentready/mcp';
 import type { Principal } from 'agentready/runtime';
 import type { EventsDatabase } from '../store/schema.ts';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH, accessTokenLabelSchema } from './access-token-label.ts';
@@ -24,7 +25,7 @@ export const ACCESS_TOKEN_PREFIX = 'are_pat_';
 /** How long a token works after it is created, in days (then it is refused, and the person creates a new one). */
 export const ACCESS_TOKEN_LIFETIME_DAYS = 90;
 
-/** Most unrevoked tokens one session may hold. */
+/** Most live (unrevoked, unexpired) tokens one session may hold. */
 export const MAX_ACCESS_TOKENS_PER_SESSION = 20;
 
 /** `last_used_at` is written at most this often per token, to spare a write on every call. */
@@ -57,7 +58,7 @@ export function isAccessTokenShape(value: string): boolean {
  * @param request.label what the person calls it; see {@link accessTokenLabelSchema}.
  * @returns the token (this once; only its SHA-256 is stored) and its summary;
  *   or INVALID_INPUT (`field: "label"`), CONFLICT when the session already holds
- *   {@link MAX_ACCESS_TOKENS_PER_SESSION} unrevoked tokens, FORBIDDEN for a token principal.
+ *   {@link MAX_ACCESS_TOKENS_PER_SESSION} live (unrevoked, unexpired) tokens, FORBIDDEN for a token principal.
  */
 export async function createAccessToken(
   ctx: EventsContext,
@@ -79,6 +80,7 @@ export async function createAccessToken(
       .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
       .where('session_id', '=', sessionRowId)
       .where('revoked_at', 'is', null)
+      .where('expires_at', '>', ctx.now().toISOString())
       .executeTakeFirstOrThrow();
     if (Number(held.count) >= MAX_ACCESS_TOKENS_PER_SESSION) {
       return refuse(
@@ -105,7 +107,7 @@ export async function createAccessToken(
 }
 
 /**
- * The session's unrevoked tokens, newest first, as {@link AccessTokenSummary}
+ * The session's unrevoked, unexpired tokens, newest first, as {@link AccessTokenSummary}
  * (no token, no hash).
  */
 export async function listAccessTokens(ctx: EventsContext, principal: Principal): Promise<AccessTokenSummary[]> {
@@ -149,9 +151,6 @@ export async function revokeAccessToken(ctx: EventsContext, principal: Principal
   if (revoked.numUpdatedRows === 0n) return accessTokenNotFound();
   return succeeded({ accessToken: { id: publicId, revokedAt: toSiteIso(revokedAt) } });
 }
-
-/** {@link verifyAccessToken}'s answer: who the token acts as, and until when. */
-export type VerifiedAccessToken = { principal: Principal; expiresAt: Date };
 
 /**
  * The principal a presented token acts as: `{ id, kind: "token", ref }`,

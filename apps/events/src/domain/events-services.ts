@@ -3,6 +3,7 @@
  * what the REST routes and the agent tools call. Every method answers refusals
  * as data ({@link DomainResult}); only infrastructure failures throw.
  */
+import type { VerifiedAccessToken } from 'agentready/mcp';
 import type { Principal } from 'agentready/runtime';
 import {
   createAccessToken,
@@ -12,7 +13,6 @@ import {
   type AccessTokenCreated,
   type AccessTokenRevoked,
   type AccessTokenSummary,
-  type VerifiedAccessToken,
 } from './access-tokens.ts';
 import { createConfirmationIntent, type ConfirmationAction, type IssuedIntent } from './confirmation-intents.ts';
 import type { DomainResult } from './domain-result.ts';

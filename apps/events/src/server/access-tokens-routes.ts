@@ -27,16 +27,28 @@ export type ConnectionOptions = {
 
 /**
  * A value as /connect may show it: a URL's password (a PostgreSQL
- * DATABASE_URL's, say) becomes `<password>` for the person to fill in.
+ * DATABASE_URL's, say, after `user:` or as `?password=`) becomes `<password>`
+ * for the person to fill in.
  */
 function withoutPassword(value: string): string {
   if (!URL.canParse(value)) return value;
   const parsed = new URL(value);
-  if (parsed.password === '') return value;
-  return `${parsed.protocol}//${parsed.username}:<password>@${parsed.host}${parsed.pathname}${parsed.search}`;
+  const queryPassword = parsed.searchParams.has('password');
+  if (parsed.password === '' && !queryPassword) return value;
+  if (queryPassword) parsed.searchParams.set('password', 'PASSWORD');
+  const search = parsed.search.replace('password=PASSWORD', 'password=<password>');
+  const credentials = parsed.username === '' ? '' : `${parsed.username}${parsed.password === '' ? '' : ':<password>'}@`;
+  return `${parsed.protocol}//${credentials}${parsed.host}${parsed.pathname}${search}`;
 }
 
-/** `GET /api/connect-info`: the Streamable HTTP endpoint, and the stdio launch when the server was told it. */
+/** Host names of this machine: a person reaching the site under one of these runs it from this checkout. */
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * `GET /api/connect-info`: the Streamable HTTP endpoint, and the stdio launch
+ * when the server was told it and the site was reached under a loopback name
+ * (localhost, 127.0.0.1, [::1]), so a public site never shows its paths.
+ */
 export type ConnectInfo = { mcpUrl: string; stdio: StdioLaunch | null };
 
 /**
@@ -75,7 +87,9 @@ export function accessTokensRoutes(services: EventsServices, connection: Connect
   });
 
   routes.get('/connect-info', function readConnectInfo(c) {
-    const info: ConnectInfo = { mcpUrl: `${new URL(c.req.url).origin}/mcp`, stdio };
+    const requested = new URL(c.req.url);
+    // The checkout's path and database are this machine's business: shown only to a person on it.
+    const info: ConnectInfo = { mcpUrl: `${requested.origin}/mcp`, stdio: LOOPBACK_HOSTNAMES.has(requested.hostname) ? stdio : null };
     return c.json(info);
   });
 

@@ -42,7 +42,9 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
    * revoked or expired token: the request is refused 401 `invalid_token`
    * with a `WWW-Authenticate` challenge. Without an `Authorization` header
    * the call runs with no principal (read tools work; the pipeline answers
-   * the rest UNAUTHENTICATED). Default: every token is refused.
+   * the rest UNAUTHENTICATED). When the check itself throws (its store is
+   * down), the request is answered 503 with `Retry-After`, and the error goes
+   * to `onError`. Default: every token is refused.
    */
   verifyAccessToken?: (token: string) => Promise<VerifiedAccessToken | null>;
   /** Errors the SDK reports outside any response (for the log). */
@@ -106,7 +108,13 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
       try {
         authInfo = await verifyBearerToken(authorization, { verifier });
       } catch (error) {
-        return bearerAuthChallengeResponse(error);
+        if (error instanceof OAuthError) return bearerAuthChallengeResponse(error);
+        // The token store failed, not the token: say so, and that a retry may work.
+        options.onError?.(error instanceof Error ? error : new Error(String(error)));
+        return Response.json(
+          { jsonrpc: '2.0', error: { code: -32603, message: 'The access token could not be checked just now. Try again in a moment.' }, id: null },
+          { status: 503, headers: { 'Retry-After': '1' } },
+        );
       }
       return handler.fetch(request, { authInfo });
     },

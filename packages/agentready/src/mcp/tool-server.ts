@@ -8,7 +8,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Imp
 import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolResult } from '../contract/envelope.ts';
-import type { InvocationPipeline, Principal } from '../runtime/pipeline.ts';
+import type { InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
 import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
 import { toolResultText, type ResultDescriptions } from './tool-result-text.ts';
 
@@ -25,9 +25,10 @@ export type McpToolServerOptions<T extends ToolContract> = {
   /** Per tool, the sentence of key facts a success states in its text content. */
   describeResults?: ResultDescriptions<T>;
   /**
-   * The site's public URL. A `guidance.confirmationUrl` that is a path on the
-   * site is made absolute against it, so the person can open it from wherever
-   * the agent runs. Default: left as it is; on the HTTP endpoint, the origin
+   * The site's public origin (`https://events.example.org`). A
+   * `guidance.confirmationUrl` that is a path on the site is made absolute
+   * against it, so the person can open it from wherever the agent runs; a path
+   * in `siteUrl` does not prefix root-relative links (`/desk` stays at the root). Default: left as it is; on the HTTP endpoint, the origin
    * the request came to (one the Host allowlist accepted).
    */
   siteUrl?: string;
@@ -35,9 +36,10 @@ export type McpToolServerOptions<T extends ToolContract> = {
 
 /**
  * Who is calling, asked at every `tools/call` (so a token revoked while a
- * stdio connection stays open stops acting at the next call).
+ * stdio connection stays open stops acting at the next call); a lookup that
+ * throws answers TEMPORARY_FAILURE.
  */
-export type PrincipalSource = () => Promise<Principal | null>;
+export type PrincipalSource = PrincipalLookup;
 
 /**
  * Builds one MCP server instance for a catalog. Under Streamable HTTP make one
@@ -72,12 +74,12 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
     if (!contract) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
     }
-    const principal = await principalOf();
     const envelope = withAbsoluteConfirmationUrl(
       await options.pipeline.invoke({
         tool: name,
         input: request.params.arguments ?? {},
-        principal,
+        // Looked up inside the pipeline, so a store that fails answers TEMPORARY_FAILURE, with evidence.
+        principal: principalOf,
         surface: 'mcp',
         ...(options.siteUrl !== undefined && { siteUrl: options.siteUrl }),
       }),

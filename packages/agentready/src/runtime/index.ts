@@ -11,6 +11,7 @@ export type {
   OperationOutcome,
   PipelineOptions,
   Principal,
+  PrincipalLookup,
   Surface,
   ToolOperation,
 } from './pipeline.ts';

@@ -54,11 +54,18 @@ export type OperationMap<T extends ToolContract> = {
   [Name in T['name']]: ToolOperation<Extract<T, { name: Name }>, T['name']>;
 };
 
+/**
+ * Finds who calls, when the surface must ask a store (a bearer token looked up
+ * at every call). A lookup that throws makes the call TEMPORARY_FAILURE, with evidence.
+ */
+export type PrincipalLookup = () => Promise<Principal | null>;
+
 /** A call as a surface hands it over. */
 export type Invocation = {
   tool: string;
   input: unknown;
-  principal: Principal | null;
+  /** Who calls: known already, nobody (null), or to be looked up as the call starts. */
+  principal: Principal | null | PrincipalLookup;
   surface: Surface;
   /** The site's URL as this caller reached it (the MCP endpoint's origin), for links in answers. */
   siteUrl?: string;
@@ -125,7 +132,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
         occurredAt: now().toISOString(),
         tool: auditedToolName(call.tool),
         surface: call.surface,
-        principalRef: call.principal?.ref ?? null,
+        principalRef: null,
         authorization: 'not_required',
         inputSummary: summarizeInput(call.input),
         outcomeCode: 'SUCCESS',
@@ -151,7 +158,11 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     },
   };
 
-  async function run(call: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
+  async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
+    // A lookup that throws ends here, in invoke's catch: TEMPORARY_FAILURE, with evidence.
+    const principal = typeof invocation.principal === 'function' ? await invocation.principal() : invocation.principal;
+    evidence.principalRef = principal?.ref ?? null;
+    const call = { ...invocation, principal };
     // A state version that cannot be read must not turn a done operation into a failure.
     const stateVersion = () =>
       stateVersionOf(call.principal).catch((error: unknown) => {

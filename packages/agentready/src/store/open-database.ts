@@ -105,6 +105,9 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  * reads, then writes, while another process (the site and its stdio MCP server
  * on one file) committed in between, fails at once with SQLITE_BUSY_SNAPSHOT,
  * which no busy timeout retries. Begun immediate, it waits its turn instead.
+ * better-sqlite3 waits synchronously: while another process holds the write
+ * lock (a transaction lasts milliseconds here), this process's event loop
+ * waits too, at most the busy timeout.
  *
  * @see https://sqlite.org/lang_transaction.html
  * @see https://sqlite.org/wal.html#sometimes_queries_return_sqlite_busy_in_wal_mode

@@ -144,7 +144,7 @@ export function renderConnectPage(context: PageContext): NoControls {
 
   function showExamples(): void {
     const token = created?.token ?? TOKEN_PLACEHOLDER;
-    const mcpUrl = `${origin}/mcp`;
+    const mcpUrl = connectInfo?.mcpUrl ?? `${origin}/mcp`;
     httpUrl.textContent = mcpUrl;
     httpHeader.textContent = `Authorization: Bearer ${token}`;
     httpConfig.textContent = JSON.stringify(
