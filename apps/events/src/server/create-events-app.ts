@@ -47,8 +47,12 @@ export type EventsAppOptions = {
   connection?: ConnectionOptions;
 };
 
-/** The events app: a Hono app whose routes see `principal` and `session` variables. */
-export type EventsApp = Hono<EventsEnv>;
+/**
+ * The events app: a Hono app whose routes see `principal` and `session`
+ * variables, and `closeMcp()`, which ends the `/mcp` endpoint's open streams
+ * (call it when shutting down, before closing the HTTP server).
+ */
+export type EventsApp = Hono<EventsEnv> & { closeMcp(): Promise<void> };
 
 /**
  * Builds the events server.
@@ -116,20 +120,18 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   const pipeline = createEventsPipeline({ db, services, logger, now, ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }) });
   app.route('/api', toolRoutes(pipeline));
 
-  app.route(
-    '/',
-    mcpRoute({
-      pipeline,
-      verifyAccessToken: (token) => services.verifyAccessToken(token),
-      ...(options.mcp?.allowedHostnames !== undefined && { allowedHostnames: options.mcp.allowedHostnames }),
-      ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
-      logger,
-    }).routes,
-  );
+  const mcp = mcpRoute({
+    pipeline,
+    verifyAccessToken: (token) => services.verifyAccessToken(token),
+    ...(options.mcp?.allowedHostnames !== undefined && { allowedHostnames: options.mcp.allowedHostnames }),
+    ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
+    logger,
+  });
+  app.route('/', mcp.routes);
 
   app.all('/api/*', function unknownApiPath(c) {
     return respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no API endpoint at this path.' });
   });
   mountWebClient(app, options.webRoot ?? DEFAULT_WEB_ROOT, logger);
-  return app;
+  return Object.assign(app, { closeMcp: () => mcp.endpoint.close() });
 }

@@ -81,6 +81,7 @@ const SHUTDOWN_GRACE_MS = 5_000;
 
 function shutDown(signal: NodeJS.Signals): void {
   logger.info({ signal }, 'shutting down');
+  void app.closeMcp().catch((error: unknown) => logger.warn({ err: error }, 'the MCP endpoint did not close cleanly'));
   server.close(() => {
     void db.destroy().then(() => process.exit(0));
   });

@@ -80,6 +80,7 @@ export async function startEventsServer(options: StartEventsServerOptions = {}):
     db,
     databaseUrl,
     async close() {
+      await app.closeMcp();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Browsers keep connections alive; close them so the server stops now.
