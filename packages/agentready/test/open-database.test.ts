@@ -11,6 +11,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeDatabaseLocation, dialectOf, migrateToLatest, openDatabase } from '../src/store/index.ts';
+import { withTestSchemaLock } from '../src/testing/index.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 
@@ -184,42 +185,43 @@ describe('migrateToLatest on SQLite', () => {
   });
 });
 
+/**
+ * A database in a new schema of the test PostgreSQL, dropped after the test.
+ * Schemas are created, migrated and dropped in turn with other test files'
+ * (withTestSchemaLock): the migrator lists every schema's tables.
+ */
+async function schemaDatabase(): Promise<Kysely<Tables>> {
+  const schema = `store_test_${randomBytes(6).toString('hex')}`;
+  await withTestSchemaLock(POSTGRES_URL, () => adminQuery(`create schema ${schema}`));
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const db = openDatabase<Tables>({ url: url.toString() });
+  cleanups.push(async () => {
+    await db.destroy();
+    await withTestSchemaLock(POSTGRES_URL, () => adminQuery(`drop schema ${schema} cascade`));
+  });
+  return db;
+}
+
 describe.runIf(pgReachable)('openDatabase and migrateToLatest on PostgreSQL', () => {
   it('migrates in its own schema and returns int8 values as numbers', async () => {
-    const schema = `store_test_${randomBytes(6).toString('hex')}`;
-    await adminQuery(`create schema ${schema}`);
-    const url = new URL(POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    const db = openDatabase<Tables>({ url: url.toString() });
-    cleanups.push(async () => {
-      await db.destroy();
-      await adminQuery(`drop schema ${schema} cascade`);
-    });
+    const db = await schemaDatabase();
     expect(dialectOf(db)).toBe('postgres');
-    await migrateToLatest(db, [
-      { tableName: 'notes_migration', migrations: noteMigrations },
-      { tableName: 'tags_migration', migrations: tagMigrations },
-    ]);
+    await withTestSchemaLock(POSTGRES_URL, () =>
+      migrateToLatest(db, [
+        { tableName: 'notes_migration', migrations: noteMigrations },
+        { tableName: 'tags_migration', migrations: tagMigrations },
+      ]),
+    );
     await db.insertInto('note').values({ id: 1, body: 'hello', at_ms: 1_800_000_000_000 }).execute();
     const row = await db.selectFrom('note').select(['at_ms', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('at_ms').executeTakeFirstOrThrow();
     expect(row).toEqual({ at_ms: 1_800_000_000_000, count: 1 });
   });
 
   it('migrates each schema of one database on its own, whatever another schema already holds', async () => {
-    const databases: Array<Kysely<Tables>> = [];
-    for (const schema of [`store_test_${randomBytes(6).toString('hex')}`, `store_test_${randomBytes(6).toString('hex')}`]) {
-      await adminQuery(`create schema ${schema}`);
-      const url = new URL(POSTGRES_URL);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      const db = openDatabase<Tables>({ url: url.toString() });
-      cleanups.push(async () => {
-        await db.destroy();
-        await adminQuery(`drop schema ${schema} cascade`);
-      });
-      databases.push(db);
-    }
+    const databases = [await schemaDatabase(), await schemaDatabase()];
     for (const db of databases) {
-      const report = await migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]);
+      const report = await withTestSchemaLock(POSTGRES_URL, () => migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]));
       expect(report[0]?.applied).toEqual(Object.keys(noteMigrations));
       await db.insertInto('note').values({ id: 1, body: 'hello', at_ms: 1 }).execute();
     }

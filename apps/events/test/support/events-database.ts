@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
+import { withTestSchemaLock } from 'agentready/testing';
 import pg from 'pg';
 import { prepareEventsDatabase } from '../../src/store/prepare-database.ts';
 import type { EventsDatabase } from '../../src/store/schema.ts';
@@ -56,23 +57,26 @@ export async function createSqliteFixture(): Promise<DatabaseFixture> {
 /** A fresh PostgreSQL schema (dropped on close, or at once when it cannot be prepared). */
 export async function createPostgresFixture(): Promise<DatabaseFixture> {
   const schema = `events_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((client) => client.query(`create schema ${schema}`));
   const url = new URL(POSTGRES_TEST_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  let db: Kysely<EventsDatabase>;
-  try {
-    db = await prepareEventsDatabase({ url: url.toString() });
-  } catch (error) {
-    // A half-migrated schema left behind would only confuse the next run.
-    await withAdminClient((client) => client.query(`drop schema ${schema} cascade`));
-    throw error;
-  }
+  const dropSchema = () => withAdminClient((client) => client.query(`drop schema ${schema} cascade`));
+  // Created, migrated and dropped in turn with other test files' schemas (agentready/testing, withTestSchemaLock).
+  const db = await withTestSchemaLock(POSTGRES_TEST_URL, async () => {
+    await withAdminClient((client) => client.query(`create schema ${schema}`));
+    try {
+      return await prepareEventsDatabase({ url: url.toString() });
+    } catch (error) {
+      // A half-migrated schema left behind would only confuse the next run.
+      await dropSchema();
+      throw error;
+    }
+  });
   return {
     dialect: 'postgres',
     db,
     async close() {
       await db.destroy();
-      await withAdminClient((client) => client.query(`drop schema ${schema} cascade`));
+      await withTestSchemaLock(POSTGRES_TEST_URL, dropSchema);
     },
   };
 }

@@ -6,3 +6,4 @@ export { launchWebMcpChromium, DEFAULT_CHROMIUM_PATH, WEBMCP_CHROMIUM_ARGS } fro
 export type { LaunchWebMcpChromiumOptions } from './chromium.ts';
 export { checkCatalogConformance } from './catalog-conformance.ts';
 export type { ConformanceOptions } from './catalog-conformance.ts';
+export { withTestSchemaLock } from './postgres-schema-lock.ts';
