@@ -129,6 +129,24 @@ describe('createMcpToolServer', () => {
     ]);
   });
 
+  it('states a generic sentence when a tool\'s describer throws, and keeps the result', async () => {
+    const options = libraryOptions([]);
+    const client = await connectInMemory(
+      {
+        ...options,
+        describeResults: {
+          find_book: () => {
+            throw new Error('describer bug at /srv/app/describe.ts:12');
+          },
+        },
+      },
+      async () => reader,
+    );
+    const found = (await client.callTool({ name: 'find_book', arguments: { book_id: 'b-1' } })) as CallToolResult;
+    expect(found.content).toEqual([{ type: 'text', text: 'Find a book: done.' }]);
+    expect(found.structuredContent).toMatchObject({ ok: true, data: { book: { id: 'b-1', title: 'Dune' } } });
+  });
+
   it('asks who calls at every call, so a revoked token stops acting at the next one', async () => {
     let current: Principal | null = reader;
     const client = await connectInMemory(libraryOptions([]), async () => current);

@@ -27,7 +27,8 @@ const MAX_CANDIDATES_IN_TEXT = 10;
  * - failure: "<CODE> (<field>): <message> <nextAction>", and the choices of a
  *   SELECTION_REQUIRED as "id (label)".
  *
- * @param describe the tool's description of its success, if it has one.
+ * @param describe the tool's description of its success, if it has one; if it
+ *   throws, the generic sentence stands in (the structured result is unchanged).
  */
 export function toolResultText(
   contract: ToolContract,
@@ -35,11 +36,21 @@ export function toolResultText(
   describe?: (data: never, result: never) => string,
 ): string {
   if (!result.ok) return failureText(result);
-  const facts = describe ? describe(result.data as never, result as never) : `${contract.title}: done.`;
+  const facts = describedFacts(contract, result, describe);
   const { requiresHumanConfirmation, confirmationUrl } = result.guidance;
   if (!requiresHumanConfirmation) return facts;
   const where = confirmationUrl ? ` at ${confirmationUrl}` : ' on the site';
   return `${facts} Nothing is final yet: the person must finish${where}.`;
+}
+
+function describedFacts(contract: ToolContract, result: ToolSuccess<unknown>, describe?: (data: never, result: never) => string): string {
+  if (!describe) return `${contract.title}: done.`;
+  try {
+    return describe(result.data as never, result as never);
+  } catch {
+    // A describer's bug must not turn a done call into a protocol error, nor show its message.
+    return `${contract.title}: done.`;
+  }
 }
 
 function failureText(failure: ToolFailure): string {
