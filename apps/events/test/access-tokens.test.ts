@@ -25,6 +25,7 @@ import {
   type TestClock,
 } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { byTestId } from './support/page-selectors.ts';
 
 const TOKEN_SHAPE = /^are_pat_[A-Za-z0-9_-]{43}$/;
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -405,7 +406,6 @@ describe('a person on /connect', () => {
     await context.close();
   });
 
-  const byTestId = (testId: string) => `[data-testid="${testId}"]`;
 
   it('creates a token by clicking, sees it once in both examples, no longer after a reload, and revokes it', async () => {
     await page.goto(`${server.url}/`);

@@ -23,6 +23,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { sha256Hex } from '../src/domain/secret-tokens.ts';
 import { createTestClock, type TestClock } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { byTestId } from './support/page-selectors.ts';
 
 /** Free, open, 8 of 30 places left. */
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -100,7 +101,6 @@ afterEach(async () => {
   }
 });
 
-const byTestId = (testId: string) => `[data-testid="${testId}"]`;
 
 /** A made-up secret of the real shape (32 random bytes, base64url). */
 function madeUpToken(): string {

@@ -11,6 +11,7 @@ import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { byTestId } from './support/page-selectors.ts';
 
 type Envelope = {
   ok: boolean;
@@ -53,7 +54,6 @@ afterEach(async () => {
   await server?.close();
 });
 
-const byTestId = (testId: string) => `[data-testid="${testId}"]`;
 
 /**
  * Calls a tool as the browser's session: `page.request` carries the browser's

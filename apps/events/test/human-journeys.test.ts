@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertEvents, type SeedEvent } from '../src/store/event-seeds.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { byTestId } from './support/page-selectors.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const INJECTION_EVENT = 'evt-prompt-injection-defense';
@@ -55,7 +56,6 @@ afterEach(async () => {
   await context.close();
 });
 
-const byTestId = (testId: string) => `[data-testid="${testId}"]`;
 
 async function resultIds(): Promise<string[]> {
   return page.locator(byTestId('event-result')).evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset['eventId'] ?? ''));

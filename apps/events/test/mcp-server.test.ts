@@ -15,6 +15,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { openSitePerson, type SitePerson } from './support/site-person.ts';
+import { byTestId } from './support/page-selectors.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_OPEN_EVENT = 'evt-ai-agents-meetup-taipei';
@@ -499,7 +500,6 @@ describe('the stdio server without a usable token', () => {
 
 describe('a person in Chromium and their desktop agent', () => {
   let browser: Browser;
-  const byTestId = (testId: string) => `[data-testid="${testId}"]`;
 
   beforeAll(async () => {
     browser = await launchWebMcpChromium();

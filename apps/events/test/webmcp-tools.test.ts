@@ -7,6 +7,7 @@ import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { byTestId } from './support/page-selectors.ts';
 
 type Envelope = {
   ok: boolean;
@@ -66,7 +67,6 @@ afterEach(async () => {
   expect(consoleErrors.filter((text) => /Content Security Policy|script-src/.test(text))).toEqual([]);
 });
 
-const byTestId = (testId: string) => `[data-testid="${testId}"]`;
 
 async function toolNames(): Promise<string[]> {
   return (await page.webmcp.tools()).map((tool) => tool.name).sort();
