@@ -5,9 +5,9 @@
  * (DESIGN.md, "One contract, three surfaces"; MCP 2025-11-25, server/tools).
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import type { ToolContract } from '../contract/define-tool.ts';
 import { envelopeSchema } from '../contract/envelope.ts';
+import { portableJsonSchema } from '../contract/portable-json-schema.ts';
 
 /** A JSON Schema object, as MCP carries `inputSchema` and `outputSchema`. */
 export type JsonSchemaObject = { type: 'object'; [keyword: string]: unknown };
@@ -38,17 +38,21 @@ export function mcpToolDefinition(contract: ToolContract): Tool {
   };
 }
 
-/** The contract's input schema as JSON Schema (what a client fills in). */
+/**
+ * The contract's input schema as JSON Schema (what a client fills in), in the
+ * portable spelling of {@link portableJsonSchema} (no `type` arrays).
+ */
 export function inputJsonSchema(contract: ToolContract): JsonSchemaObject {
-  const schema = z.toJSONSchema(contract.input, { io: 'input' }) as Record<string, unknown>;
+  const schema = portableJsonSchema(contract.input, 'input');
   return { ...schema, type: 'object' };
 }
 
 /**
  * The JSON Schema of the tool's whole result (both envelope branches), with
- * an object root as MCP requires of `outputSchema`.
+ * an object root as MCP requires of `outputSchema`, in the portable spelling
+ * of {@link portableJsonSchema} (a nullable field is `anyOf` with `null`).
  */
 export function outputJsonSchema(contract: ToolContract): JsonSchemaObject {
-  const schema = z.toJSONSchema(envelopeSchema(contract.output), { io: 'output' }) as Record<string, unknown>;
+  const schema = portableJsonSchema(envelopeSchema(contract.output), 'output');
   return { ...schema, type: 'object' };
 }
