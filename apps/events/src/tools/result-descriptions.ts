@@ -2,8 +2,10 @@
  * @module The sentence of key facts each Events tool states in the text
  * content of its MCP results (title, date, venue, places left), for clients
  * whose model sees the text rather than `structuredContent`: every event of a
- * search page, so nothing is seen only in one of the two. Titles are the
- * organisers' words and are quoted as such.
+ * search page, so nothing is seen only in one of the two. Titles, venues and
+ * summaries are the organisers' words: they arrive here already quoted as JSON
+ * strings (agentready/mcp quotes every `untrustedText` field), so they are
+ * written without quotes of our own.
  */
 import type { ResultDescriptions } from 'agentready/mcp';
 import type { EventSummary } from '../domain/event-shapes.ts';
@@ -27,24 +29,24 @@ export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
   },
   save_event(data) {
     return data.alreadySaved
-      ? `"${data.event.title}" [${data.event.id}] was already in the saved list; nothing changed.`
-      : `Saved "${data.event.title}" [${data.event.id}] to the person's saved list.`;
+      ? `${data.event.title} [${data.event.id}] was already in the saved list; nothing changed.`
+      : `Saved ${data.event.title} [${data.event.id}] to the person's saved list.`;
   },
   prepare_event_registration(data) {
     const { event, form } = data;
     const who = form.name ? ` for ${form.name}` : '';
     const email = form.emailProvided ? ' with the e-mail given' : ' without an e-mail (the person adds it)';
-    return `Prepared a registration${who}${email} for "${event.title}" [${event.id}] on ${event.startsAt}; ${count(event.remainingCapacity, 'place')} left. No one is registered yet.`;
+    return `Prepared a registration${who}${email} for ${event.title} [${event.id}] on ${event.startsAt}; ${count(event.remainingCapacity, 'place')} left. No one is registered yet.`;
   },
   prepare_registration_cancellation(data) {
     const { registration } = data;
-    return `Prepared the cancellation of registration ${registration.id} for "${registration.event.title}" on ${registration.event.startsAt}. Nothing is cancelled yet.`;
+    return `Prepared the cancellation of registration ${registration.id} for ${registration.event.title} on ${registration.event.startsAt}. Nothing is cancelled yet.`;
   },
 };
 
 function eventFacts(event: EventSummary): string {
   const price = event.fee ? `${event.fee.amount} ${event.fee.currency}` : 'free';
-  return `"${event.title}" [${event.id}], ${event.startsAt} at ${event.venue}, ${price}, ${count(event.remainingCapacity, 'place')} left (${event.state})`;
+  return `${event.title} [${event.id}], ${event.startsAt} at ${event.venue}, ${price}, ${count(event.remainingCapacity, 'place')} left (${event.state})`;
 }
 
 function count(amount: number, noun: string): string {

@@ -16,3 +16,4 @@ export { parseToolInput } from './input-validation.ts';
 export type { ParsedInput } from './input-validation.ts';
 export { portableJsonSchema } from './portable-json-schema.ts';
 export type { JsonSchemaNode } from './portable-json-schema.ts';
+export { untrustedText, untrustedFieldPaths, mapUntrustedStrings } from './untrusted-text.ts';

@@ -8,6 +8,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
 import { envelopeSchema } from '../contract/envelope.ts';
 import { portableJsonSchema } from '../contract/portable-json-schema.ts';
+import { untrustedContentToolMeta } from './untrusted-content-meta.ts';
 
 /** A JSON Schema object, as MCP carries `inputSchema` and `outputSchema`. */
 export type JsonSchemaObject = { type: 'object'; [keyword: string]: unknown };
@@ -21,13 +22,17 @@ export type JsonSchemaObject = { type: 'object'; [keyword: string]: unknown };
  *   object root (`type: "object"` plus `oneOf`), so error results validate too
  *   and 2025-era clients get `structuredContent` unwrapped.
  * - `annotations`: `readOnlyHint`, `destructiveHint`, `idempotentHint`,
- *   `openWorldHint` from the effect class. WebMCP's `untrustedContentHint` has
- *   no MCP counterpart; the description says so in words instead.
+ *   `openWorldHint` from the effect class.
+ * - `_meta["agentready/untrustedContent"]`, for a tool whose results carry
+ *   third-party text: `{ fields }`, the paths in `structuredContent` that hold
+ *   it (WebMCP's `untrustedContentHint` has no MCP annotation). The app's
+ *   description says the same in words, for the model.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
  */
 export function mcpToolDefinition(contract: ToolContract): Tool {
   const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = contract.annotations;
+  const meta = untrustedContentToolMeta(contract);
   return {
     name: contract.name,
     title: contract.title,
@@ -35,6 +40,7 @@ export function mcpToolDefinition(contract: ToolContract): Tool {
     inputSchema: inputJsonSchema(contract),
     outputSchema: outputJsonSchema(contract),
     annotations: { title: contract.title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint },
+    ...(meta !== undefined && { _meta: meta }),
   };
 }
 
