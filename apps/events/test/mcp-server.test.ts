@@ -160,7 +160,7 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     expect(found.envelope.ok).toBe(true);
     const ids = (found.envelope.data!['events'] as Array<{ id: string }>).map((event) => event.id);
     expect(ids).toContain(OPEN_EVENT);
-    expect(found.text).toMatch(/^Found 2 events: "WebMCP/);
+    expect(found.text).toMatch(/^Found 2 events \(1 to 2 of 2; page 1, 10 a page\): "WebMCP/);
     expect(found.text).toContain(`[${OPEN_EVENT}]`);
 
     const details = await call(client, 'get_event_details', { event_id: OPEN_EVENT });
@@ -172,7 +172,8 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     const page2 = await call(client, 'search_events', { page: 2 });
     const pageIds = (page2.envelope.data!['events'] as Array<{ id: string }>).map((event) => event.id);
     expect(pageIds).toHaveLength(10);
-    expect(page2.text).toMatch(/^Found 36 events \(11 to 20 of 36; page 2\): /);
+    expect(page2.text).toMatch(/^Found 36 events \(11 to 20 of 36; page 2, 10 a page\): /);
+    expect(page2.text).toContain('page 3.');
     for (const id of pageIds) expect(page2.text).toContain(`[${id}]`);
 
     const none = await call(client, 'search_events', { keyword: 'no event is called this' });
