@@ -9,6 +9,7 @@ import {
   isRetryable,
   parseToolInput,
   succeed,
+  untrustedText,
 } from '../src/contract/index.ts';
 
 const lookup = defineTool({
@@ -170,3 +171,26 @@ function specOf(name: string) {
     output: z.object({ done: z.boolean() }),
   };
 }
+
+describe('untrustedText', () => {
+  it('lists marked output fields as untrustedFields wherever they are, and sets untrustedContentHint', () => {
+    const place = z.object({ id: z.string(), name: untrustedText(z.string()).describe('as its owner wrote it'), city: z.string() });
+    const tool = defineTool({
+      name: 'find_places',
+      title: 'Find places',
+      description: 'Finds places by city, with their names as their owners wrote them.',
+      effect: 'read',
+      input: z.object({ city: z.string() }),
+      output: z.object({
+        places: z.array(place),
+        featured: place.pick({ id: true, name: true }).extend({ note: untrustedText(z.string()).nullable().optional() }).nullable(),
+        count: z.number(),
+      }),
+    });
+    expect(tool.untrustedFields).toEqual(['places[].name', 'featured.name', 'featured.note']);
+    expect(tool.annotations.untrustedContentHint).toBe(true);
+    const plain = defineTool({ name: 'plain_tool', title: 'Plain', description: 'Answers an ID.', effect: 'read', input: z.object({}), output: z.object({ id: z.string() }) });
+    expect(plain.untrustedFields).toEqual([]);
+    expect(plain.annotations.untrustedContentHint).toBe(false);
+  });
+});

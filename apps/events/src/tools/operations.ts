@@ -130,7 +130,8 @@ export function createEventsOperations(services: EventsServices): OperationMap<E
         data: {
           registration: { id: chosen.id, event: { id: event.id, title: event.title, startsAt: event.startsAt }, registeredAt: chosen.registeredAt },
           consequence:
-            `If the person confirms, the registration for "${event.title}" (${event.startsAt}) is cancelled and its place is released; ` +
+            // The title in JSON quotes: whatever the organiser wrote, it cannot close the quotes and read as the site's words.
+            `If the person confirms, the registration for ${JSON.stringify(event.title)} (${event.startsAt}) is cancelled and its place is released; ` +
             'to attend they would have to register again, if places are left.',
         },
         guidance: {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { annotationsFor, type AnnotationFacts, type EffectClass, type ToolAnnotations } from './effects.ts';
+import { untrustedFieldPaths } from './untrusted-text.ts';
 
 /** What an app writes to declare a tool. */
 export type ToolSpec<Name extends string, I extends z.ZodObject, O extends z.ZodObject> = AnnotationFacts & {
@@ -32,6 +33,12 @@ export type ToolContract<Name extends string = string, I extends z.ZodObject = z
   readonly input: I;
   readonly output: O;
   readonly annotations: ToolAnnotations;
+  /**
+   * Where `data` carries third-party text: the output fields marked with
+   * `untrustedText`, as paths from `data` (`events[].title`). Empty when none is
+   * marked; then `annotations.untrustedContentHint` says whether all of `data` is.
+   */
+  readonly untrustedFields: readonly string[];
 };
 
 /** The input type of a contract, as the operation receives it after validation. */
@@ -41,7 +48,8 @@ export type ToolOutput<C extends ToolContract> = z.output<C['output']>;
 
 /**
  * Declares a tool. Types of the operation's input and output are inferred from
- * the schemas; no app writes them twice.
+ * the schemas; no app writes them twice. Output fields marked with
+ * `untrustedText` become `untrustedFields` and set `untrustedContentHint`.
  *
  * @throws Error when the name is not snake_case (a programming error, at start-up).
  * @example
@@ -59,7 +67,9 @@ export function defineTool<const Name extends string, I extends z.ZodObject, O e
     throw new Error(`Tool name "${spec.name}" must be snake_case, at most 64 characters.`);
   }
   const facts: AnnotationFacts = {};
-  if (spec.untrustedContent !== undefined) facts.untrustedContent = spec.untrustedContent;
+  const untrustedFields = Object.freeze(untrustedFieldPaths(spec.output));
+  // A marked field is third-party text whatever the spec says; the flag alone marks the whole result.
+  if (spec.untrustedContent !== undefined || untrustedFields.length > 0) facts.untrustedContent = spec.untrustedContent === true || untrustedFields.length > 0;
   if (spec.destructive !== undefined) facts.destructive = spec.destructive;
   if (spec.openWorld !== undefined) facts.openWorld = spec.openWorld;
   return Object.freeze({
@@ -70,5 +80,6 @@ export function defineTool<const Name extends string, I extends z.ZodObject, O e
     input: spec.input.strict() as unknown as I,
     output: spec.output,
     annotations: Object.freeze(annotationsFor(spec.effect, facts)),
+    untrustedFields,
   });
 }

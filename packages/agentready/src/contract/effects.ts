@@ -23,7 +23,10 @@ export type ToolAnnotations = {
 
 /** What the contract says beyond its effect class, for {@link annotationsFor}. */
 export type AnnotationFacts = {
-  /** The result carries third-party text (event copy, descriptions). Default false. */
+  /**
+   * The result carries third-party text (event copy, descriptions). Default
+   * false; `defineTool` sets it when an output field is marked `untrustedText`.
+   */
   untrustedContent?: boolean;
   /** A commit that removes or spends something. Default false. */
   destructive?: boolean;

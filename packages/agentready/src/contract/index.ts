@@ -14,3 +14,6 @@ export { annotationsFor, requiresPrincipal } from './effects.ts';
 export type { EffectClass, ToolAnnotations, AnnotationFacts } from './effects.ts';
 export { parseToolInput } from './input-validation.ts';
 export type { ParsedInput } from './input-validation.ts';
+export { portableJsonSchema } from './portable-json-schema.ts';
+export type { JsonSchemaNode } from './portable-json-schema.ts';
+export { untrustedText, untrustedFieldPaths, mapUntrustedStrings } from './untrusted-text.ts';

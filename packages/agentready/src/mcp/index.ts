@@ -10,5 +10,7 @@ export { serveMcpOverStdio } from './stdio.ts';
 export type { McpStdioOptions } from './stdio.ts';
 export { mcpToolDefinition, inputJsonSchema, outputJsonSchema } from './tool-listing.ts';
 export type { JsonSchemaObject } from './tool-listing.ts';
-export { toolResultText } from './tool-result-text.ts';
+export { toolResultText, quotedText } from './tool-result-text.ts';
 export type { ResultDescriptions } from './tool-result-text.ts';
+export { UNTRUSTED_CONTENT_META_KEY, untrustedContentToolMeta, untrustedContentResultMeta } from './untrusted-content-meta.ts';
+export type { UntrustedContentMeta } from './untrusted-content-meta.ts';

@@ -11,6 +11,7 @@ import type { ToolResult } from '../contract/envelope.ts';
 import type { InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
 import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
 import { toolResultText, type ResultDescriptions } from './tool-result-text.ts';
+import { untrustedContentResultMeta } from './untrusted-content-meta.ts';
 
 /** What {@link createMcpToolServer} serves, the same for every request or connection. */
 export type McpToolServerOptions<T extends ToolContract> = {
@@ -48,8 +49,9 @@ export type PrincipalSource = PrincipalLookup;
  * - `tools/list`: each contract by {@link mcpToolDefinition}.
  * - `tools/call`: an unknown name is a JSON-RPC error (-32602, "Unknown tool"),
  *   not a tool result. Anything else goes through the pipeline and answers
- *   `structuredContent` = the envelope, `isError` = `!ok`, and one text block
- *   with the key facts (bad input: INVALID_INPUT with `field`).
+ *   `structuredContent` = the envelope, `isError` = `!ok`, one text block
+ *   with the key facts (bad input: INVALID_INPUT with `field`), and `_meta`
+ *   naming the fields that hold third-party text, when any do.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  * @example
@@ -85,10 +87,12 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
       }),
       options.siteUrl,
     );
+    const meta = untrustedContentResultMeta(contract, envelope);
     const result: CallToolResult = {
       content: [{ type: 'text', text: toolResultText(contract, envelope, describers[name]) }],
       structuredContent: envelope as unknown as Record<string, unknown>,
       isError: !envelope.ok,
+      ...(meta !== undefined && { _meta: meta }),
     };
     return server.projectCallToolResult(result, outputSchemas.get(name));
   });

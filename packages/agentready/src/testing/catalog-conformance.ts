@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
+import { portableJsonSchema } from '../contract/portable-json-schema.ts';
 
 /** Options of {@link checkCatalogConformance}. */
 export type ConformanceOptions = {
@@ -47,11 +48,11 @@ function checkTool(tool: ToolContract, forbidden: readonly string[]): string[] {
     for (const part of forbidden) if (name.includes(part)) problems.push(`${name}: the name contains the finalizer word "${part}".`);
   }
   if (tool.description.trim().length < 40) problems.push(`${name}: the description is too short to guide a model.`);
-  const inputSchema = z.toJSONSchema(tool.input, { io: 'input' }) as JsonSchema;
+  const inputSchema = portableJsonSchema(tool.input, 'input');
   if (inputSchema.type !== 'object') problems.push(`${name}: the input schema is not an object.`);
   for (const path of openObjects(inputSchema, 'input')) problems.push(`${name}: ${path} accepts unknown keys.`);
   if (!(tool.output instanceof z.ZodObject)) problems.push(`${name}: the output schema is not an object allowlist.`);
-  for (const path of openObjects(z.toJSONSchema(tool.output, { io: 'output' }) as JsonSchema, 'output')) {
+  for (const path of openObjects(portableJsonSchema(tool.output, 'output'), 'output')) {
     problems.push(`${name}: ${path} lets unlisted fields through.`);
   }
   const { readOnlyHint, destructiveHint } = tool.annotations;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { ToolContract, ToolInput, ToolOutput } from '../contract/define-tool.ts';
 import { fail, type FailureDetails, type ToolFailure, type ToolResult, type ToolSuccess } from '../contract/envelope.ts';
 import { parseToolInput } from '../contract/input-validation.ts';
+import { portableJsonSchema } from '../contract/portable-json-schema.ts';
 import type { ModelContext, WebMcpTool } from './model-context.ts';
 
 /** How one tool behaves on one route. */
@@ -207,6 +208,6 @@ function withinPageInput(result: ToolFailure, input: z.ZodObject): ToolFailure {
 }
 
 function jsonSchemaOf(schema: z.ZodObject): Record<string, unknown> {
-  const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...jsonSchema } = portableJsonSchema(schema, 'input');
   return jsonSchema;
 }
