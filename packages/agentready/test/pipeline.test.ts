@@ -223,4 +223,11 @@ describe('audit input summary', () => {
       note: '[text:26]',
     });
   });
+
+  it('keeps an own "__proto__" key as a key, without touching any prototype', () => {
+    const summary = summarizeInput(JSON.parse('{"__proto__":{"keyword":"Rust","isAdmin":true},"keyword":"x"}'));
+    expect(JSON.parse(JSON.stringify(summary))).toEqual(JSON.parse('{"__proto__":{"keyword":"Rust","isAdmin":true},"keyword":"x"}'));
+    expect(Object.getPrototypeOf(summary)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();
+  });
 });

@@ -5,6 +5,7 @@
  * envelope as `structuredContent`. It translates; it decides nothing.
  */
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation, type Tool } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolResult } from '../contract/envelope.ts';
@@ -68,8 +69,8 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
     return { tools: listing };
   });
 
-  server.setRequestHandler('tools/call', async function callTool(request): Promise<CallToolResult> {
-    const { name } = request.params;
+  server.setRequestHandler('tools/call', { params: toolCallParams }, async function callTool(params): Promise<CallToolResult> {
+    const { name } = params;
     const contract = options.catalog.get(name);
     if (!contract) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
@@ -77,7 +78,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
     const envelope = withAbsoluteConfirmationUrl(
       await options.pipeline.invoke({
         tool: name,
-        input: request.params.arguments ?? {},
+        input: params.arguments ?? {},
         // Looked up inside the pipeline, so a store that fails answers TEMPORARY_FAILURE, with evidence.
         principal: principalOf,
         surface: 'mcp',
@@ -95,6 +96,12 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
 
   return server;
 }
+
+// The params of a `tools/call` the SDK has already checked against the spec's
+// schema, with `arguments` kept as sent: the SDK's own parse of them (a zod
+// record) would drop an own `__proto__` key and make its value the arguments'
+// prototype, so the pipeline could not refuse it as the unknown field it is.
+const toolCallParams = z.object({ name: z.string(), arguments: z.unknown().optional() });
 
 type CatalogListing = { listing: Tool[]; outputSchemas: Map<string, JsonSchemaObject> };
 

@@ -1,0 +1,128 @@
+/**
+ * Tool calls the site refuses, on every surface at once (the REST API, the
+ * page's tool route that WebMCP calls, and `/mcp` as raw JSON-RPC for clients
+ * of 2025-11-25 and 2026-07-28), on SQLite and on PostgreSQL: each is refused
+ * by the same rule, changes nothing, and leaves its one audit record.
+ */
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
+import { AppVisitor } from './support/app-visitor.ts';
+import { createTestClock, storeDialects, type DatabaseFixture } from './support/events-database.ts';
+
+const OPEN_EVENT = 'evt-webmcp-intro';
+const CLIENT_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw-json-rpc', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+type Era = 'legacy' | 'modern';
+const ERAS: Era[] = ['legacy', 'modern'];
+
+/** What `/mcp` answered one JSON-RPC request: a result or an error. */
+type JsonRpcAnswer = { result?: { structuredContent?: Record<string, unknown>; isError?: boolean }; error?: { code: number; message: string } };
+
+type AuditRow = { tool: string; surface: string; outcome_code: string; input_summary: string; principal_ref: string | null };
+
+const dialects = await storeDialects('the refused tool call tests');
+
+describe.each(dialects)('refused tool calls on $name', ({ open }) => {
+  let fixture: DatabaseFixture;
+  let app: EventsApp;
+  let visitor: AppVisitor;
+
+  beforeAll(async () => {
+    fixture = await open();
+    app = createEventsApp({ db: fixture.db, now: createTestClock().now, logger: pino({ level: 'silent' }), webRoot: '/nonexistent' });
+    visitor = await new AppVisitor(() => app).start();
+  });
+  afterAll(async () => {
+    await app?.closeMcp();
+    await fixture?.close();
+  });
+
+  /**
+   * A `tools/call` as a client of `era` sends it, with `paramsJson` spliced in
+   * as written (so it may hold what `JSON.stringify` would never produce).
+   */
+  async function mcpToolCall(era: Era, paramsJson: string, token?: string): Promise<JsonRpcAnswer> {
+    const modern = era === 'modern';
+    const meta = modern ? `,"_meta":${JSON.stringify(CLIENT_META)}` : '';
+    const name = /"name":"([^"]*)"/.exec(paramsJson)?.[1];
+    const response = await app.request('/mcp', {
+      method: 'POST',
+      headers: {
+        host: 'localhost',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
+        ...(modern && { 'mcp-method': 'tools/call' }),
+        ...(modern && name !== undefined && { 'mcp-name': name }),
+        ...(token !== undefined && { authorization: `Bearer ${token}` }),
+      },
+      body: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{${paramsJson}${meta}}}`,
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    // The 2025 revisions answer as one server-sent event, 2026-07-28 as plain JSON.
+    const json = text.startsWith('event:') ? text.split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length) : text;
+    return JSON.parse(json) as JsonRpcAnswer;
+  }
+
+  /** `POST /api/tools/:name` as the page's WebMCP tool sends it, with `bodyJson` as written. */
+  async function pageToolCall(name: string, bodyJson: string): Promise<{ status: number; body: Record<string, unknown> }> {
+    const response = await app.request(`/api/tools/${name}`, {
+      method: 'POST',
+      headers: { cookie: `ar_session=${visitor.cookie}`, 'x-csrf-token': visitor.csrfToken!, 'content-type': 'application/json' },
+      body: bodyJson,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** The audit records `action` left (those that were not there before it). */
+  async function recordsLeftBy(action: () => Promise<unknown>): Promise<AuditRow[]> {
+    const select = () => fixture.db.selectFrom('agentready_audit_record').select(['trace_id', 'tool', 'surface', 'outcome_code', 'input_summary', 'principal_ref']).execute();
+    const before = new Set((await select()).map((row) => row.trace_id));
+    await action();
+    return (await select()).filter((row) => !before.has(row.trace_id)).map(({ trace_id: _traceId, ...row }) => row);
+  }
+
+  describe('an own "__proto__" key in the arguments', () => {
+    const SMUGGLED = '{"__proto__":{"keyword":"Rust","page":2},"keyword":"x"}';
+
+    it.each(ERAS)('is an unknown field on /mcp (%s era), recorded with the key', async (era) => {
+      let answer: JsonRpcAnswer | undefined;
+      const records = await recordsLeftBy(async () => {
+        answer = await mcpToolCall(era, `"name":"search_events","arguments":${SMUGGLED}`);
+      });
+      expect(answer?.result?.isError).toBe(true);
+      expect(answer?.result?.structuredContent).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: '__proto__', message: 'Unknown field "__proto__": it is not accepted here.' });
+      expect(records.map((row) => [row.tool, row.surface, row.outcome_code])).toEqual([['search_events', 'mcp', 'INVALID_INPUT']]);
+      expect(Object.keys(JSON.parse(records[0]!.input_summary) as object)).toEqual(['__proto__', 'keyword']);
+    });
+
+    it('is an unknown field on the page\'s tool route, recorded with the key', async () => {
+      let answer: Awaited<ReturnType<typeof pageToolCall>> | undefined;
+      const records = await recordsLeftBy(async () => {
+        answer = await pageToolCall('search_events', SMUGGLED);
+      });
+      expect(answer?.body).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: '__proto__', message: 'Unknown field "__proto__": it is not accepted here.' });
+      expect(records.map((row) => [row.tool, row.surface, row.outcome_code])).toEqual([['search_events', 'webmcp', 'INVALID_INPUT']]);
+      expect(JSON.parse(records[0]!.input_summary)).toEqual(JSON.parse('{"__proto__":{"keyword":"Rust","page":2},"keyword":"x"}'));
+    });
+
+    it('is an unknown field of every tool and of the search API, and so are "constructor" and "prototype"', async () => {
+      const prepare = await pageToolCall('prepare_event_registration', `{"event_id":"${OPEN_EVENT}","name":"Ada","__proto__":{"email":"x"}}`);
+      expect(prepare.body).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: '__proto__' });
+      const search = await visitor.call('GET', '/api/events?__proto__=x&keyword=webmcp');
+      expect(search).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: '__proto__' } });
+      for (const key of ['constructor', 'prototype']) {
+        const mcp = await mcpToolCall('legacy', `"name":"search_events","arguments":{"${key}":{"keyword":"Rust"}}`);
+        expect(mcp.result?.structuredContent, key).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: key });
+        const page = await pageToolCall('search_events', `{"${key}":{"keyword":"Rust"}}`);
+        expect(page.body, key).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: key });
+      }
+    });
+  });
+});
