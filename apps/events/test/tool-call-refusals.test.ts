@@ -88,6 +88,67 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
     return (await select()).filter((row) => !before.has(row.trace_id)).map(({ trace_id: _traceId, ...row }) => row);
   }
 
+  describe('a tools/call refused as a protocol error', () => {
+    it.each(ERAS)('answers an unknown tool -32602 and records it NOT_FOUND (%s era)', async (era) => {
+      let answer: JsonRpcAnswer | undefined;
+      const records = await recordsLeftBy(async () => {
+        answer = await mcpToolCall(era, `"name":"register_for_event","arguments":{"event_id":"${OPEN_EVENT}"}`);
+      });
+      expect(answer?.error).toMatchObject({ code: -32602, message: expect.stringContaining('search_events, get_event_details') });
+      expect(answer?.result).toBeUndefined();
+      expect(records).toEqual([
+        { tool: 'register_for_event', surface: 'mcp', outcome_code: 'NOT_FOUND', input_summary: JSON.stringify({ event_id: OPEN_EVENT }), principal_ref: null },
+      ]);
+    });
+
+    it.each(ERAS)('answers arguments that are an array, a string or null -32602 and records each INVALID_INPUT (%s era)', async (era) => {
+      for (const [argumentsJson, summary] of [
+        ['["Rust"]', ['Rust']],
+        ['"Rust"', 'Rust'],
+        ['null', null],
+      ] as const) {
+        let answer: JsonRpcAnswer | undefined;
+        const records = await recordsLeftBy(async () => {
+          answer = await mcpToolCall(era, `"name":"search_events","arguments":${argumentsJson}`);
+        });
+        expect(answer?.error?.code, argumentsJson).toBe(-32602);
+        expect(records, argumentsJson).toEqual([
+          { tool: 'search_events', surface: 'mcp', outcome_code: 'INVALID_INPUT', input_summary: JSON.stringify(summary), principal_ref: null },
+        ]);
+      }
+    });
+
+    it('records a call without a tool name, and the principal of a refused call', async () => {
+      const token = ((await visitor.call('POST', '/api/access-tokens', { label: 'Refusal test' })).body as { token: string }).token;
+      const tokenId = ((await visitor.call('GET', '/api/access-tokens')).body as { accessTokens: Array<{ id: string }> }).accessTokens[0]!.id;
+      let unnamed: JsonRpcAnswer | undefined;
+      const records = await recordsLeftBy(async () => {
+        unnamed = await mcpToolCall('legacy', '"arguments":{}', token);
+        await mcpToolCall('modern', '"name":"cancel_registration","arguments":{}', token);
+      });
+      expect(unnamed?.error?.code).toBe(-32602);
+      expect(records.map((row) => [row.tool, row.outcome_code, row.principal_ref]).sort()).toEqual([
+        ['[invalid tool name]', 'INVALID_INPUT', tokenId],
+        ['cancel_registration', 'NOT_FOUND', tokenId],
+      ]);
+    });
+
+    it('answers the page\'s tool route the same way: an unknown tool is 404 NOT_FOUND, an array INVALID_INPUT, each recorded', async () => {
+      let unknown: Awaited<ReturnType<typeof pageToolCall>> | undefined;
+      let array: Awaited<ReturnType<typeof pageToolCall>> | undefined;
+      const records = await recordsLeftBy(async () => {
+        unknown = await pageToolCall('register_for_event', '{}');
+        array = await pageToolCall('search_events', '["Rust"]');
+      });
+      expect(unknown).toMatchObject({ status: 404, body: { ok: false, code: 'NOT_FOUND' } });
+      expect(array).toMatchObject({ status: 200, body: { ok: false, code: 'INVALID_INPUT' } });
+      expect(records.map((row) => [row.tool, row.surface, row.outcome_code]).sort()).toEqual([
+        ['register_for_event', 'webmcp', 'NOT_FOUND'],
+        ['search_events', 'webmcp', 'INVALID_INPUT'],
+      ]);
+    });
+  });
+
   describe('an own "__proto__" key in the arguments', () => {
     const SMUGGLED = '{"__proto__":{"keyword":"Rust","page":2},"keyword":"x"}';
 
