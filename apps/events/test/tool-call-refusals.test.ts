@@ -149,6 +149,76 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
     });
   });
 
+  describe('text that is not one line of visible text, in a name, a token label or a keyword', () => {
+    /** JSON string contents (escapes as sent on the wire): each breaks the line, hides text or is not text at all. */
+    const NOT_ONE_LINE: ReadonlyArray<[string, string]> = [
+      ['a line separator', 'Ada\\u2028Lovelace'],
+      ['a paragraph separator', 'Ada\\u2029Lovelace'],
+      ['Unicode tag characters', 'Ada\\udb40\\udc41\\udb40\\udc42 Lovelace'],
+      ['a zero-width space', 'Ada\\u200bLovelace'],
+      ['a lone high surrogate', 'Ada\\ud800 Lovelace'],
+      ['a lone low surrogate', 'Ada \\udc00Lovelace'],
+    ];
+    const RULE = 'on one line, without control, invisible or text-direction characters or broken Unicode.';
+
+    async function storedRows() {
+      const count = async (table: 'access_tokens' | 'registration_drafts' | 'registrations') => (await fixture.db.selectFrom(table).selectAll().execute()).length;
+      return { tokens: await count('access_tokens'), drafts: await count('registration_drafts'), registrations: await count('registrations') };
+    }
+
+    async function rest(method: string, path: string, bodyJson: string): Promise<{ status: number; body: Record<string, unknown> }> {
+      const response = await app.request(path, {
+        method,
+        headers: { cookie: `ar_session=${visitor.cookie}`, 'x-csrf-token': visitor.csrfToken!, 'content-type': 'application/json' },
+        body: bodyJson,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    }
+
+    it.each(NOT_ONE_LINE)('refuses %s with the same message on every surface, and stores nothing', async (_what, text) => {
+      const token = ((await visitor.call('POST', '/api/access-tokens', { label: 'Line rule' })).body as { token: string }).token;
+      const intent = await visitor.intent('register', OPEN_EVENT);
+      const before = await storedRows();
+
+      const label = await rest('POST', '/api/access-tokens', `{"label":"${text}"}`);
+      expect(label).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'label', message: `The label must be 1 to 60 characters ${RULE}` } });
+      const registration = await rest('POST', '/api/registrations', `{"event_id":"${OPEN_EVENT}","name":"${text}","email":"ada@example.org","confirmation_intent":"${intent}"}`);
+      expect(registration).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'name', message: expect.stringContaining(RULE) } });
+
+      const nameArguments = `{"event_id":"${OPEN_EVENT}","name":"${text}"}`;
+      const keywordArguments = `{"keyword":"${text}"}`;
+      const failures = [
+        (await pageToolCall('prepare_event_registration', nameArguments)).body,
+        (await pageToolCall('search_events', keywordArguments)).body,
+        ...(await Promise.all(
+          ERAS.flatMap((era) => [
+            mcpToolCall(era, `"name":"prepare_event_registration","arguments":${nameArguments}`, token),
+            mcpToolCall(era, `"name":"search_events","arguments":${keywordArguments}`),
+          ]),
+        )).map((answer) => answer.result?.structuredContent),
+      ];
+      expect(failures).toEqual([
+        expect.objectContaining({ ok: false, code: 'INVALID_INPUT', field: 'name', message: `Field "name": must be 1 to 100 characters ${RULE}` }),
+        expect.objectContaining({ ok: false, code: 'INVALID_INPUT', field: 'keyword', message: `Field "keyword": must be at most 100 characters ${RULE}` }),
+        expect.objectContaining({ code: 'INVALID_INPUT', field: 'name', message: `Field "name": must be 1 to 100 characters ${RULE}` }),
+        expect.objectContaining({ code: 'INVALID_INPUT', field: 'keyword', message: `Field "keyword": must be at most 100 characters ${RULE}` }),
+        expect.objectContaining({ code: 'INVALID_INPUT', field: 'name', message: `Field "name": must be 1 to 100 characters ${RULE}` }),
+        expect.objectContaining({ code: 'INVALID_INPUT', field: 'keyword', message: `Field "keyword": must be at most 100 characters ${RULE}` }),
+      ]);
+      expect(await storedRows()).toEqual(before);
+    });
+
+    it('refuses the same in the search API\'s query string, and still takes every script and emoji', async () => {
+      for (const keyword of ['a\u2028b', 'x\u{E0041}y', 'a\u200Bb', 'a\u2066b\u2069']) {
+        const answer = await visitor.call('GET', `/api/events?keyword=${encodeURIComponent(keyword)}`);
+        expect(answer, JSON.stringify(keyword)).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'keyword', message: expect.stringContaining(RULE) } });
+      }
+      expect((await visitor.call('GET', `/api/events?keyword=${encodeURIComponent('入門')}`)).status).toBe(200);
+      const label = '林美玲 Ünïcode 😀';
+      expect((await visitor.call('POST', '/api/access-tokens', { label })).body).toMatchObject({ accessToken: { label } });
+    });
+  });
+
   describe('an own "__proto__" key in the arguments', () => {
     const SMUGGLED = '{"__proto__":{"keyword":"Rust","page":2},"keyword":"x"}';
 
