@@ -89,6 +89,10 @@ describe('defineTool', () => {
     });
     // The same words with no such key: the schema takes them.
     expect(parseToolInput(open, { filters: { proto: 'x' }, tags: [{ label: 'a' }] })).toMatchObject({ ok: true });
+    // An in-page caller may hand over a cyclic object: the check ends, and the schema answers.
+    const cyclic: Record<string, unknown> = { filters: {}, tags: [] };
+    cyclic['self'] = cyclic;
+    expect(parseToolInput(open, cyclic)).toMatchObject({ ok: false, failure: { field: 'self' } });
   });
 
   it('refuses a name that is not snake_case', () => {

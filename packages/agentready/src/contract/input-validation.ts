@@ -61,15 +61,19 @@ function unknownField(path: readonly PropertyKey[]): FailureDetails {
 
 /**
  * The path to the first own `__proto__` key in `raw` (objects and arrays, any
- * depth; walked without recursion, so deep nesting cannot exhaust the stack),
- * or null when there is none.
+ * depth; walked without recursion, so deep nesting cannot exhaust the stack,
+ * and each object once, so an in-page caller's cyclic object ends too), or
+ * null when there is none.
  */
 function pathOfPrototypeKey(raw: object): PropertyKey[] | null {
+  const seen = new Set<object>([raw]);
   const pending: Array<{ value: object; path: PropertyKey[] }> = [{ value: raw, path: [] }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (Object.hasOwn(next.value, '__proto__')) return [...next.path, '__proto__'];
     for (const [key, child] of Object.entries(next.value)) {
-      if (typeof child === 'object' && child !== null) pending.push({ value: child, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] });
+      if (typeof child !== 'object' || child === null || seen.has(child)) continue;
+      seen.add(child);
+      pending.push({ value: child, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] });
     }
   }
   return null;
