@@ -407,6 +407,20 @@ describe.each(ERAS)('over stdio, a desktop client of the %s era (%s)', (era, ver
     const bad = await call(client, 'search_events', { level: 'expert' });
     expect(bad.envelope).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'level' });
     await expect(client.callTool({ name: 'cancel_registration', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request({ method: 'tools/call', params: { name: 'search_events', arguments: ['WebMCP'] as never } })).rejects.toMatchObject({ code: -32602 });
+    // Both protocol errors left their audit record too, written by the stdio process in the site's database.
+    const [token] = (await person.call('GET', '/api/access-tokens')).body['accessTokens'] as Array<{ id: string }>;
+    const refusals = await server.db
+      .selectFrom('agentready_audit_record')
+      .select(['tool', 'outcome_code', 'input_summary'])
+      .where('surface', '=', 'mcp')
+      .where('principal_ref', '=', token!.id)
+      .where((eb) => eb.or([eb('tool', '=', 'cancel_registration'), eb('input_summary', '=', '["WebMCP"]')]))
+      .execute();
+    expect(refusals.map((record) => [record.tool, record.outcome_code, record.input_summary]).sort()).toEqual([
+      ['cancel_registration', 'NOT_FOUND', '{}'],
+      ['search_events', 'INVALID_INPUT', '["WebMCP"]'],
+    ]);
   });
 
   it('stops acting for the person at the next call once they revoke the token on /connect', async () => {

@@ -80,6 +80,24 @@ async function call(name: string, input: Record<string, unknown>): Promise<Envel
   return (await page.webmcp.callTool(name, input)) as Envelope;
 }
 
+/**
+ * Calls a tool with its input parsed from the JSON text an agent sends, in
+ * the page, straight to the browser's `executeTool`: so the input may hold
+ * what playwright's own serialization of an object would not carry (an own
+ * `__proto__` key).
+ */
+async function callWithJson(name: string, inputJson: string): Promise<Envelope> {
+  const answer = await page.evaluate(
+    async ([toolName, json]) => {
+      const modelContext = (document as unknown as { modelContext: { getTools(): Promise<Array<{ name: string }>>; executeTool(tool: unknown, input: unknown): Promise<unknown> } }).modelContext;
+      const tool = (await modelContext.getTools()).find((candidate) => candidate.name === toolName);
+      return modelContext.executeTool(tool, JSON.parse(json));
+    },
+    [name, inputJson] as const,
+  );
+  return (typeof answer === 'string' ? JSON.parse(answer) : answer) as Envelope;
+}
+
 async function open(path: string, tools: string[]): Promise<void> {
   await page.goto(`${server.url}${path}`);
   await expectTools(tools);
@@ -176,9 +194,20 @@ describe('1. search_events shows what the form shows', () => {
       [{ page: 'two' }, 'page'],
       [{ keyword: 'x'.repeat(101) }, 'keyword'],
       [{ sort_by: 'price' }, 'sort_by'],
+      [{ keyword: 'Ada\u2028Lovelace' }, 'keyword'],
+      [{ keyword: 'Ada\u{E0041}\u{E0042}' }, 'keyword'],
     ] as const) {
       expect(await call('search_events', input)).toMatchObject({ ok: false, code: 'INVALID_INPUT', field, retryable: false, uiUpdated: false });
     }
+    // An own "__proto__" key, as JSON carries it: refused as unknown too, not dropped, and nothing is sent to the server.
+    const postsBefore = posts.length;
+    expect(await callWithJson('search_events', '{"__proto__":{"keyword":"Rust"},"keyword":"x"}')).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+      field: '__proto__',
+      uiUpdated: false,
+    });
+    expect(posts.slice(postsBefore)).toEqual([]);
   });
 });
 

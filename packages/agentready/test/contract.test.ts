@@ -72,6 +72,30 @@ describe('defineTool', () => {
     expect(result).toMatchObject({ ok: false, failure: { code: 'INVALID_INPUT', field: 'extra' } });
   });
 
+  it('refuses an own "__proto__" key as an unknown field at any depth, even where the schema takes any key', () => {
+    const open = z.strictObject({ filters: z.record(z.string(), z.string()), tags: z.array(z.object({ label: z.string() })) });
+    expect(parseToolInput(open, JSON.parse('{"__proto__":{"id":"x"},"filters":{},"tags":[]}'))).toEqual({
+      ok: false,
+      failure: {
+        code: 'INVALID_INPUT',
+        field: '__proto__',
+        message: 'Unknown field "__proto__": it is not accepted here.',
+        nextAction: 'Remove the field and call again with only the fields the input schema lists.',
+      },
+    });
+    expect(parseToolInput(open, JSON.parse('{"filters":{"__proto__":"x"},"tags":[]}'))).toMatchObject({ ok: false, failure: { field: 'filters.__proto__' } });
+    expect(parseToolInput(open, JSON.parse('{"filters":{},"tags":[{"label":"a"},{"label":"b","__proto__":{}}]}'))).toMatchObject({
+      ok: false,
+      failure: { field: 'tags.1.__proto__' },
+    });
+    // The same words with no such key: the schema takes them.
+    expect(parseToolInput(open, { filters: { proto: 'x' }, tags: [{ label: 'a' }] })).toMatchObject({ ok: true });
+    // An in-page caller may hand over a cyclic object: the check ends, and the schema answers.
+    const cyclic: Record<string, unknown> = { filters: {}, tags: [] };
+    cyclic['self'] = cyclic;
+    expect(parseToolInput(open, cyclic)).toMatchObject({ ok: false, failure: { field: 'self' } });
+  });
+
   it('refuses a name that is not snake_case', () => {
     expect(() => defineTool({ ...specOf('Look-Up') })).toThrow(/snake_case/);
   });

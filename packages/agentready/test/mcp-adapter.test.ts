@@ -205,13 +205,29 @@ describe('createMcpToolServer', () => {
     expect(evidence.map((record) => [record.tool, record.outcomeCode, record.principalRef])).toEqual([['prepare_loan', 'TEMPORARY_FAILURE', null]]);
   });
 
-  it('answers an unknown tool with a JSON-RPC error and leaves no evidence of a call', async () => {
+  it('answers an unknown tool with a JSON-RPC error, and records the call NOT_FOUND', async () => {
     const evidence: AuditEvidence[] = [];
     const client = await connectInMemory(libraryOptions(evidence), async () => reader);
-    const refused = client.callTool({ name: 'lend_book', arguments: {} });
+    const refused = client.callTool({ name: 'lend_book', arguments: { book_id: 'b-1' } });
     await expect(refused).rejects.toBeInstanceOf(ProtocolError);
     await expect(refused).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('find_book, prepare_loan') });
-    expect(evidence).toEqual([]);
+    expect(evidence.map((record) => [record.tool, record.surface, record.principalRef, record.outcomeCode, record.inputSummary])).toEqual([
+      ['lend_book', 'mcp', 'pat-reader', 'NOT_FOUND', { book_id: 'b-1' }],
+    ]);
+  });
+
+  it('records a tools/call the SDK refuses before the tool runs (arguments not an object) INVALID_INPUT, and runs nothing', async () => {
+    const evidence: AuditEvidence[] = [];
+    const client = await connectInMemory(libraryOptions(evidence), async () => reader);
+    for (const args of [['b-1'], 'b-1', null]) {
+      const refused = client.request({ method: 'tools/call', params: { name: 'find_book', arguments: args as never } });
+      await expect(refused, JSON.stringify(args)).rejects.toMatchObject({ code: -32602 });
+    }
+    expect(evidence.map((record) => [record.tool, record.outcomeCode, record.principalRef, record.inputSummary])).toEqual([
+      ['find_book', 'INVALID_INPUT', 'pat-reader', ['b-1']],
+      ['find_book', 'INVALID_INPUT', 'pat-reader', 'b-1'],
+      ['find_book', 'INVALID_INPUT', 'pat-reader', null],
+    ]);
   });
 });
 

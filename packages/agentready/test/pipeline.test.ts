@@ -126,6 +126,38 @@ describe('invocation pipeline', () => {
     expect(JSON.stringify(evidence)).not.toContain('internal-7');
   });
 
+  it('records a call its surface refused, with the refusal as outcome, and runs nothing', async () => {
+    let ran = false;
+    const { pipeline, evidence } = build({
+      find_thing: async () => {
+        ran = true;
+        return { ok: true, data: { thing: { id: 'a', label: 'A' } } };
+      },
+      keep_thing: async () => ({ ok: true, data: { kept: true } }),
+    });
+    const refused = await pipeline.recordRefusal(
+      { tool: 'find_thing', input: ['a'], principal: async () => principal, surface: 'mcp' },
+      { code: 'INVALID_INPUT', message: 'The arguments must be an object.' },
+    );
+    expect(refused).toMatchObject({ ok: false, code: 'INVALID_INPUT', retryable: false });
+    await pipeline.recordRefusal(
+      {
+        tool: '',
+        input: {},
+        principal: async () => {
+          throw new Error('token store down');
+        },
+        surface: 'mcp',
+      },
+      { code: 'INVALID_INPUT', message: 'No tool name.' },
+    );
+    expect(ran).toBe(false);
+    expect(evidence.map((record) => [record.tool, record.surface, record.principalRef, record.outcomeCode, record.inputSummary])).toEqual([
+      ['find_thing', 'mcp', 'p-ref', 'INVALID_INPUT', ['a']],
+      ['[invalid tool name]', 'mcp', null, 'INVALID_INPUT', {}],
+    ]);
+  });
+
   it('drops availableActions that are not in the catalog', async () => {
     const { pipeline } = build({
       find_thing: async () => ({ ok: true, data: { thing: { id: 'a', label: 'A' } }, guidance: { availableActions: ['keep_thing', 'delete_everything' as 'keep_thing'] } }),
@@ -222,5 +254,12 @@ describe('audit input summary', () => {
       api_key: '[redacted]',
       note: '[text:26]',
     });
+  });
+
+  it('keeps an own "__proto__" key as a key, without touching any prototype', () => {
+    const summary = summarizeInput(JSON.parse('{"__proto__":{"keyword":"Rust","isAdmin":true},"keyword":"x"}'));
+    expect(JSON.parse(JSON.stringify(summary))).toEqual(JSON.parse('{"__proto__":{"keyword":"Rust","isAdmin":true},"keyword":"x"}'));
+    expect(Object.getPrototypeOf(summary)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();
   });
 });

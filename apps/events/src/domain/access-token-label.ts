@@ -10,7 +10,7 @@ export const ACCESS_TOKEN_LABEL_MAX_LENGTH = 60;
 
 /**
  * A token's label ("Claude Desktop"): trimmed, 1 to
- * {@link ACCESS_TOKEN_LABEL_MAX_LENGTH} characters, one line without control
- * characters or text-direction controls.
+ * {@link ACCESS_TOKEN_LABEL_MAX_LENGTH} characters, one line of visible text
+ * (no control, invisible or text-direction characters; one-line-text.ts).
  */
 export const accessTokenLabelSchema = oneLineTextSchema(ACCESS_TOKEN_LABEL_MAX_LENGTH);

@@ -14,6 +14,7 @@ import type { EventsDatabase } from '../store/schema.ts';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH, accessTokenLabelSchema } from './access-token-label.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
 import type { EventsContext } from './events-context.ts';
+import { oneLineTextRule } from './one-line-text.ts';
 import { refusableTransaction } from './refusable-transaction.ts';
 import { isSecretTokenShape, newSecretToken, sha256Hex } from './secret-tokens.ts';
 import { sessionRowIdOf } from './sessions.ts';
@@ -68,7 +69,7 @@ export async function createAccessToken(
   if (principal.kind !== 'session') return onlyThePerson();
   const parsedLabel = accessTokenLabelSchema.safeParse(request.label);
   if (!parsedLabel.success) {
-    return refused('INVALID_INPUT', `The label must be 1 to ${ACCESS_TOKEN_LABEL_MAX_LENGTH} characters on one line, without control or text-direction characters.`, { field: 'label' });
+    return refused('INVALID_INPUT', `The label must be ${oneLineTextRule(ACCESS_TOKEN_LABEL_MAX_LENGTH)}.`, { field: 'label' });
   }
   const label = parsedLabel.data;
   const sessionRowId = sessionRowIdOf(principal);

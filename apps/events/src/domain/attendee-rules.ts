@@ -16,7 +16,7 @@ const ATTENDEE_EMAIL_MAX_LENGTH = 254;
 
 /**
  * An attendee name: trimmed, 1 to {@link ATTENDEE_NAME_MAX_LENGTH} characters,
- * one line without control characters, no bidi embedding, override or isolate.
+ * one line of visible text (no control, invisible or text-direction characters; one-line-text.ts).
  */
 export const attendeeNameSchema = oneLineTextSchema(ATTENDEE_NAME_MAX_LENGTH);
 

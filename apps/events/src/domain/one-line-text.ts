@@ -1,29 +1,52 @@
 /**
  * @module A short line of text a person gives and later reads back on the
- * site (an attendee's name, an access token's label): the one rule for both.
- * Isomorphic: no I/O.
+ * site, or that a search matches as written (an attendee's name, an access
+ * token's label, a search keyword): the one rule for all of them, and its
+ * words for every refusal. Isomorphic: no I/O.
  */
 import { z } from 'zod';
 
-const CONTROL_CHARACTER = /\p{Cc}/u;
-// Embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069) reorder
-// the text around them (https://www.unicode.org/reports/tr9/), so what the person
-// reviews would not read as what is stored.
-const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+// Not one line of visible text:
+// - control characters (Cc: NUL, line feed, escape) and the line and paragraph
+//   separators (Zl U+2028, Zp U+2029) break the line;
+// - format characters (Cf) are invisible to a person yet read by a model: the
+//   tag block spells hidden words (U+E0001, U+E0020–U+E007F; the rest of the
+//   block, unassigned today, is refused with it), zero-width characters hide
+//   inside words, and the bidi embeddings, overrides and isolates reorder the
+//   text around them (https://www.unicode.org/reports/tr9/), so what the person
+//   reviews would not read as what is stored;
+// - a lone surrogate (\p{Cs} matches only an unpaired one under the `u` flag) is
+//   not text at all: SQLite would store it as invalid UTF-8.
+const NOT_ONE_LINE_OF_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u{E0000}-\u{E007F}]/u;
 
 /**
- * Trimmed, 1 to `maxLength` characters (Unicode code points, as zod counts
- * them), one line without control characters, no bidi embedding, override or
- * isolate.
+ * The rule in words, the same wherever it refuses (`The name must be …`,
+ * `Field "label": must be …`): "1 to 60 characters on one line, without
+ * control, invisible or text-direction characters or broken Unicode".
+ *
+ * @param maxLength the most characters (code points) allowed.
+ * @param minLength the fewest, 0 or 1 (default 1).
+ */
+export function oneLineTextRule(maxLength: number, minLength: 0 | 1 = 1): string {
+  const length = minLength === 0 ? `at most ${maxLength}` : `1 to ${maxLength}`;
+  return `${length} characters on one line, without control, invisible or text-direction characters or broken Unicode`;
+}
+
+/**
+ * Trimmed, `minLength` (default 1) to `maxLength` characters (Unicode code
+ * points, as zod counts them), one line of visible text: no control
+ * character, line or paragraph separator, format character (Unicode general
+ * category Cf: zero-width, bidi and tag characters among them), character of
+ * the tag block U+E0000–U+E007F, or unpaired surrogate. A refusal of that rule
+ * is worded by {@link oneLineTextRule}.
  *
  * @example const labelSchema = oneLineTextSchema(60);
  */
-export function oneLineTextSchema(maxLength: number) {
+export function oneLineTextSchema(maxLength: number, minLength: 0 | 1 = 1) {
   return z
     .string()
     .trim()
-    .min(1)
+    .min(minLength)
     .max(maxLength)
-    .refine((text) => !CONTROL_CHARACTER.test(text), { message: 'must be one line, without control characters.' })
-    .refine((text) => !BIDI_CONTROL.test(text), { message: 'must not contain characters that change the text direction (U+202A–U+202E, U+2066–U+2069).' });
+    .refine((text) => !NOT_ONE_LINE_OF_TEXT.test(text), { message: `must be ${oneLineTextRule(maxLength, minLength)}.` });
 }

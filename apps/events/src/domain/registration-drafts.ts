@@ -12,6 +12,7 @@ import { refused, succeeded, type DomainResult } from './domain-result.ts';
 import { eventNotFound } from './event-details.ts';
 import { findEventRow, isEventId } from './event-records.ts';
 import type { EventsContext } from './events-context.ts';
+import { oneLineTextRule } from './one-line-text.ts';
 import { sessionRowIdOf } from './sessions.ts';
 import { toSiteIso } from './site-time.ts';
 
@@ -45,7 +46,7 @@ export async function saveRegistrationDraft(
 ): Promise<DomainResult<{ preparedAt: string }>> {
   const name = values.name === undefined ? null : attendeeNameSchema.safeParse(values.name);
   if (name !== null && !name.success) {
-    return refused('INVALID_INPUT', `The name must be 1 to ${ATTENDEE_NAME_MAX_LENGTH} characters on one line, without control or text-direction characters.`, { field: 'name' });
+    return refused('INVALID_INPUT', `The name must be ${oneLineTextRule(ATTENDEE_NAME_MAX_LENGTH)}.`, { field: 'name' });
   }
   const email = values.email === undefined ? null : attendeeEmailSchema.safeParse(values.email);
   if (email !== null && !email.success) {

@@ -14,6 +14,7 @@ import { eventNotFound } from './event-details.ts';
 import { findEventRow, toEventSummary } from './event-records.ts';
 import type { EventSummary } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
+import { oneLineTextRule } from './one-line-text.ts';
 import { refusableTransaction } from './refusable-transaction.ts';
 import { cancellationRefusal, findOwnedRegistration, registrationNotFound, registrationRefusal } from './registration-rules.ts';
 import { bumpStateVersion, sessionRowIdOf } from './sessions.ts';
@@ -51,7 +52,7 @@ export async function registerForEvent(
 ): Promise<DomainResult<RegistrationCreated>> {
   const parsedName = attendeeNameSchema.safeParse(request.name);
   if (!parsedName.success) {
-    return refused('INVALID_INPUT', `The name must be 1 to ${ATTENDEE_NAME_MAX_LENGTH} characters on one line, without control or text-direction characters.`, { field: 'name' });
+    return refused('INVALID_INPUT', `The name must be ${oneLineTextRule(ATTENDEE_NAME_MAX_LENGTH)}.`, { field: 'name' });
   }
   const parsedEmail = attendeeEmailSchema.safeParse(request.email);
   if (!parsedEmail.success) {

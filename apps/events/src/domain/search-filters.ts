@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EVENT_LEVELS, PRICE_KINDS } from './event-shapes.ts';
 import { LOCATION_IDS } from './locations.ts';
+import { oneLineTextSchema } from './one-line-text.ts';
 
 /** Longest keyword accepted, in characters (Unicode code points, as zod counts them). */
 const KEYWORD_MAX_LENGTH = 100;
@@ -14,16 +15,14 @@ const KEYWORD_MAX_LENGTH = 100;
 /** Highest page number accepted: 1,000 pages of 10 results. */
 const SEARCH_PAGE_MAX = 1000;
 
-// The keyword ends up in a LIKE pattern: PostgreSQL refuses a NUL in text
-// ("invalid byte sequence for encoding UTF8: 0x00") and SQLite ends the pattern at it.
-const CONTROL_CHARACTER = /\p{Cc}/u;
-
-/** A keyword: trimmed, at most {@link KEYWORD_MAX_LENGTH} characters, no control characters (NUL, line breaks, escapes). */
-const searchKeywordSchema = z
-  .string()
-  .trim()
-  .max(KEYWORD_MAX_LENGTH)
-  .refine((keyword) => !CONTROL_CHARACTER.test(keyword), { message: 'must not contain control characters such as NUL or a line break.' });
+/**
+ * A keyword: trimmed, at most {@link KEYWORD_MAX_LENGTH} characters, one line
+ * of visible text (one-line-text.ts). It ends up in a LIKE pattern: PostgreSQL
+ * refuses a NUL in text ("invalid byte sequence for encoding UTF8: 0x00"),
+ * SQLite ends the pattern at it, and an invisible character would match nothing
+ * a person can see.
+ */
+const searchKeywordSchema = oneLineTextSchema(KEYWORD_MAX_LENGTH, 0);
 
 /** A 1-based page number, at most {@link SEARCH_PAGE_MAX}. */
 const searchPageSchema = z.number().int().min(1).max(SEARCH_PAGE_MAX);

@@ -17,30 +17,24 @@ export type ParsedInput<T> = { ok: true; value: T } | { ok: false; failure: Fail
  *   mistyped e-mail or token is never repeated back: "this field is required."
  *   only when the path is absent from `raw`, else "expected <type>."; a
  *   numeric or length bound is the tightest the schema sets on that field; a
- *   refinement (`.refine`) is worded by its own message.
+ *   refinement (`.refine`) is worded by its own message. An own key named
+ *   `__proto__`, at any depth, is an unknown field whatever the schema: a
+ *   parser that assigns it (zod's records and non-strict objects among them)
+ *   would drop it or make it the value's prototype, so the call would run on
+ *   something else than was sent (JSON, RFC 8259, allows the name; the
+ *   assignment semantics are ECMA-262's `Object.prototype.__proto__`).
  */
 export function parseToolInput<S extends z.ZodType>(schema: S, raw: unknown): ParsedInput<z.output<S>> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, failure: { code: 'INVALID_INPUT', message: 'The input must be a JSON object.', nextAction: 'Send an object with the fields the input schema lists.' } };
   }
+  const prototypeKeyPath = pathOfPrototypeKey(raw);
+  if (prototypeKeyPath) return { ok: false, failure: unknownField(prototypeKeyPath) };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];
   if (!issue) return { ok: false, failure: { code: 'INVALID_INPUT', message: 'The input is not valid.' } };
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    // The key is the caller's text: echoed at most 40 characters long, in the field as in the message.
-    const field = truncate([...issue.path.map(String), key].join('.'));
-    return {
-      ok: false,
-      failure: {
-        code: 'INVALID_INPUT',
-        field,
-        message: `Unknown field "${field}": it is not accepted here.`,
-        nextAction: 'Remove the field and call again with only the fields the input schema lists.',
-      },
-    };
-  }
+  if (issue.code === 'unrecognized_keys') return { ok: false, failure: unknownField([...issue.path, issue.keys[0] ?? '']) };
   const field = issue.path.map(String).join('.');
   const description = describeIssue(tightestBound(issue, parsed.error.issues), raw);
   const failure: FailureDetails = {
@@ -53,6 +47,37 @@ export function parseToolInput<S extends z.ZodType>(schema: S, raw: unknown): Pa
 }
 
 type Issue = z.core.$ZodIssue;
+
+function unknownField(path: readonly PropertyKey[]): FailureDetails {
+  // The key is the caller's text: echoed at most 40 characters long, in the field as in the message.
+  const field = truncate(path.map(String).join('.'));
+  return {
+    code: 'INVALID_INPUT',
+    field,
+    message: `Unknown field "${field}": it is not accepted here.`,
+    nextAction: 'Remove the field and call again with only the fields the input schema lists.',
+  };
+}
+
+/**
+ * The path to the first own `__proto__` key in `raw` (objects and arrays, any
+ * depth; walked without recursion, so deep nesting cannot exhaust the stack,
+ * and each object once, so an in-page caller's cyclic object ends too), or
+ * null when there is none.
+ */
+function pathOfPrototypeKey(raw: object): PropertyKey[] | null {
+  const seen = new Set<object>([raw]);
+  const pending: Array<{ value: object; path: PropertyKey[] }> = [{ value: raw, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (Object.hasOwn(next.value, '__proto__')) return [...next.path, '__proto__'];
+    for (const [key, child] of Object.entries(next.value)) {
+      if (typeof child !== 'object' || child === null || seen.has(child)) continue;
+      seen.add(child);
+      pending.push({ value: child, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] });
+    }
+  }
+  return null;
+}
 
 // Words an issue from the schema's rule: the value itself is looked at only to
 // tell "absent" from "of the wrong type" (zod 4 leaves `input` off its issues).

@@ -4,11 +4,23 @@
  * `tools/call` through the pipeline (the one call path of DESIGN.md), the
  * envelope as `structuredContent`. It translates; it decides nothing.
  */
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation, type Tool } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type Implementation,
+  type JSONRPCRequest,
+  type Result,
+  type ServerContext,
+  type ServerOptions,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolResult } from '../contract/envelope.ts';
-import type { InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
+import type { Invocation, InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
 import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
 import { toolResultText, type ResultDescriptions } from './tool-result-text.ts';
 import { untrustedContentResultMeta } from './untrusted-content-meta.ts';
@@ -48,10 +60,14 @@ export type PrincipalSource = PrincipalLookup;
  *
  * - `tools/list`: each contract by {@link mcpToolDefinition}.
  * - `tools/call`: an unknown name is a JSON-RPC error (-32602, "Unknown tool"),
- *   not a tool result. Anything else goes through the pipeline and answers
- *   `structuredContent` = the envelope, `isError` = `!ok`, one text block
- *   with the key facts (bad input: INVALID_INPUT with `field`), and `_meta`
- *   naming the fields that hold third-party text, when any do.
+ *   not a tool result, and so is a request the SDK refuses against the spec's
+ *   schema (`arguments` that are an array, a string or null; no `name`); each
+ *   still leaves its audit record (NOT_FOUND, INVALID_INPUT) through
+ *   {@link InvocationPipeline.recordRefusal}. Anything else goes through the
+ *   pipeline and answers `structuredContent` = the envelope, `isError` =
+ *   `!ok`, one text block with the key facts (bad input: INVALID_INPUT
+ *   with `field`), and `_meta` naming the fields that hold third-party text,
+ *   when any do.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  * @example
@@ -61,32 +77,32 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
   const { listing, outputSchemas } = listingOf(options.catalog);
   const describers = (options.describeResults ?? {}) as Record<string, ((data: never, result: never) => string) | undefined>;
 
-  const server = new Server(options.serverInfo, {
-    capabilities: { tools: { listChanged: false } },
-    ...(options.instructions !== undefined && { instructions: options.instructions }),
-  });
+  const server = new AuditedToolCallServer(
+    options.serverInfo,
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(options.instructions !== undefined && { instructions: options.instructions }),
+    },
+    (request) =>
+      options.pipeline.recordRefusal(toolCallOf(request.params, principalOf, options.siteUrl), {
+        code: 'INVALID_INPUT',
+        message: 'The request is not a valid tools/call request.',
+      }),
+  );
 
   server.setRequestHandler('tools/list', function listTools() {
     return { tools: listing };
   });
 
-  server.setRequestHandler('tools/call', async function callTool(request): Promise<CallToolResult> {
-    const { name } = request.params;
+  server.setRequestHandler('tools/call', { params: toolCallParams }, async function callTool(params): Promise<CallToolResult> {
+    const { name } = params;
     const contract = options.catalog.get(name);
+    const call = toolCallOf(params, principalOf, options.siteUrl);
     if (!contract) {
+      await options.pipeline.recordRefusal(call, { code: 'NOT_FOUND', message: 'No tool has that name.' });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
     }
-    const envelope = withAbsoluteConfirmationUrl(
-      await options.pipeline.invoke({
-        tool: name,
-        input: request.params.arguments ?? {},
-        // Looked up inside the pipeline, so a store that fails answers TEMPORARY_FAILURE, with evidence.
-        principal: principalOf,
-        surface: 'mcp',
-        ...(options.siteUrl !== undefined && { siteUrl: options.siteUrl }),
-      }),
-      options.siteUrl,
-    );
+    const envelope = withAbsoluteConfirmationUrl(await options.pipeline.invoke({ ...call, input: params.arguments ?? {} }), options.siteUrl);
     const meta = untrustedContentResultMeta(contract, envelope);
     const result: CallToolResult = {
       content: [{ type: 'text', text: toolResultText(contract, envelope, describers[name]) }],
@@ -99,6 +115,62 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
 
   return server;
 }
+
+type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * The SDK's `Server`, but a `tools/call` it refuses before the handler runs
+ * (its own check of the request against the spec's schema, in `Server`'s
+ * `_wrapHandler`, the hook the SDK documents for subclasses) is reported to
+ * `onRefused` first, so it leaves audit evidence; the client still gets the
+ * SDK's JSON-RPC error.
+ */
+class AuditedToolCallServer extends Server {
+  readonly #onRefused: (request: JSONRPCRequest) => Promise<unknown>;
+
+  constructor(serverInfo: Implementation, options: ServerOptions, onRefused: (request: JSONRPCRequest) => Promise<unknown>) {
+    super(serverInfo, options);
+    this.#onRefused = onRefused;
+  }
+
+  protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
+    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    const toolCallWithRefusalsAudited = async (request: JSONRPCRequest, ctx: ServerContext): Promise<Result> => {
+      // Wrapped per call, to know whether the SDK's checks let this very request through to the handler.
+      let reachedHandler = false;
+      const served = super._wrapHandler(method, (checked, checkedCtx) => {
+        reachedHandler = true;
+        return handler(checked, checkedCtx);
+      });
+      try {
+        return await served(request, ctx);
+      } catch (error) {
+        if (!reachedHandler) await this.#onRefused(request);
+        throw error;
+      }
+    };
+    return toolCallWithRefusalsAudited;
+  }
+}
+
+/** The pipeline's view of a `tools/call`'s params, as sent: whatever they hold. */
+function toolCallOf(params: unknown, principalOf: PrincipalSource, siteUrl: string | undefined): Invocation {
+  const sent = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+  return {
+    tool: typeof sent['name'] === 'string' ? sent['name'] : '',
+    input: sent['arguments'],
+    // Looked up inside the pipeline, so a store that fails answers TEMPORARY_FAILURE, with evidence.
+    principal: principalOf,
+    surface: 'mcp',
+    ...(siteUrl !== undefined && { siteUrl }),
+  };
+}
+
+// The params of a `tools/call` the SDK has already checked against the spec's
+// schema, with `arguments` kept as sent: the SDK's own parse of them (a zod
+// record) would drop an own `__proto__` key and make its value the arguments'
+// prototype, so the pipeline could not refuse it as the unknown field it is.
+const toolCallParams = z.object({ name: z.string(), arguments: z.unknown().optional() });
 
 type CatalogListing = { listing: Tool[]; outputSchemas: Map<string, JsonSchemaObject> };
 

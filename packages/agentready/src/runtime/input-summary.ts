@@ -22,6 +22,8 @@ const SAFE_TEXT = /^[\p{L}\p{N}_.:\- ]{1,80}$/u;
  *   most 80 characters: IDs, enum values, search words) are kept; other text
  *   (with `@`, punctuation, control characters, or longer) becomes `"[text:N]"`.
  * - Depth is capped at 4 and arrays at 20 items.
+ * - Every key is kept as an own key, `__proto__` included, so a refused
+ *   call's record shows what was sent.
  */
 export function summarizeInput(input: unknown): InputSummary {
   return summarize(input, 0);
@@ -37,7 +39,13 @@ function summarize(input: unknown, depth: number): InputSummary {
     const summary: { [key: string]: InputSummary } = {};
     for (const [key, value] of Object.entries(input).slice(0, 40)) {
       const safeKey = SAFE_TEXT.test(key) ? key : `[key:${key.length}]`;
-      summary[safeKey] = SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key) ? '[redacted]' : summarize(value, depth + 1);
+      // Defined, not assigned: assigning `__proto__` would set the summary's prototype and drop the key from the record.
+      Object.defineProperty(summary, safeKey, {
+        value: SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key) ? '[redacted]' : summarize(value, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return summary;
   }

@@ -106,6 +106,18 @@ export type InvocationPipeline = {
    *   output schema rejects TEMPORARY_FAILURE (details go to the log under the trace id).
    */
   invoke(call: Invocation): Promise<ToolResult<unknown>>;
+  /**
+   * Records a call its surface refused before the pipeline could run it (on
+   * MCP, a `tools/call` refused as a protocol error: an unknown tool, or
+   * `arguments` that are not an object), so that it too leaves its one audit
+   * record, with `failure.code` as the outcome. Runs no operation; the
+   * principal is looked up for the record only (a lookup that throws records
+   * nobody). `call.tool` may be any text the caller sent, or empty when it
+   * sent none.
+   *
+   * @returns the failure envelope of `failure`, for a surface that answers with one.
+   */
+  recordRefusal(call: Invocation, failure: FailureDetails): Promise<ToolResult<unknown>>;
   /** Whether `name` is a tool of this pipeline's catalog. */
   knows(name: string): boolean;
 };
@@ -126,37 +138,58 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     knows: (name) => catalog.has(name),
     async invoke(call) {
       const started = performance.now();
-      const traceId = randomUUID();
-      const evidence: AuditEvidence = {
-        traceId,
-        occurredAt: now().toISOString(),
-        tool: auditedToolName(call.tool),
-        surface: call.surface,
-        principalRef: null,
-        authorization: 'not_required',
-        inputSummary: summarizeInput(call.input),
-        outcomeCode: 'SUCCESS',
-        resultingIds: [],
-        durationMs: 0,
-      };
+      const evidence = evidenceOf(call);
       let result: ToolResult<unknown>;
       try {
-        result = await run(call, traceId, evidence);
+        result = await run(call, evidence.traceId, evidence);
       } catch (error) {
         // Only the pipeline's own steps can get here (operations are caught in run): still an envelope, still evidence.
-        logger.error({ err: error, traceId }, 'tool call failed outside its operation');
+        logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its operation');
         result = temporaryFailure(0);
       }
-      evidence.outcomeCode = result.code;
-      evidence.durationMs = performance.now() - started;
+      await record(evidence, result, started);
+      return result;
+    },
+    async recordRefusal(call, failure) {
+      const started = performance.now();
+      const evidence = evidenceOf(call);
+      let principal: Principal | null = null;
       try {
-        await audit.record(evidence);
+        principal = typeof call.principal === 'function' ? await call.principal() : call.principal;
       } catch (error) {
-        logger.error({ err: error, traceId }, 'audit evidence could not be written');
+        logger.error({ err: error, traceId: evidence.traceId }, 'principal of a refused call could not be looked up');
       }
+      evidence.principalRef = principal?.ref ?? null;
+      const result = fail(failure, 0);
+      await record(evidence, result, started);
       return result;
     },
   };
+
+  function evidenceOf(call: Invocation): AuditEvidence {
+    return {
+      traceId: randomUUID(),
+      occurredAt: now().toISOString(),
+      tool: auditedToolName(call.tool),
+      surface: call.surface,
+      principalRef: null,
+      authorization: 'not_required',
+      inputSummary: summarizeInput(call.input),
+      outcomeCode: 'SUCCESS',
+      resultingIds: [],
+      durationMs: 0,
+    };
+  }
+
+  async function record(evidence: AuditEvidence, result: ToolResult<unknown>, started: number): Promise<void> {
+    evidence.outcomeCode = result.code;
+    evidence.durationMs = performance.now() - started;
+    try {
+      await audit.record(evidence);
+    } catch (error) {
+      logger.error({ err: error, traceId: evidence.traceId }, 'audit evidence could not be written');
+    }
+  }
 
   async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
     // A lookup that throws ends here, in invoke's catch: TEMPORARY_FAILURE, with evidence.
