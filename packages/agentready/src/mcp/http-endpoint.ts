@@ -6,18 +6,22 @@
  * earlier). Web-standard: mount `endpoint.fetch` on any framework.
  */
 import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
   OAuthError,
   OAuthErrorCode,
   bearerAuthChallengeResponse,
   createMcpHandler,
   hostHeaderValidationResponse,
+  isJsonContentType,
   localhostAllowedHostnames,
   originValidationResponse,
+  readRequestBody,
   verifyBearerToken,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { Principal } from '../runtime/pipeline.ts';
+import { BATCH_REFUSAL } from './message-refusals.ts';
 import { createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
 
 /** A principal a bearer token stands for, and when the token stops working. */
@@ -65,7 +69,13 @@ const INVALID_TOKEN_MESSAGE = 'The access token is not valid: it is unknown, rev
  * Builds the `/mcp` endpoint of a catalog: a fresh server per request
  * (stateless), the caller's principal from `Authorization: Bearer`.
  *
+ * A body that is a JSON array (a JSON-RPC batch, whatever it holds) is
+ * answered 400 with JSON-RPC error -32600 and id null, and none of it runs,
+ * whatever protocol version the request names: MCP has had no batches since
+ * 2025-06-18, and this endpoint speaks no older dialect with them.
+ *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
+ * @see https://modelcontextprotocol.io/specification/2025-06-18/changelog
  * @example
  * const endpoint = createMcpHttpEndpoint({ serverInfo, catalog, pipeline, allowedHostnames: ['events.example.org'], verifyAccessToken });
  * app.all('/mcp', (c) => endpoint.fetch(c.req.raw));
@@ -102,8 +112,11 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     async fetch(request) {
       const refused = hostHeaderValidationResponse(request, allowedHostnames) ?? originValidationResponse(request, allowedOrigins);
       if (refused) return refused;
+      const body = await jsonBodyOf(request);
+      if (Array.isArray(body.parsed)) return Response.json(BATCH_REFUSAL.reply, { status: 400 });
+      const parsedBody = body.read ? { parsedBody: body.parsed } : {};
       const authorization = request.headers.get('authorization');
-      if (authorization === null) return handler.fetch(request);
+      if (authorization === null) return handler.fetch(request, parsedBody);
       let authInfo: AuthInfo;
       try {
         authInfo = await verifyBearerToken(authorization, { verifier });
@@ -116,10 +129,27 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
           { status: 503, headers: { 'Retry-After': '1' } },
         );
       }
-      return handler.fetch(request, { authInfo });
+      return handler.fetch(request, { authInfo, ...parsedBody });
     },
     close: () => handler.close(),
   };
+}
+
+/**
+ * Reads a POSTed JSON body once, so a batch is refused before anything runs
+ * and the SDK gets the parsed body instead of reading it again. Any body it
+ * cannot read (not JSON, too large, another content type) is left to the
+ * SDK, which answers it; the request is read through a clone, so it can.
+ */
+async function jsonBodyOf(request: Request): Promise<{ read: true; parsed: unknown } | { read: false; parsed?: undefined }> {
+  if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return { read: false };
+  try {
+    const body = await readRequestBody(request.clone(), DEFAULT_MAX_REQUEST_BODY_SIZE);
+    if (body.tooLarge || body.text === '') return { read: false };
+    return { read: true, parsed: JSON.parse(body.text) as unknown };
+  } catch {
+    return { read: false };
+  }
 }
 
 function principalOf(authInfo: AuthInfo | undefined): Principal | null {
