@@ -1,18 +1,26 @@
 /**
  * What the Events MCP surfaces refuse, whole and before anything runs: a
  * JSON-RPC batch on `/mcp` (on SQLite and PostgreSQL, through `app.request`),
- * with a person's real access token.
+ * with a person's real access token; and, over real stdio (`agentready-events
+ * mcp` as a desktop client starts it), every line that is not one JSON-RPC
+ * message, answered at once rather than left to a client's timeout.
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
 import { createTestClock, storeDialects, type DatabaseFixture } from './support/events-database.ts';
+import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { openSitePerson } from './support/site-person.ts';
 import type { Principal } from 'agentready/runtime';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const MODERN_VERSION = '2026-07-28';
+const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 /** Every protocol version `/mcp` speaks: the 2025 revisions and earlier (stateless) and 2026-07-28. */
 const SPOKEN_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_VERSION];
 
@@ -93,5 +101,89 @@ describe.each(dialects)('/mcp and a JSON-RPC batch on $name', ({ open }) => {
     expect(answer.status).toBe(200);
     expect(await answer.text()).toContain('"ok":true');
     expect((await services.listSavedEvents(person)).map((event) => event.id)).toEqual([OPEN_EVENT]);
+  });
+});
+
+describe('the stdio server and a line that is not one JSON-RPC message', () => {
+  let server: EventsServer;
+
+  beforeAll(async () => {
+    server = await startEventsServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  type Reply = { jsonrpc: string; id: string | number | null; result?: unknown; error?: { code: number; message: string } };
+
+  /** `agentready-events mcp` with the person's token, spoken to line by line as a client would. */
+  function startStdioServer(token: string) {
+    const child = spawn(process.execPath, [EVENTS_BIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: server.databaseUrl, SITE_URL: server.url, AGENTREADY_EVENTS_TOKEN: token },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
+    return {
+      /** Writes one line that gets no answer (a notification). */
+      notify(line: string): void {
+        child.stdin.write(`${line}\n`);
+      },
+      /** Writes one line (a line break is added) and answers the next line the server writes. */
+      async send(line: string): Promise<Reply> {
+        child.stdin.write(`${line}\n`);
+        const next = await replies.next();
+        if (next.done) throw new Error(`The server ended without answering. stderr: ${stderr}`);
+        return JSON.parse(next.value) as Reply;
+      },
+      /** Closes stdin and answers the exit code and what went to stderr. */
+      async end() {
+        child.stdin.end();
+        return { code: await ended, stderr };
+      },
+    };
+  }
+
+  it('answers each with a JSON-RPC error at once, runs none of it, logs its kind only, and goes on serving', async () => {
+    const person = await openSitePerson(server.url);
+    const token = await person.createAccessToken('Desktop, sloppy');
+    const stdio = startStdioServer(token);
+    const saveCall = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'save_event', arguments: { event_id: OPEN_EVENT } } };
+
+    // Before the opening handshake too: the line never reaches a server.
+    expect(await stdio.send('{"jsonrpc":"2.0","id":0,"method":"ping"')).toMatchObject({ id: null, error: { code: -32700 } });
+    const opened = await stdio.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } } }),
+    );
+    expect(opened).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
+    stdio.notify('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+
+    // The two lines of the finding.
+    expect(await stdio.send('[{"jsonrpc":"2.0","id":2,"method":"ping"}]')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batch') } });
+    expect(await stdio.send('{"jsonrpc":"2.0","id":3,"method":"ping"')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+    // Their kind: any array, any text that is not JSON, any JSON that is not a JSON-RPC message.
+    expect(await stdio.send(JSON.stringify([saveCall, { jsonrpc: '2.0', id: 6, method: 'ping' }]))).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await stdio.send('[]')).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await stdio.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"save_event","arguments":{"event_id":"${OPEN_EVENT}"}}}}`)).toMatchObject({
+      id: null,
+      error: { code: -32700 },
+    });
+    expect(await stdio.send('"ping"')).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await stdio.send('{"jsonrpc":"2.0","id":8,"method":9}')).toMatchObject({ id: null, error: { code: -32600 } });
+    // A readable id is echoed, so the client's own request ends.
+    expect(await stdio.send('{"jsonrpc":"1.0","id":9,"method":"ping"}')).toMatchObject({ id: 9, error: { code: -32600 } });
+
+    // The connection still serves, and nothing of the refused lines ran.
+    expect(await stdio.send('{"jsonrpc":"2.0","id":10,"method":"ping"}')).toEqual({ jsonrpc: '2.0', id: 10, result: {} });
+    expect(await person.savedEventIds()).toEqual([]);
+
+    const { code, stderr } = await stdio.end();
+    expect(code).toBe(0);
+    expect(stderr).toContain('Refused a line on stdin: not JSON');
+    expect(stderr).toContain('Refused a line on stdin: a JSON-RPC batch');
+    expect(stderr).toContain('Refused a line on stdin: not a JSON-RPC message');
+    expect(stderr).not.toContain(OPEN_EVENT);
+    expect(stderr).not.toContain(token);
   });
 });
