@@ -70,12 +70,12 @@ describe.each(dialects)('/mcp and a JSON-RPC batch on $name', ({ open }) => {
     await fixture.close();
   });
 
-  async function post(version: string, body: unknown): Promise<Response> {
+  async function post(version: string, body: unknown, authorization = `Bearer ${token}`): Promise<Response> {
     return app.request('http://127.0.0.1:3000/mcp', {
       method: 'POST',
       headers: {
         host: '127.0.0.1:3000',
-        authorization: `Bearer ${token}`,
+        authorization,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': version,
@@ -101,6 +101,86 @@ describe.each(dialects)('/mcp and a JSON-RPC batch on $name', ({ open }) => {
     expect(answer.status).toBe(200);
     expect(await answer.text()).toContain('"ok":true');
     expect((await services.listSavedEvents(person)).map((event) => event.id)).toEqual([OPEN_EVENT]);
+  });
+});
+
+describe.each(dialects)('/mcp and an Authorization header on $name', ({ open }) => {
+  let fixture: DatabaseFixture;
+  let services: EventsServices;
+  let app: EventsApp;
+
+  beforeEach(async () => {
+    fixture = await open();
+    const clock = createTestClock();
+    services = createEventsServices({ db: fixture.db, now: clock.now });
+    app = createEventsApp({ db: fixture.db, now: clock.now, logger: pino({ level: 'silent' }) });
+  });
+  afterEach(async () => {
+    await app.closeMcp();
+    await fixture.close();
+  });
+
+  async function personWithToken(label: string): Promise<{ person: Principal; token: string }> {
+    const person = (await services.openSession(undefined)).principal;
+    const created = await services.createAccessToken(person, { label });
+    if (!created.ok) throw new Error(created.message);
+    return { person, token: created.value.token };
+  }
+
+  /** Calls save_event with this header; answers the status, the challenge and the whole body (read, so the call has ended). */
+  async function saveEvent(authorization: string): Promise<{ status: number; challenge: string | null; text: string }> {
+    const answer = await app.request('http://127.0.0.1:3000/mcp', {
+      method: 'POST',
+      headers: { host: '127.0.0.1:3000', authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'save_event', arguments: { event_id: OPEN_EVENT } } }),
+    });
+    return { status: answer.status, challenge: answer.headers.get('www-authenticate'), text: await answer.text() };
+  }
+
+  it('refuses every header that is not exactly "Bearer <token>" (401, a Bearer challenge) and acts as no one', async () => {
+    const a = await personWithToken('Agent A');
+    const b = await personWithToken('Agent B');
+    const malformed = [
+      `Bearer ${a.token} ${b.token}`,
+      `Bearer ${a.token} and more`,
+      `Bearer ${a.token}, Bearer ${b.token}`,
+      `Bearer ${a.token},Basic dXNlcjpwYXNz`,
+      `Bearer ${a.token};`,
+      `Bearer "${a.token}"`,
+      `Bearer\t${a.token}`,
+      `Basic ${Buffer.from(`${a.token}:x`).toString('base64')}`,
+      `Token ${a.token}`,
+      a.token,
+      'Bearer',
+      'Bearer   ',
+      '',
+    ];
+    for (const authorization of malformed) {
+      const answer = await saveEvent(authorization);
+      expect(answer.status, authorization).toBe(401);
+      expect(answer.challenge, authorization).toMatch(/^Bearer error="invalid_token", error_description="The Authorization header must be/);
+      expect(answer.text).not.toContain(a.token);
+      expect(answer.text).not.toContain(b.token);
+    }
+    expect(await services.listSavedEvents(a.person)).toEqual([]);
+    expect(await services.listSavedEvents(b.person)).toEqual([]);
+    expect(await fixture.db.selectFrom('agentready_audit_record').select('tool').execute()).toEqual([]);
+  });
+
+  it('takes the scheme in any case (RFC 7235), and acts as the one token given', async () => {
+    const a = await personWithToken('Agent A');
+    const b = await personWithToken('Agent B');
+    for (const [authorization, who] of [
+      [`bearer ${a.token}`, a],
+      [`BEARER ${b.token}`, b],
+    ] as const) {
+      const answer = await saveEvent(authorization);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain('"ok":true');
+      expect(answer.text).not.toContain(who.token);
+    }
+    expect((await services.listSavedEvents(a.person)).map((event) => event.id)).toEqual([OPEN_EVENT]);
+    expect((await services.listSavedEvents(b.person)).map((event) => event.id)).toEqual([OPEN_EVENT]);
   });
 });
 

@@ -44,7 +44,9 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
   /**
    * Checks a presented bearer token. Answer null for a malformed, unknown,
    * revoked or expired token: the request is refused 401 `invalid_token`
-   * with a `WWW-Authenticate` challenge. Without an `Authorization` header
+   * with a `WWW-Authenticate` challenge. An `Authorization` header that is
+   * not exactly `Bearer <token>` (RFC 6750 §2.1; the scheme in any case) is
+   * refused the same way before this is asked. Without an `Authorization` header
    * the call runs with no principal (read tools work; the pipeline answers
    * the rest UNAUTHENTICATED). When the check itself throws (its store is
    * down), the request is answered 503 with `Retry-After`, and the error goes
@@ -64,6 +66,14 @@ export type McpHttpEndpoint = {
 };
 
 const INVALID_TOKEN_MESSAGE = 'The access token is not valid: it is unknown, revoked or expired.';
+const MALFORMED_AUTHORIZATION_MESSAGE = "The Authorization header must be exactly 'Bearer <token>': one token, nothing else.";
+
+/**
+ * RFC 6750 §2.1: `credentials = "Bearer" 1*SP b64token`, and the scheme is
+ * case-insensitive (RFC 7235 §2.1). Anything else (another scheme, no token,
+ * a second token, a list of credentials) names no one for sure.
+ */
+const BEARER_CREDENTIALS = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
  * Builds the `/mcp` endpoint of a catalog: a fresh server per request
@@ -119,7 +129,7 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
       if (authorization === null) return handler.fetch(request, parsedBody);
       let authInfo: AuthInfo;
       try {
-        authInfo = await verifyBearerToken(authorization, { verifier });
+        authInfo = await verifyBearerToken(`Bearer ${bearerTokenOf(authorization)}`, { verifier });
       } catch (error) {
         if (error instanceof OAuthError) return bearerAuthChallengeResponse(error);
         // The token store failed, not the token: say so, and that a retry may work.
@@ -133,6 +143,19 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     },
     close: () => handler.close(),
   };
+}
+
+/**
+ * The token of an `Authorization` header of the form RFC 6750 §2.1 gives.
+ *
+ * @throws OAuthError `invalid_token` for any other form (answered 401 with a
+ *   Bearer challenge, as for a token that is not valid), so a malformed header
+ *   never acts as the first token in it.
+ */
+function bearerTokenOf(authorization: string): string {
+  const token = BEARER_CREDENTIALS.exec(authorization)?.[1];
+  if (token === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, MALFORMED_AUTHORIZATION_MESSAGE);
+  return token;
 }
 
 /**
