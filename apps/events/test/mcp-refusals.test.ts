@@ -1,7 +1,9 @@
 /**
  * What the Events MCP surfaces refuse, whole and before anything runs: a
  * JSON-RPC batch on `/mcp` (on SQLite and PostgreSQL, through `app.request`),
- * with a person's real access token; and, over real stdio (`agentready-events
+ * with a person's real access token, or with an `Authorization` header that is
+ * not exactly `Bearer <token>`; a browser `Origin` that is not the site's own
+ * whole origin (on a real server); and, over real stdio (`agentready-events
  * mcp` as a desktop client starts it), every line that is not one JSON-RPC
  * message, answered at once rather than left to a client's timeout.
  */
@@ -181,6 +183,40 @@ describe.each(dialects)('/mcp and an Authorization header on $name', ({ open }) 
     }
     expect((await services.listSavedEvents(a.person)).map((event) => event.id)).toEqual([OPEN_EVENT]);
     expect((await services.listSavedEvents(b.person)).map((event) => event.id)).toEqual([OPEN_EVENT]);
+  });
+});
+
+describe('/mcp and a browser Origin, on a real server', () => {
+  let server: EventsServer;
+
+  beforeAll(async () => {
+    server = await startEventsServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function listToolsFrom(origin: string): Promise<number> {
+    const answer = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    await answer.text();
+    return answer.status;
+  }
+
+  it('answers only the site\'s own origins: scheme, host and port', async () => {
+    const { port } = new URL(server.url);
+    expect(await listToolsFrom('http://127.0.0.1:9999')).toBe(403);
+    expect(await listToolsFrom(`http://127.0.0.1:${Number(port) + 1}`)).toBe(403);
+    expect(await listToolsFrom(`https://127.0.0.1:${port}`)).toBe(403);
+    expect(await listToolsFrom('http://127.0.0.1')).toBe(403);
+    expect(await listToolsFrom(`http://localhost:${Number(port) + 1}`)).toBe(403);
+    // The site itself, under each of its loopback names.
+    expect(await listToolsFrom(server.url)).toBe(200);
+    expect(await listToolsFrom(`http://localhost:${port}`)).toBe(200);
+    expect(await listToolsFrom(`http://[::1]:${port}`)).toBe(200);
   });
 });
 

@@ -211,6 +211,42 @@ describe('createMcpHttpEndpoint', () => {
     await served.close();
   });
 
+  it('answers a browser Origin only when its scheme, host and port are all the site\'s own', async () => {
+    const served = endpoint();
+    const status = async (url: string, origin: string) => (await served.fetch(listRequest(url, { origin }))).status;
+    // The allowed host names, at the port and scheme the request came to.
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://127.0.0.1:3000')).toBe(200);
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://[::1]:3000')).toBe(200);
+    expect(await status('http://localhost/mcp', 'http://localhost')).toBe(200);
+    // Another port, another scheme, or no port of the same host is another site.
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://127.0.0.1:9999')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://localhost:3001')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', 'https://127.0.0.1:3000')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://127.0.0.1')).toBe(403);
+    expect(await status('http://localhost/mcp', 'http://localhost:8080')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', 'null')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', '')).toBe(403);
+    await served.close();
+  });
+
+  it('takes the site URL\'s origin and the configured origins as its own, whole', async () => {
+    // Behind a proxy that ends TLS: the request reaches the endpoint as http://library.example.
+    const served = createMcpHttpEndpoint({
+      ...libraryOptions([], 'https://library.example'),
+      allowedHostnames: ['library.example'],
+      allowedOrigins: ['https://admin.library.example:8443'],
+    });
+    const status = async (origin: string) => (await served.fetch(listRequest('http://library.example/mcp', { origin }))).status;
+    expect(await status('https://library.example')).toBe(200);
+    expect(await status('http://library.example')).toBe(200);
+    expect(await status('https://admin.library.example:8443')).toBe(200);
+    expect(await status('https://admin.library.example')).toBe(403);
+    expect(await status('https://library.example:8443')).toBe(403);
+    expect(await status('http://library.example:9999')).toBe(403);
+    await served.close();
+    expect(() => createMcpHttpEndpoint({ ...libraryOptions([]), allowedOrigins: ['library.example'] })).toThrow(TypeError);
+  });
+
   it('refuses an unknown bearer token 401 with a challenge, and acts as the principal a known one names', async () => {
     const evidence: AuditEvidence[] = [];
     const served = endpoint(evidence);

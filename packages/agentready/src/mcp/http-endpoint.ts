@@ -14,7 +14,6 @@ import {
   hostHeaderValidationResponse,
   isJsonContentType,
   localhostAllowedHostnames,
-  originValidationResponse,
   readRequestBody,
   verifyBearerToken,
   type AuthInfo,
@@ -37,10 +36,14 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
    */
   allowedHostnames?: string[];
   /**
-   * Host names a browser's `Origin` header may carry. Requests without
-   * `Origin` (every non-browser client) pass. Default: the allowed host names.
+   * Whole origins (scheme, host and port: `https://admin.example.org`) a
+   * browser's `Origin` header may carry besides the site's own, which are
+   * `siteUrl`'s origin and each allowed host name at the scheme and port the
+   * request came to (the address this endpoint serves on). Any other
+   * `Origin`, `null` included, answers 403; requests without `Origin` (every
+   * non-browser client) pass. Default: none.
    */
-  allowedOriginHostnames?: string[];
+  allowedOrigins?: string[];
   /**
    * Checks a presented bearer token. Answer null for a malformed, unknown,
    * revoked or expired token: the request is refused 401 `invalid_token`
@@ -84,6 +87,7 @@ const BEARER_CREDENTIALS = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  * whatever protocol version the request names: MCP has had no batches since
  * 2025-06-18, and this endpoint speaks no older dialect with them.
  *
+ * @throws TypeError when `siteUrl` or an entry of `allowedOrigins` is not an absolute http(s) URL.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
  * @see https://modelcontextprotocol.io/specification/2025-06-18/changelog
  * @example
@@ -92,7 +96,7 @@ const BEARER_CREDENTIALS = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  */
 export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEndpointOptions<T>): McpHttpEndpoint {
   const allowedHostnames = options.allowedHostnames ?? localhostAllowedHostnames();
-  const allowedOrigins = options.allowedOriginHostnames ?? allowedHostnames;
+  const configuredOrigins = new Set([...(options.siteUrl !== undefined ? [options.siteUrl] : []), ...(options.allowedOrigins ?? [])].map(webOriginOf));
   const verify = options.verifyAccessToken ?? (async () => null);
   const handler = createMcpHandler(
     (context) => {
@@ -120,7 +124,7 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
 
   return {
     async fetch(request) {
-      const refused = hostHeaderValidationResponse(request, allowedHostnames) ?? originValidationResponse(request, allowedOrigins);
+      const refused = hostHeaderValidationResponse(request, allowedHostnames) ?? originRefusal(request, allowedHostnames, configuredOrigins);
       if (refused) return refused;
       const body = await jsonBodyOf(request);
       if (Array.isArray(body.parsed)) return Response.json(BATCH_REFUSAL.reply, { status: 400 });
@@ -143,6 +147,47 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     },
     close: () => handler.close(),
   };
+}
+
+/**
+ * Refuses (403) a browser's `Origin` that is not one of the site's own whole
+ * origins: scheme, host and port must all match, so a page on another port of
+ * the same host is another site (RFC 6454 §5). The site's own are the allowed
+ * host names at the scheme and port the request came to, plus the configured
+ * ones. A request without `Origin` (not from a browser page) passes.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
+ */
+function originRefusal(request: Request, allowedHostnames: readonly string[], configuredOrigins: ReadonlySet<string>): Response | undefined {
+  const origin = request.headers.get('origin');
+  if (origin === null) return undefined;
+  const presented = URL.canParse(origin) ? new URL(origin).origin : 'null';
+  if (presented !== 'null' && (configuredOrigins.has(presented) || servedOrigins(request, allowedHostnames).includes(presented))) return undefined;
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: a page of another site (Origin) may not call this endpoint.' }, id: null },
+    { status: 403 },
+  );
+}
+
+/** Each allowed host name at the scheme and port this request came to (the Host allowlist has already passed it). */
+function servedOrigins(request: Request, allowedHostnames: readonly string[]): string[] {
+  const reached = new URL(request.url);
+  const port = reached.port === '' ? '' : `:${reached.port}`;
+  return allowedHostnames.flatMap((hostname) => {
+    const candidate = `${reached.protocol}//${hostname}${port}`;
+    return URL.canParse(candidate) ? [new URL(candidate).origin] : [];
+  });
+}
+
+/**
+ * The origin of a configured site URL or allowed origin.
+ *
+ * @throws TypeError when it is not an absolute `http:` or `https:` URL.
+ */
+function webOriginOf(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') throw new TypeError(`Not an http(s) origin: ${url}`);
+  return parsed.origin;
 }
 
 /**
