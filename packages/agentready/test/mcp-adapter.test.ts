@@ -1,9 +1,14 @@
 /**
  * agentready/mcp with a small catalog of its own, through the official client:
- * in memory for the tool server, and through the endpoint's fetch handler for
- * the HTTP rules (Host, Origin, bearer token). The Events app's tests cover
+ * in memory for the tool server, through the endpoint's fetch handler for
+ * the HTTP rules (Host, Origin, bearer token), and as a child process on
+ * stdio for what `close()` leaves behind. The Events app's tests cover
  * the same adapter over real HTTP and stdio.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import pino from 'pino';
@@ -287,5 +292,23 @@ describe('createMcpHttpEndpoint', () => {
     expect(text).not.toContain('ECONNREFUSED');
     expect(reported.map((error) => error.message)).toEqual(['connect ECONNREFUSED 127.0.0.1:5432']);
     await served.close();
+  });
+});
+
+describe('serveMcpOverStdio', () => {
+  const SERVER_PROCESS = fileURLToPath(new URL('./support/stdio-server-process.ts', import.meta.url));
+
+  it('answers a batch line at once, and lets its process end at close() though the client keeps stdin open', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SERVER_PROCESS], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    const exited = once(child, 'exit');
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    child.stdin!.write('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n');
+    const reply = await lines.next();
+    expect(JSON.parse(reply.value as string)).toMatchObject({ id: null, error: { code: -32600 } });
+
+    child.send('close');
+    // stdin stays open: the process must end on its own, as with the SDK's own transport.
+    expect(await exited).toEqual([0, null]);
+    child.stdin!.destroy();
   });
 });

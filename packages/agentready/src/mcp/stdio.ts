@@ -46,6 +46,11 @@ export function serveMcpOverStdio<T extends ToolContract>(options: McpStdioOptio
     },
   });
   process.stdin.pipe(screened);
+  // The SDK's transport pauses its input when the connection closes, so the process can end; stop reading stdin then too.
+  screened.once('pause', function stopReadingStdin() {
+    process.stdin.unpipe(screened);
+    process.stdin.pause();
+  });
   const transport = new StdioServerTransport(screened, process.stdout);
   return serveStdio(() => createMcpToolServer(options, options.principal), { transport, ...(options.onError && { onerror: options.onError }) });
 }
