@@ -1,9 +1,14 @@
 /**
  * agentready/mcp with a small catalog of its own, through the official client:
- * in memory for the tool server, and through the endpoint's fetch handler for
- * the HTTP rules (Host, Origin, bearer token). The Events app's tests cover
+ * in memory for the tool server, through the endpoint's fetch handler for
+ * the HTTP rules (Host, Origin, bearer token), and as a child process on
+ * stdio for what `close()` leaves behind. The Events app's tests cover
  * the same adapter over real HTTP and stdio.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import pino from 'pino';
@@ -262,6 +267,42 @@ describe('createMcpHttpEndpoint', () => {
     await served.close();
   });
 
+  it('answers a browser Origin only when its scheme, host and port are all the site\'s own', async () => {
+    const served = endpoint();
+    const status = async (url: string, origin: string) => (await served.fetch(listRequest(url, { origin }))).status;
+    // The allowed host names, at the port and scheme the request came to.
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://127.0.0.1:3000')).toBe(200);
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://[::1]:3000')).toBe(200);
+    expect(await status('http://localhost/mcp', 'http://localhost')).toBe(200);
+    // Another port, another scheme, or no port of the same host is another site.
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://127.0.0.1:9999')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://localhost:3001')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', 'https://127.0.0.1:3000')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', 'http://127.0.0.1')).toBe(403);
+    expect(await status('http://localhost/mcp', 'http://localhost:8080')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', 'null')).toBe(403);
+    expect(await status('http://127.0.0.1:3000/mcp', '')).toBe(403);
+    await served.close();
+  });
+
+  it('takes the site URL\'s origin and the configured origins as its own, whole', async () => {
+    // Behind a proxy that ends TLS: the request reaches the endpoint as http://library.example.
+    const served = createMcpHttpEndpoint({
+      ...libraryOptions([], 'https://library.example'),
+      allowedHostnames: ['library.example'],
+      allowedOrigins: ['https://admin.library.example:8443'],
+    });
+    const status = async (origin: string) => (await served.fetch(listRequest('http://library.example/mcp', { origin }))).status;
+    expect(await status('https://library.example')).toBe(200);
+    expect(await status('http://library.example')).toBe(200);
+    expect(await status('https://admin.library.example:8443')).toBe(200);
+    expect(await status('https://admin.library.example')).toBe(403);
+    expect(await status('https://library.example:8443')).toBe(403);
+    expect(await status('http://library.example:9999')).toBe(403);
+    await served.close();
+    expect(() => createMcpHttpEndpoint({ ...libraryOptions([]), allowedOrigins: ['library.example'] })).toThrow(TypeError);
+  });
+
   it('refuses an unknown bearer token 401 with a challenge, and acts as the principal a known one names', async () => {
     const evidence: AuditEvidence[] = [];
     const served = endpoint(evidence);
@@ -302,5 +343,23 @@ describe('createMcpHttpEndpoint', () => {
     expect(text).not.toContain('ECONNREFUSED');
     expect(reported.map((error) => error.message)).toEqual(['connect ECONNREFUSED 127.0.0.1:5432']);
     await served.close();
+  });
+});
+
+describe('serveMcpOverStdio', () => {
+  const SERVER_PROCESS = fileURLToPath(new URL('./support/stdio-server-process.ts', import.meta.url));
+
+  it('answers a batch line at once, and lets its process end at close() though the client keeps stdin open', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SERVER_PROCESS], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    const exited = once(child, 'exit');
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    child.stdin!.write('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n');
+    const reply = await lines.next();
+    expect(JSON.parse(reply.value as string)).toMatchObject({ id: null, error: { code: -32600 } });
+
+    child.send('close');
+    // stdin stays open: the process must end on its own, as with the SDK's own transport.
+    expect(await exited).toEqual([0, null]);
+    child.stdin!.destroy();
   });
 });

@@ -37,10 +37,11 @@ export type EventsAppOptions = {
   /** Folder of the built web client. Default: `apps/events/dist/web`. */
   webRoot?: string;
   /**
-   * `/mcp`: the host names its `Host` header (and a browser's `Origin`) may
-   * carry (default: localhost, 127.0.0.1, [::1]), and the site's public URL
-   * for `confirmationUrl` and how-to-connect hints (default: the origin each
-   * request came to).
+   * `/mcp`: the host names its `Host` header may carry (default: localhost,
+   * 127.0.0.1, [::1]; a browser's `Origin` must be one of them at the scheme
+   * and port the request came to, or the site URL's origin), and the site's
+   * public URL for `confirmationUrl` and how-to-connect hints (default: the
+   * origin each request came to).
    */
   mcp?: { allowedHostnames?: string[]; siteUrl?: string };
   /** What /connect shows about connecting an MCP client (`GET /api/connect-info`). Default: no stdio launch, so the page shows a placeholder path. */

@@ -7,7 +7,8 @@
  * migrated and seeded on first start. For `/mcp`: SITE_URL (the site's public
  * URL, for confirmation links; default: the address each request came to) and
  * ALLOWED_HOSTS (comma-separated host names `/mcp` answers besides localhost,
- * 127.0.0.1, [::1] and SITE_URL's host).
+ * 127.0.0.1, [::1] and SITE_URL's host; a browser page may call it only from
+ * one of these names at the port it serves on, or from SITE_URL's origin).
  */
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';

@@ -16,7 +16,11 @@ export type McpRouteOptions = {
   pipeline: InvocationPipeline;
   /** Checks a bearer token: the person it acts as and when it expires, or null. */
   verifyAccessToken: (token: string) => Promise<VerifiedAccessToken | null>;
-  /** Host names the `Host` header (and a browser's `Origin`) may carry. Default: localhost, 127.0.0.1, [::1]. */
+  /**
+   * Host names the `Host` header may carry (default: localhost, 127.0.0.1, [::1]).
+   * A browser's `Origin` must be one of them at the scheme and port the request
+   * came to, or `siteUrl`'s origin: the whole origin, port included.
+   */
   allowedHostnames?: string[];
   /** The site's public URL for `confirmationUrl`. Default: the origin the request came to. */
   siteUrl?: string;

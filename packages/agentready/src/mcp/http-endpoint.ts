@@ -6,18 +6,21 @@
  * earlier). Web-standard: mount `endpoint.fetch` on any framework.
  */
 import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
   OAuthError,
   OAuthErrorCode,
   bearerAuthChallengeResponse,
   createMcpHandler,
   hostHeaderValidationResponse,
+  isJsonContentType,
   localhostAllowedHostnames,
-  originValidationResponse,
+  readRequestBody,
   verifyBearerToken,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { Principal } from '../runtime/pipeline.ts';
+import { BATCH_REFUSAL } from './message-refusals.ts';
 import { createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
 
 /** A principal a bearer token stands for, and when the token stops working. */
@@ -33,14 +36,20 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
    */
   allowedHostnames?: string[];
   /**
-   * Host names a browser's `Origin` header may carry. Requests without
-   * `Origin` (every non-browser client) pass. Default: the allowed host names.
+   * Whole origins (scheme, host and port: `https://admin.example.org`) a
+   * browser's `Origin` header may carry besides the site's own, which are
+   * `siteUrl`'s origin and each allowed host name at the scheme and port the
+   * request came to (the address this endpoint serves on). Any other
+   * `Origin`, `null` included, answers 403; requests without `Origin` (every
+   * non-browser client) pass. Default: none.
    */
-  allowedOriginHostnames?: string[];
+  allowedOrigins?: string[];
   /**
    * Checks a presented bearer token. Answer null for a malformed, unknown,
    * revoked or expired token: the request is refused 401 `invalid_token`
-   * with a `WWW-Authenticate` challenge. Without an `Authorization` header
+   * with a `WWW-Authenticate` challenge. An `Authorization` header that is
+   * not exactly `Bearer <token>` (RFC 6750 §2.1; the scheme in any case) is
+   * refused the same way before this is asked. Without an `Authorization` header
    * the call runs with no principal (read tools work; the pipeline answers
    * the rest UNAUTHENTICATED). When the check itself throws (its store is
    * down), the request is answered 503 with `Retry-After`, and the error goes
@@ -60,19 +69,34 @@ export type McpHttpEndpoint = {
 };
 
 const INVALID_TOKEN_MESSAGE = 'The access token is not valid: it is unknown, revoked or expired.';
+const MALFORMED_AUTHORIZATION_MESSAGE = "The Authorization header must be exactly 'Bearer <token>': one token, nothing else.";
+
+/**
+ * RFC 6750 §2.1: `credentials = "Bearer" 1*SP b64token`, and the scheme is
+ * case-insensitive (RFC 7235 §2.1). Anything else (another scheme, no token,
+ * a second token, a list of credentials) names no one for sure.
+ */
+const BEARER_CREDENTIALS = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
  * Builds the `/mcp` endpoint of a catalog: a fresh server per request
  * (stateless), the caller's principal from `Authorization: Bearer`.
  *
+ * A body that is a JSON array (a JSON-RPC batch, whatever it holds) is
+ * answered 400 with JSON-RPC error -32600 and id null, and none of it runs,
+ * whatever protocol version the request names: MCP has had no batches since
+ * 2025-06-18, and this endpoint speaks no older dialect with them.
+ *
+ * @throws TypeError when `siteUrl` or an entry of `allowedOrigins` is not an absolute http(s) URL.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
+ * @see https://modelcontextprotocol.io/specification/2025-06-18/changelog
  * @example
  * const endpoint = createMcpHttpEndpoint({ serverInfo, catalog, pipeline, allowedHostnames: ['events.example.org'], verifyAccessToken });
  * app.all('/mcp', (c) => endpoint.fetch(c.req.raw));
  */
 export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEndpointOptions<T>): McpHttpEndpoint {
   const allowedHostnames = options.allowedHostnames ?? localhostAllowedHostnames();
-  const allowedOrigins = options.allowedOriginHostnames ?? allowedHostnames;
+  const configuredOrigins = new Set([...(options.siteUrl !== undefined ? [options.siteUrl] : []), ...(options.allowedOrigins ?? [])].map(webOriginOf));
   const verify = options.verifyAccessToken ?? (async () => null);
   const handler = createMcpHandler(
     (context) => {
@@ -100,13 +124,16 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
 
   return {
     async fetch(request) {
-      const refused = hostHeaderValidationResponse(request, allowedHostnames) ?? originValidationResponse(request, allowedOrigins);
+      const refused = hostHeaderValidationResponse(request, allowedHostnames) ?? originRefusal(request, allowedHostnames, configuredOrigins);
       if (refused) return refused;
+      const body = await jsonBodyOf(request);
+      if (Array.isArray(body.parsed)) return Response.json(BATCH_REFUSAL.reply, { status: 400 });
+      const parsedBody = body.read ? { parsedBody: body.parsed } : {};
       const authorization = request.headers.get('authorization');
-      if (authorization === null) return handler.fetch(request);
+      if (authorization === null) return handler.fetch(request, parsedBody);
       let authInfo: AuthInfo;
       try {
-        authInfo = await verifyBearerToken(authorization, { verifier });
+        authInfo = await verifyBearerToken(`Bearer ${bearerTokenOf(authorization)}`, { verifier });
       } catch (error) {
         if (error instanceof OAuthError) return bearerAuthChallengeResponse(error);
         // The token store failed, not the token: say so, and that a retry may work.
@@ -116,10 +143,81 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
           { status: 503, headers: { 'Retry-After': '1' } },
         );
       }
-      return handler.fetch(request, { authInfo });
+      return handler.fetch(request, { authInfo, ...parsedBody });
     },
     close: () => handler.close(),
   };
+}
+
+/**
+ * Refuses (403) a browser's `Origin` that is not one of the site's own whole
+ * origins: scheme, host and port must all match, so a page on another port of
+ * the same host is another site (RFC 6454 §5). The site's own are the allowed
+ * host names at the scheme and port the request came to, plus the configured
+ * ones. A request without `Origin` (not from a browser page) passes.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
+ */
+function originRefusal(request: Request, allowedHostnames: readonly string[], configuredOrigins: ReadonlySet<string>): Response | undefined {
+  const origin = request.headers.get('origin');
+  if (origin === null) return undefined;
+  const presented = URL.canParse(origin) ? new URL(origin).origin : 'null';
+  if (presented !== 'null' && (configuredOrigins.has(presented) || servedOrigins(request, allowedHostnames).includes(presented))) return undefined;
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: a page of another site (Origin) may not call this endpoint.' }, id: null },
+    { status: 403 },
+  );
+}
+
+/** Each allowed host name at the scheme and port this request came to (the Host allowlist has already passed it). */
+function servedOrigins(request: Request, allowedHostnames: readonly string[]): string[] {
+  const reached = new URL(request.url);
+  const port = reached.port === '' ? '' : `:${reached.port}`;
+  return allowedHostnames.flatMap((hostname) => {
+    const candidate = `${reached.protocol}//${hostname}${port}`;
+    return URL.canParse(candidate) ? [new URL(candidate).origin] : [];
+  });
+}
+
+/**
+ * The origin of a configured site URL or allowed origin.
+ *
+ * @throws TypeError when it is not an absolute `http:` or `https:` URL.
+ */
+function webOriginOf(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') throw new TypeError(`Not an http(s) origin: ${url}`);
+  return parsed.origin;
+}
+
+/**
+ * The token of an `Authorization` header of the form RFC 6750 §2.1 gives.
+ *
+ * @throws OAuthError `invalid_token` for any other form (answered 401 with a
+ *   Bearer challenge, as for a token that is not valid), so a malformed header
+ *   never acts as the first token in it.
+ */
+function bearerTokenOf(authorization: string): string {
+  const token = BEARER_CREDENTIALS.exec(authorization)?.[1];
+  if (token === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, MALFORMED_AUTHORIZATION_MESSAGE);
+  return token;
+}
+
+/**
+ * Reads a POSTed JSON body once, so a batch is refused before anything runs
+ * and the SDK gets the parsed body instead of reading it again. Any body it
+ * cannot read (not JSON, too large, another content type) is left to the
+ * SDK, which answers it; the request is read through a clone, so it can.
+ */
+async function jsonBodyOf(request: Request): Promise<{ read: true; parsed: unknown } | { read: false; parsed?: undefined }> {
+  if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return { read: false };
+  try {
+    const body = await readRequestBody(request.clone(), DEFAULT_MAX_REQUEST_BODY_SIZE);
+    if (body.tooLarge || body.text === '') return { read: false };
+    return { read: true, parsed: JSON.parse(body.text) as unknown };
+  } catch {
+    return { read: false };
+  }
 }
 
 function principalOf(authInfo: AuthInfo | undefined): Principal | null {

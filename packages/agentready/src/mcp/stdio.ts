@@ -4,8 +4,9 @@
  * protocol 2026-07-28 and of the 2025 revisions). Nothing but protocol
  * messages may reach stdout: log to stderr.
  */
-import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type { ToolContract } from '../contract/define-tool.ts';
+import { screenStdioLines } from './stdio-line-screen.ts';
 import { createMcpToolServer, type McpToolServerOptions, type PrincipalSource } from './tool-server.ts';
 
 /** Options of {@link serveMcpOverStdio}. */
@@ -15,18 +16,41 @@ export type McpStdioOptions<T extends ToolContract> = McpToolServerOptions<T> & 
    * token is in the environment, or null once it is revoked).
    */
   principal: PrincipalSource;
-  /** Errors outside any response (for the log). */
+  /**
+   * Errors outside any response (for the log), among them each refused line,
+   * named by its kind ("not JSON", "a JSON-RPC batch", "not a JSON-RPC
+   * message"), never by its content.
+   */
   onError?: (error: Error) => void;
 };
 
 /**
  * Serves the catalog on this process's stdin and stdout until stdin closes.
  *
+ * A line that is not JSON is answered with JSON-RPC error -32700, a batch (any
+ * JSON array) or JSON that is not one JSON-RPC message with -32600, both with
+ * id null unless the message named its own, as `/mcp` answers over HTTP; none
+ * of it runs, and `onError` hears the line's kind. Blank lines are skipped.
+ *
  * @returns the handle whose `close()` ends the connection.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
+ * @see https://www.jsonrpc.org/specification#error_object
  * @example
  * serveMcpOverStdio({ serverInfo, catalog, pipeline, principal: async () => principal });
  */
 export function serveMcpOverStdio<T extends ToolContract>(options: McpStdioOptions<T>): StdioServerHandle {
-  return serveStdio(() => createMcpToolServer(options, options.principal), options.onError ? { onerror: options.onError } : {});
+  const screened = screenStdioLines({
+    onRefused: function answerRefusedLine({ kind, reply }) {
+      process.stdout.write(`${JSON.stringify(reply)}\n`);
+      options.onError?.(new Error(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${reply.error.code})`));
+    },
+  });
+  process.stdin.pipe(screened);
+  // The SDK's transport pauses its input when the connection closes, so the process can end; stop reading stdin then too.
+  screened.once('pause', function stopReadingStdin() {
+    process.stdin.unpipe(screened);
+    process.stdin.pause();
+  });
+  const transport = new StdioServerTransport(screened, process.stdout);
+  return serveStdio(() => createMcpToolServer(options, options.principal), { transport, ...(options.onError && { onerror: options.onError }) });
 }

@@ -1,0 +1,64 @@
+/**
+ * @module The lines a stdio MCP connection receives, screened before the
+ * SDK's transport reads them. The SDK drops a line that is not JSON without
+ * a word and reports a batch only to the log, so the client waits for an
+ * answer that never comes; here each such line is answered at once with a
+ * JSON-RPC error (as `/mcp` answers the same body over HTTP) and never
+ * reaches a server.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
+ */
+import { Transform } from 'node:stream';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import { refusalOfMessage, type MessageRefusal } from './message-refusals.ts';
+
+/** Options of {@link screenStdioLines}. */
+export type StdioLineScreenOptions = {
+  /** Called once per refused line, in order: write `refusal.reply` to the client and log `refusal.kind`. */
+  onRefused: (refusal: MessageRefusal) => void;
+  /**
+   * The longest line screened, in bytes. A longer unfinished line is passed on
+   * as it is, so the SDK's own limit ends the connection as it documents.
+   * Default: the SDK's stdio buffer size (10 MB).
+   */
+  maxLineBytes?: number;
+};
+
+const NEWLINE = 0x0a;
+
+/**
+ * A stream to put between stdin and the SDK's `StdioServerTransport`: it
+ * passes each line that holds one JSON-RPC message, drops blank lines, and
+ * hands every other line's refusal (-32700 not JSON, -32600 a batch or not a
+ * JSON-RPC message; see {@link refusalOfMessage}) to `onRefused` instead.
+ *
+ * @example
+ * const screened = screenStdioLines({ onRefused: ({ reply }) => process.stdout.write(`${JSON.stringify(reply)}\n`) });
+ * process.stdin.pipe(screened);
+ * serveStdio(factory, { transport: new StdioServerTransport(screened, process.stdout) });
+ */
+export function screenStdioLines(options: StdioLineScreenOptions): Transform {
+  const maxLineBytes = options.maxLineBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
+  let unfinished: Buffer = Buffer.alloc(0);
+  return new Transform({
+    transform: function screenChunk(chunk: Buffer, _encoding, done) {
+      const received = unfinished.length === 0 ? chunk : Buffer.concat([unfinished, chunk]);
+      let start = 0;
+      for (let end = received.indexOf(NEWLINE); end !== -1; end = received.indexOf(NEWLINE, start)) {
+        const lineStart = start;
+        start = end + 1;
+        const text = received.toString('utf8', lineStart, end);
+        if (text.trim() === '') continue;
+        const refusal = refusalOfMessage(text);
+        if (refusal) options.onRefused(refusal);
+        else this.push(received.subarray(lineStart, start));
+      }
+      unfinished = received.subarray(start);
+      if (unfinished.length > maxLineBytes) {
+        this.push(unfinished);
+        unfinished = Buffer.alloc(0);
+      }
+      done();
+    },
+  });
+}
