@@ -1,7 +1,7 @@
 /**
  * The events domain on SQLite and on PostgreSQL: the same rules, the same
- * answers. PostgreSQL runs wherever it is reachable; in CI (CI=true) an
- * unreachable PostgreSQL fails the run instead of being left out.
+ * answers. An unreachable PostgreSQL fails the run unless the person running
+ * it opts out with AGENTREADY_SKIP_POSTGRES=1.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
