@@ -9,3 +9,5 @@ export type { ConformanceOptions } from './catalog-conformance.ts';
 export { withTestSchemaLock } from './postgres-schema-lock.ts';
 export { requirePostgresForTests, SKIP_POSTGRES_VARIABLE } from './postgres-requirement.ts';
 export type { PostgresRequirementOptions } from './postgres-requirement.ts';
+export { findLayerViolations } from './layer-imports.ts';
+export type { LayerRule, LayerViolation } from './layer-imports.ts';
