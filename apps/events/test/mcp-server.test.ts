@@ -142,8 +142,8 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     expect(hints('prepare_event_registration')).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     expect(hints('prepare_registration_cancellation')).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
+    expect(tools.map((tool) => tool.title)).toEqual(['Search events', 'Event details', 'Save event', 'Prepare a registration', 'Prepare a cancellation']);
     for (const tool of tools) {
-      expect(tool.title).toBeTruthy();
       expect(tool.description!.length).toBeGreaterThan(60);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
