@@ -23,6 +23,8 @@ const CLOSED_EVENT = 'evt-taipei-web-conf-2027';
 const LAST_PLACE_EVENT = 'evt-rust-microcontrollers-hsinchu';
 const INJECTION_EVENT = 'evt-prompt-injection-defense';
 const FIVE_MINUTES = 5 * 60 * 1000;
+/** What the API answers a state-changing request without this session's X-CSRF-Token. */
+const CSRF_REFUSAL = 'This request lacks a valid CSRF token. Reload the page and try again.';
 /** Names a person's Submit must refuse, so the registration tool must refuse them too. */
 const BAD_NAMES: ReadonlyArray<[string, string]> = [
   ['bell\u0007', 'a control character'],
@@ -391,7 +393,7 @@ describe('saved events', () => {
     for (const csrf of [null, 'not-the-token']) {
       const answer = await browser.call('POST', '/api/saved', { event_id: OPEN_EVENT }, { csrf });
       expect(answer.status).toBe(403);
-      expect(answer.body).toMatchObject({ ok: false, code: 'FORBIDDEN', retryable: false });
+      expect(answer.body).toMatchObject({ ok: false, code: 'FORBIDDEN', message: CSRF_REFUSAL, retryable: false });
     }
     expect((await browser.call('POST', '/api/saved', { event_id: 'evt-nope' })).body).toMatchObject({ code: 'NOT_FOUND' });
     const unknownKey = await browser.call('POST', '/api/saved', { event_id: OPEN_EVENT, note: 'x' });
@@ -458,15 +460,21 @@ describe('registration', () => {
       expect(await snapshot(eventId)).toEqual(before);
     }
 
-    it('without a CSRF token', async () => {
+    it('without a CSRF token, with a wrong one or with another session’s', async () => {
       const browser = await visitor();
+      const other = await visitor();
       const intent = await browser.intent('register', OPEN_EVENT);
-      await expectRefusal(
-        () => browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: 'A', email: 'a@example.com', confirmation_intent: intent }, { csrf: null }),
-        403,
-        { code: 'FORBIDDEN' },
-      );
+      for (const csrf of [null, 'not-the-token', `${browser.csrfToken}x`, other.csrfToken]) {
+        await expectRefusal(
+          () => browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: 'A', email: 'a@example.com', confirmation_intent: intent }, { csrf }),
+          403,
+          { code: 'FORBIDDEN', message: CSRF_REFUSAL, retryable: false },
+        );
+      }
       secrets.emails.push('a@example.com');
+      // The intent was not spent by the refused requests: the right token still registers with it.
+      const accepted = await browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: 'A', email: 'a@example.com', confirmation_intent: intent });
+      expect(accepted.status).toBe(201);
     });
 
     it('without an intent', async () => {
@@ -632,12 +640,16 @@ describe('cancellation', () => {
     expect(await snapshot(OPEN_EVENT)).toEqual(before);
   });
 
-  it('refuses without a CSRF token or intent', async () => {
+  it('refuses without a CSRF token, with a wrong one or another session’s, or without an intent', async () => {
     const { browser, registrationId } = await registeredVisitor();
+    const other = await visitor();
     const before = await snapshot(OPEN_EVENT);
     const intent = await browser.intent('cancel', registrationId);
-    const noCsrf = await browser.call('POST', `/api/registrations/${registrationId}/cancel`, { confirmation_intent: intent }, { csrf: null });
-    expect(noCsrf.status).toBe(403);
+    for (const csrf of [null, 'not-the-token', `${browser.csrfToken}x`, other.csrfToken]) {
+      const refused = await browser.call('POST', `/api/registrations/${registrationId}/cancel`, { confirmation_intent: intent }, { csrf });
+      expect(refused.status, String(csrf)).toBe(403);
+      expect(refused.body, String(csrf)).toMatchObject({ ok: false, code: 'FORBIDDEN', message: CSRF_REFUSAL, retryable: false });
+    }
     const noIntent = await browser.call('POST', `/api/registrations/${registrationId}/cancel`, {});
     expect(noIntent.body).toMatchObject({ code: 'INVALID_INPUT', field: 'confirmation_intent' });
     expect(await snapshot(OPEN_EVENT)).toEqual(before);
@@ -679,8 +691,11 @@ describe('server', () => {
     const found = await browser.call('POST', '/api/tools/search_events', { keyword: 'WebMCP' });
     expect(found.status).toBe(200);
     expect(found.body).toMatchObject({ ok: true, code: 'SUCCESS', data: { events: expect.arrayContaining([expect.objectContaining({ id: OPEN_EVENT })]) } });
-    const forged = await browser.call('POST', '/api/tools/save_event', { event_id: OPEN_EVENT }, { csrf: null });
-    expect(forged.status).toBe(403);
+    for (const csrf of [null, `${browser.csrfToken}x`]) {
+      const forged = await browser.call('POST', '/api/tools/save_event', { event_id: OPEN_EVENT }, { csrf });
+      expect(forged.status).toBe(403);
+      expect(forged.body).toMatchObject({ ok: false, code: 'FORBIDDEN', message: CSRF_REFUSAL });
+    }
     expect((await browser.call('GET', '/api/saved')).body).toEqual({ events: [] });
     expect((await browser.call('POST', '/api/tools/submit_registration', {})).status).toBe(404);
   });

@@ -1,8 +1,10 @@
 /**
  * The events domain on SQLite and on PostgreSQL: the same rules, the same
- * answers. PostgreSQL runs wherever it is reachable; in CI (CI=true) an
- * unreachable PostgreSQL fails the run instead of being left out.
+ * answers. An unreachable PostgreSQL fails the run unless the person running
+ * it opts out with AGENTREADY_SKIP_POSTGRES=1.
  */
+import { setTimeout as delay } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import type { Principal } from 'agentready/runtime';
@@ -221,21 +223,86 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(1);
   });
 
+  /** What a commit answers when its intent was already used: the intent, not some later rule, refuses it. */
+  const INTENT_USED = {
+    ok: false,
+    code: 'CONFIRMATION_REQUIRED',
+    field: 'confirmation_intent',
+    message: 'This confirmation was already used. Confirm again.',
+  };
+
+  /**
+   * Runs `commits` at once. On PostgreSQL the intent rows are held first, so
+   * every commit has read its intent unused and waits to consume it before
+   * any may go on: the interleaving a single-use guard must survive. (SQLite
+   * runs one transaction at a time.)
+   */
+  async function atOnce<T>(commits: Array<() => Promise<T>>): Promise<T[]> {
+    if (fixture.dialect === 'sqlite') return Promise.all(commits.map((commit) => commit()));
+    let running: Promise<T[]> | undefined;
+    await fixture.db.transaction().execute(async (trx) => {
+      await sql`select id from confirmation_intents for update`.execute(trx);
+      running = Promise.all(commits.map((commit) => commit()));
+      // Asked outside the holding transaction: pg_stat_activity stays as first read within one.
+      for (;;) {
+        const waiting = await sql<{ count: number }>`
+          select count(*)::int as count from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and query like 'update "confirmation_intents"%'`.execute(fixture.db);
+        if ((waiting.rows[0]?.count ?? 0) >= commits.length) break;
+        await delay(5);
+      }
+    });
+    return running!;
+  }
+
   it('lets one intent be used once, even by two concurrent commits', async () => {
     const principal = await newPrincipal();
     const intent = await intentFor(principal, 'register', 'evt-webmcp-intro');
-    const results = await Promise.all(
-      [0, 1].map(() =>
-        services.registerForEvent(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: intent }),
-      ),
-    );
+    const register = () =>
+      services.registerForEvent(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: intent });
+    const results = await atOnce([register, register]);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
-    // The loser finds the intent used, or (PostgreSQL, truly at once) meets the unique registration first.
-    const loser = results.find((result) => !result.ok);
-    expect(loser && !loser.ok ? loser.code : 'no refusal').toMatch(/^(CONFIRMATION_REQUIRED|CONFLICT)$/);
+    expect(results.find((result) => !result.ok)).toEqual(INTENT_USED);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(1);
+    expect(await remaining('evt-webmcp-intro')).toBe(7);
     const used = await fixture.db.selectFrom('confirmation_intents').select('used_at').execute();
-    expect(used.every((row) => row.used_at !== null)).toBe(true);
+    expect(used.map((row) => row.used_at !== null)).toEqual([true]);
+  });
+
+  it('lets one cancel intent be used once, even by two concurrent cancels', async () => {
+    const principal = await newPrincipal();
+    const registered = await services.registerForEvent(principal, {
+      eventId: 'evt-webmcp-intro',
+      name: 'Attendee',
+      email: 'a@example.com',
+      confirmationIntent: await intentFor(principal, 'register', 'evt-webmcp-intro'),
+    });
+    if (!registered.ok) throw new Error(registered.message);
+    const registrationId = registered.value.registration.id;
+    const intent = await intentFor(principal, 'cancel', registrationId);
+    const cancel = () => services.cancelRegistration(principal, { registrationId, confirmationIntent: intent });
+    const results = await atOnce([cancel, cancel]);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.find((result) => !result.ok)).toEqual(INTENT_USED);
+    expect(await remaining('evt-webmcp-intro')).toBe(8);
+    expect(await services.getStateVersion(principal)).toBe(2);
+  });
+
+  it('refuses a used intent even when what it confirmed was undone since: one click, one registration', async () => {
+    const principal = await newPrincipal();
+    const intent = await intentFor(principal, 'register', 'evt-webmcp-intro');
+    const register = () =>
+      services.registerForEvent(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: intent });
+    const first = await register();
+    if (!first.ok) throw new Error(first.message);
+    const cancelled = await services.cancelRegistration(principal, {
+      registrationId: first.value.registration.id,
+      confirmationIntent: await intentFor(principal, 'cancel', first.value.registration.id),
+    });
+    expect(cancelled).toMatchObject({ ok: true });
+    expect(await register()).toEqual(INTENT_USED);
+    expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
+    expect(await remaining('evt-webmcp-intro')).toBe(8);
   });
 
   it('rolls the intent back when the commit is refused after consuming it', async () => {

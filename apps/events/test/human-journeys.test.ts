@@ -226,10 +226,16 @@ describe('a person on AgentReady Events', () => {
     await other.click(byTestId('submit-button'));
     await other.locator(byTestId('register-success')).waitFor();
 
+    // The refusal the page received (the intent is refused before any registration is tried).
+    const refusal = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/confirmation-intents');
     await page.click(byTestId('submit-button'));
+    const answer = await refusal;
+    expect(answer.status()).toBe(409);
+    const sent = (await answer.json()) as { code: string; message: string };
+    expect(sent).toMatchObject({ code: 'CONFLICT', message: 'You are already registered for this event.' });
     const failure = page.locator(byTestId('register-error'));
     await failure.waitFor();
-    expect((await failure.textContent())?.length).toBeGreaterThan(0);
+    expect(await failure.textContent()).toBe(sent.message);
     expect(await page.locator(byTestId('register-success')).isHidden()).toBe(true);
   });
 

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { launchWebMcpChromium } from 'agentready/testing';
@@ -142,8 +142,8 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     expect(hints('prepare_event_registration')).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     expect(hints('prepare_registration_cancellation')).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
+    expect(tools.map((tool) => tool.title)).toEqual(['Search events', 'Event details', 'Save event', 'Prepare a registration', 'Prepare a cancellation']);
     for (const tool of tools) {
-      expect(tool.title).toBeTruthy();
       expect(tool.description!.length).toBeGreaterThan(60);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
@@ -315,6 +315,7 @@ describe('with a person\'s access token over Streamable HTTP', () => {
     const client = await httpClient({ token });
     const back = [await call(client, 'save_event', { event_id: eventId }), await call(client, 'save_event', { event_id: eventId })];
     expect(back.map((answer) => answer.envelope.ok)).toEqual([true, true]);
+    expect(back.map((answer) => answer.envelope.data!['alreadySaved'])).toEqual([false, true]);
 
     const concurrentId = 'evt-prompt-injection-defense';
     const [a, b] = await Promise.all([httpClient({ token }), httpClient({ token, era: 'modern' })]);
@@ -343,7 +344,13 @@ describe('with a person\'s access token over Streamable HTTP', () => {
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
     }
-    await expect(httpClient({ token: spare })).rejects.toThrow();
+    // The client stops at connect with the server's 401 invalid_token, not some other failure.
+    const refused = await httpClient({ token: spare }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SdkHttpError);
+    expect(refused).toMatchObject({ data: { status: 401, text: expect.stringContaining('"error":"invalid_token"') } });
   });
 });
 

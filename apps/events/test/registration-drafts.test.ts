@@ -4,8 +4,8 @@
  * session and event, replaced by the next prepare, removed by registering,
  * invisible to other sessions), and the REST API through `app.request()` (the
  * tool route stores it, `GET /api/events/:id/registration-draft` reads the
- * session's own, no tool result carries the e-mail). PostgreSQL runs wherever
- * it is reachable; in CI an unreachable PostgreSQL fails the run.
+ * session's own, no tool result carries the e-mail). An unreachable PostgreSQL
+ * fails the run unless AGENTREADY_SKIP_POSTGRES=1.
  */
 import { pino } from 'pino';
 import type { Principal } from 'agentready/runtime';

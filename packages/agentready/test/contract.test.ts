@@ -154,10 +154,10 @@ describe('parseToolInput', () => {
 
   it('never repeats the value it refused', () => {
     const result = parseToolInput(lookup.input, { id: 'a', contact: 'not-an-address@' });
-    expect(result.ok).toBe(false);
+    expect(result).toMatchObject({ ok: false, failure: { field: 'contact' } });
     expect(JSON.stringify(result)).not.toContain('not-an-address');
     const typed = parseToolInput(lookup.input, { id: ['secret-looking-value'] });
-    expect(typed.ok).toBe(false);
+    expect(typed).toMatchObject({ ok: false, failure: { field: 'id' } });
     expect(JSON.stringify(typed)).not.toContain('secret-looking-value');
   });
 

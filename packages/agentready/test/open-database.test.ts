@@ -1,6 +1,6 @@
 /**
- * openDatabase and migrateToLatest on a SQLite file and, where reachable, on
- * PostgreSQL (required in CI: CI=true fails the file when it is not).
+ * openDatabase and migrateToLatest on a SQLite file and on PostgreSQL (an
+ * unreachable PostgreSQL fails the file unless AGENTREADY_SKIP_POSTGRES=1).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeDatabaseLocation, dialectOf, migrateToLatest, openDatabase } from '../src/store/index.ts';
-import { withTestSchemaLock } from '../src/testing/index.ts';
+import { requirePostgresForTests, withTestSchemaLock } from '../src/testing/index.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 
@@ -47,13 +47,7 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-const pgReachable = await adminQuery('select 1').then(
-  () => true,
-  () => false,
-);
-if (!pgReachable && (process.env.CI === 'true' || process.env.CI === '1')) {
-  throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
-}
+const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the PostgreSQL store tests' });
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -203,7 +197,7 @@ async function schemaDatabase(): Promise<Kysely<Tables>> {
   return db;
 }
 
-describe.runIf(pgReachable)('openDatabase and migrateToLatest on PostgreSQL', () => {
+describe.runIf(runPostgres)('openDatabase and migrateToLatest on PostgreSQL', () => {
   it('migrates in its own schema and returns int8 values as numbers', async () => {
     const db = await schemaDatabase();
     expect(dialectOf(db)).toBe('postgres');

@@ -8,8 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
-import type { VerifiedAccessToken } from 'agentready/mcp';
-import type { Principal } from 'agentready/runtime';
+import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
 import type { EventsDatabase } from '../store/schema.ts';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH, accessTokenLabelSchema } from './access-token-label.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';

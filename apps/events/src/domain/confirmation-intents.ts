@@ -80,16 +80,18 @@ export async function consumeConfirmationIntent(
 ): Promise<DomainFailure | null> {
   const row = await trx
     .selectFrom('confirmation_intents')
-    .select(['id', 'session_id', 'action', 'target_id', 'expires_at_ms', 'used_at'])
+    .select(['id', 'session_id', 'action', 'target_id', 'expires_at_ms'])
     .where('token_hash', '=', sha256Hex(expected.intent))
     .executeTakeFirst();
   if (!row || row.session_id !== expected.sessionRowId || row.action !== expected.action || row.target_id !== expected.targetId) {
     return confirmationRequired('This confirmation does not match this request. Confirm again.');
   }
-  if (row.used_at !== null) return confirmationRequired('This confirmation was already used. Confirm again.');
   if (now.getTime() >= row.expires_at_ms) return confirmationRequired('This confirmation has expired. Confirm again.');
 
-  // Conditional on `used_at is null`, so of two concurrent commits only one consumes it.
+  // The single-use guard: conditional on `used_at is null`, so of two commits,
+  // even two that both read the intent unused at once, only one consumes it;
+  // the other waits for it (PostgreSQL row lock; SQLite runs one writer at a
+  // time) and then updates nothing.
   const updated = await trx
     .updateTable('confirmation_intents')
     .set({ used_at: now.toISOString() })

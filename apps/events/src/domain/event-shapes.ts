@@ -1,16 +1,14 @@
 /**
  * @module The public shapes of an event (docs/events-api.md, "Public shapes";
- * seed 000: "just enough") and the closed vocabularies they use, declared once
- * as zod schemas: the REST API, the tools' output allowlists and the pages all
- * take their types from here. Isomorphic: no I/O.
+ * seed 000: "just enough"), declared once as zod schemas: the REST API, the
+ * tools' output allowlists and the pages all take their types from here. The
+ * closed lists they use (levels, locations) are in ../vocabulary/.
+ * Isomorphic: no I/O.
  */
 import { untrustedText } from 'agentready';
 import { z } from 'zod';
-import { LOCATION_IDS } from './locations.ts';
-
-/** How much an attendee is expected to know. */
-export const EVENT_LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
-export type EventLevel = (typeof EVENT_LEVELS)[number];
+import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
+import { LOCATION_IDS } from '../vocabulary/locations.ts';
 
 /** Whether attending costs a fee. */
 export const PRICE_KINDS = ['free', 'paid'] as const;

@@ -3,8 +3,7 @@
  * what the REST routes and the agent tools call. Every method answers refusals
  * as data ({@link DomainResult}); only infrastructure failures throw.
  */
-import type { VerifiedAccessToken } from 'agentready/mcp';
-import type { Principal } from 'agentready/runtime';
+import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
 import {
   createAccessToken,
   verifyAccessToken,

@@ -5,8 +5,9 @@
  * keyword and page with the same rules. Isomorphic: no I/O.
  */
 import { z } from 'zod';
-import { EVENT_LEVELS, PRICE_KINDS } from './event-shapes.ts';
-import { LOCATION_IDS } from './locations.ts';
+import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
+import { LOCATION_IDS } from '../vocabulary/locations.ts';
+import { PRICE_KINDS } from './event-shapes.ts';
 import { oneLineTextSchema } from './one-line-text.ts';
 
 /** Longest keyword accepted, in characters (Unicode code points, as zod counts them). */

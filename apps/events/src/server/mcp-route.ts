@@ -6,8 +6,8 @@
  * nobody (read tools only).
  */
 import { Hono } from 'hono';
-import type { InvocationPipeline } from 'agentready/runtime';
-import { createMcpHttpEndpoint, type McpHttpEndpoint, type VerifiedAccessToken } from 'agentready/mcp';
+import type { InvocationPipeline, VerifiedAccessToken } from 'agentready/runtime';
+import { createMcpHttpEndpoint, type McpHttpEndpoint } from 'agentready/mcp';
 import type { Logger } from 'pino';
 import { eventsMcpServerOptions } from '../tools/events-mcp-server.ts';
 

@@ -4,8 +4,8 @@
  */
 import { DateTime } from 'luxon';
 import type { Kysely } from 'kysely';
-import type { EventLevel } from '../domain/event-shapes.ts';
-import type { LocationId } from '../domain/locations.ts';
+import type { EventLevel } from '../vocabulary/event-levels.ts';
+import type { LocationId } from '../vocabulary/locations.ts';
 import type { EventsDatabase, NewEventRow } from './schema.ts';
 
 /** An event as the seed data writes it: dates are ISO 8601 with the local offset (+08:00). */

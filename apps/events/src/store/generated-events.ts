@@ -5,8 +5,8 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { DateTime } from 'luxon';
-import { EVENT_LEVELS } from '../domain/event-shapes.ts';
-import type { LocationId } from '../domain/locations.ts';
+import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
+import type { LocationId } from '../vocabulary/locations.ts';
 import type { SeedEvent } from './event-seeds.ts';
 
 const TOPICS = [

@@ -6,8 +6,8 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { RuntimeTables } from 'agentready/store';
-import type { EventLevel } from '../domain/event-shapes.ts';
-import type { LocationId } from '../domain/locations.ts';
+import type { EventLevel } from '../vocabulary/event-levels.ts';
+import type { LocationId } from '../vocabulary/locations.ts';
 
 /** `events`: one row per event; `public_id` is the only ID that leaves the server. */
 export type EventsTable = {

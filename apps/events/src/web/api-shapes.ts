@@ -5,8 +5,9 @@
  * the envelopes of the endpoints are declared here.
  */
 import type { AccessTokenCreated, AccessTokenRevoked, AccessTokenSummary } from '../domain/access-tokens.ts';
-import type { EventDetail, EventLevel, EventState, EventSummary } from '../domain/event-shapes.ts';
-import type { LocationId } from '../domain/locations.ts';
+import type { EventDetail, EventState, EventSummary } from '../domain/event-shapes.ts';
+import type { EventLevel } from '../vocabulary/event-levels.ts';
+import type { LocationId } from '../vocabulary/locations.ts';
 import type { RegistrationDraft } from '../domain/registration-drafts.ts';
 import type { ActiveRegistration } from '../domain/registrations.ts';
 import type { EventSearchPage } from '../domain/search-events.ts';

@@ -5,7 +5,7 @@
  * viewer's zone: an event in Taipei starts at 19:00 wherever you read it.
  */
 import { DateTime } from 'luxon';
-import { isLocationId, locationName } from '../domain/locations.ts';
+import { isLocationId, locationName } from '../vocabulary/locations.ts';
 import type { EventLevel, EventState, EventSummary } from './api-shapes.ts';
 
 const DATE_FORMAT = 'ccc d LLL yyyy';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
-import { withTestSchemaLock } from 'agentready/testing';
+import { requirePostgresForTests, withTestSchemaLock } from 'agentready/testing';
 import pg from 'pg';
 import { prepareEventsDatabase } from '../../src/store/prepare-database.ts';
 import type { EventsDatabase } from '../../src/store/schema.ts';
@@ -81,39 +81,22 @@ export async function createPostgresFixture(): Promise<DatabaseFixture> {
   };
 }
 
-/** Whether PostgreSQL answers at {@link POSTGRES_TEST_URL}. */
-export async function postgresReachable(): Promise<boolean> {
-  try {
-    await withAdminClient((client) => client.query('select 1'));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A dialect a store test runs on, and how to open a fresh database of it. */
 export type StoreDialect = { name: 'sqlite' | 'postgres'; open: () => Promise<DatabaseFixture> };
 
 /**
- * The dialects store tests run on: SQLite always, PostgreSQL when it answers.
- * Under CI (`CI=true`) an unreachable PostgreSQL is an error, not a skip:
- * CI must run the PostgreSQL tests.
+ * The dialects store tests run on: SQLite and PostgreSQL. A PostgreSQL that
+ * does not answer fails the file, unless the person running it opted out with
+ * `AGENTREADY_SKIP_POSTGRES=1` (then SQLite only, with a warning naming `suite`).
  *
- * @param suite what runs on SQLite only when PostgreSQL is away, for the warning.
- * @throws Error under CI when PostgreSQL is not reachable.
+ * @param suite what the file holds, for the warning and the error ("the events domain tests").
+ * @param options.url the PostgreSQL to ask (default {@link POSTGRES_TEST_URL}); `env`, where the opt-out is read (default `process.env`).
+ * @throws Error when PostgreSQL is not reachable and the opt-out is not set (agentready/testing, requirePostgresForTests).
  */
-export async function storeDialects(suite: string): Promise<StoreDialect[]> {
-  if (await postgresReachable()) {
-    return [
-      { name: 'sqlite', open: createSqliteFixture },
-      { name: 'postgres', open: createPostgresFixture },
-    ];
-  }
-  if (process.env.CI === 'true' || process.env.CI === '1') {
-    throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432 (database "test"); CI must run the PostgreSQL tests.');
-  }
-  console.warn(`PostgreSQL is not reachable: ${suite} run on SQLite only.`);
-  return [{ name: 'sqlite', open: createSqliteFixture }];
+export async function storeDialects(suite: string, options: { url?: string; env?: NodeJS.ProcessEnv } = {}): Promise<StoreDialect[]> {
+  const sqlite: StoreDialect = { name: 'sqlite', open: createSqliteFixture };
+  const runPostgres = await requirePostgresForTests(options.url ?? POSTGRES_TEST_URL, { suite, ...(options.env && { env: options.env }) });
+  return runPostgres ? [sqlite, { name: 'postgres', open: createPostgresFixture }] : [sqlite];
 }
 
 async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {

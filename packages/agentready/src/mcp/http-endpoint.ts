@@ -19,12 +19,9 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
-import type { Principal } from '../runtime/pipeline.ts';
+import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
 import { BATCH_REFUSAL } from './message-refusals.ts';
 import { createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
-
-/** A principal a bearer token stands for, and when the token stops working. */
-export type VerifiedAccessToken = { principal: Principal; expiresAt: Date };
 
 /** Options of {@link createMcpHttpEndpoint}. */
 export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOptions<T> & {

@@ -12,6 +12,7 @@ export type {
   PipelineOptions,
   Principal,
   PrincipalLookup,
+  VerifiedAccessToken,
   Surface,
   ToolOperation,
 } from './pipeline.ts';

@@ -23,6 +23,13 @@ export type Surface = 'webmcp' | 'mcp' | 'ui';
  */
 export type Principal = { id: string; kind: 'session' | 'token'; ref: string };
 
+/**
+ * The principal a bearer access token stands for, and when the token stops
+ * working. What an app's token check answers, and what a surface that accepts
+ * bearer tokens (agentready/mcp, createMcpHttpEndpoint) takes.
+ */
+export type VerifiedAccessToken = { principal: Principal; expiresAt: Date };
+
 /** What an operation knows about its call besides its input. */
 export type OperationContext = {
   principal: Principal | null;

@@ -7,3 +7,7 @@ export type { LaunchWebMcpChromiumOptions } from './chromium.ts';
 export { checkCatalogConformance } from './catalog-conformance.ts';
 export type { ConformanceOptions } from './catalog-conformance.ts';
 export { withTestSchemaLock } from './postgres-schema-lock.ts';
+export { requirePostgresForTests, SKIP_POSTGRES_VARIABLE } from './postgres-requirement.ts';
+export type { PostgresRequirementOptions } from './postgres-requirement.ts';
+export { findLayerViolations } from './layer-imports.ts';
+export type { LayerRule, LayerViolation } from './layer-imports.ts';

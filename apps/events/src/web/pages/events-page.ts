@@ -3,7 +3,7 @@
  * `/events`: the search form, the result list with its pager, and a details
  * panel (hidden until used) where one event can be previewed and saved.
  */
-import { LOCATIONS } from '../../domain/locations.ts';
+import { LOCATIONS } from '../../vocabulary/locations.ts';
 import type { EventDetail, EventSearchResult } from '../api-shapes.ts';
 import { el } from '../dom-elements.ts';
 import { renderEventCard } from '../event-card.ts';
