@@ -301,5 +301,9 @@ describe('the stdio server and a line that is not one JSON-RPC message', () => {
     expect(stderr).toContain('Refused a line on stdin: not a JSON-RPC message');
     expect(stderr).not.toContain(OPEN_EVENT);
     expect(stderr).not.toContain(token);
+    // One line each: a refused line is the client's mistake, not a server error with a stack.
+    const refusals = stderr.split('\n').filter((line) => line.includes('Refused a line on stdin'));
+    expect(refusals.length).toBeGreaterThanOrEqual(3);
+    expect(stderr).not.toMatch(/"stack"|\n\s+at /);
   });
 });

@@ -77,6 +77,7 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
       return verified?.principal ?? null;
     },
     onError: (error) => logger.warn({ err: error }, 'MCP message refused or failed'),
+    onRefusedLine: (kind, code) => logger.warn(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${code})`),
   });
   process.stdin.once('close', function endOfInput() {
     void connection

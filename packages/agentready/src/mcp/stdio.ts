@@ -6,6 +6,7 @@
  */
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type { ToolContract } from '../contract/define-tool.ts';
+import type { MessageRefusalKind } from './message-refusals.ts';
 import { screenStdioLines } from './stdio-line-screen.ts';
 import { createMcpToolServer, type McpToolServerOptions, type PrincipalSource } from './tool-server.ts';
 
@@ -22,6 +23,12 @@ export type McpStdioOptions<T extends ToolContract> = McpToolServerOptions<T> & 
    * message"), never by its content.
    */
   onError?: (error: Error) => void;
+  /**
+   * Hears each refused line instead of `onError`: its kind and the JSON-RPC
+   * error code it was answered with, for a one-line log entry (no stack: a
+   * refused line is the client's mistake, not the server's).
+   */
+  onRefusedLine?: (kind: MessageRefusalKind, code: number) => void;
 };
 
 /**
@@ -30,7 +37,7 @@ export type McpStdioOptions<T extends ToolContract> = McpToolServerOptions<T> & 
  * A line that is not JSON is answered with JSON-RPC error -32700, a batch (any
  * JSON array) or JSON that is not one JSON-RPC message with -32600, both with
  * id null unless the message named its own, as `/mcp` answers over HTTP; none
- * of it runs, and `onError` hears the line's kind. Blank lines are skipped.
+ * of it runs, and `onRefusedLine` (else `onError`) hears the line's kind. Blank lines are skipped.
  *
  * @returns the handle whose `close()` ends the connection.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
@@ -42,7 +49,8 @@ export function serveMcpOverStdio<T extends ToolContract>(options: McpStdioOptio
   const screened = screenStdioLines({
     onRefused: function answerRefusedLine({ kind, reply }) {
       process.stdout.write(`${JSON.stringify(reply)}\n`);
-      options.onError?.(new Error(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${reply.error.code})`));
+      if (options.onRefusedLine) options.onRefusedLine(kind, reply.error.code);
+      else options.onError?.(new Error(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${reply.error.code})`));
     },
   });
   process.stdin.pipe(screened);
