@@ -158,6 +158,11 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       ['a zero-width space', 'Ada\\u200bLovelace'],
       ['a lone high surrogate', 'Ada\\ud800 Lovelace'],
       ['a lone low surrogate', 'Ada \\udc00Lovelace'],
+      // Default-ignorable code points outside the format category: blank-looking or invisible all the same.
+      ['a Hangul filler that looks blank', '\\u3164'],
+      ['Hangul choseong and jungseong fillers', '\\u115f\\u1160'],
+      ['a combining grapheme joiner', 'Ada\\u034fLovelace'],
+      ['a variation selector of the supplement', 'Ada\\udb40\\udd00Lovelace'],
     ];
     const RULE = 'on one line, without control, invisible or text-direction characters or broken Unicode.';
 

@@ -15,9 +15,14 @@ import { z } from 'zod';
 //   inside words, and the bidi embeddings, overrides and isolates reorder the
 //   text around them (https://www.unicode.org/reports/tr9/), so what the person
 //   reviews would not read as what is stored;
+// - default-ignorable code points (Unicode's Default_Ignorable_Code_Point,
+//   https://www.unicode.org/reports/tr44/) are drawn as nothing even where they
+//   are not format characters: the Hangul fillers U+115F, U+1160 and U+3164
+//   look blank, U+034F and the variation selectors (FE00–FE0F, E0100–E01EF)
+//   are invisible;
 // - a lone surrogate (\p{Cs} matches only an unpaired one under the `u` flag) is
 //   not text at all: SQLite would store it as invalid UTF-8.
-const NOT_ONE_LINE_OF_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u{E0000}-\u{E007F}]/u;
+const NOT_ONE_LINE_OF_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\u{E0000}-\u{E007F}]/u;
 
 /**
  * The rule in words, the same wherever it refuses (`The name must be …`,
@@ -36,8 +41,9 @@ export function oneLineTextRule(maxLength: number, minLength: 0 | 1 = 1): string
  * Trimmed, `minLength` (default 1) to `maxLength` characters (Unicode code
  * points, as zod counts them), one line of visible text: no control
  * character, line or paragraph separator, format character (Unicode general
- * category Cf: zero-width, bidi and tag characters among them), character of
- * the tag block U+E0000–U+E007F, or unpaired surrogate. A refusal of that rule
+ * category Cf: zero-width, bidi and tag characters among them), other
+ * default-ignorable code point (Hangul fillers, variation selectors), character
+ * of the tag block U+E0000–U+E007F, or unpaired surrogate. A refusal of that rule
  * is worded by {@link oneLineTextRule}.
  *
  * @example const labelSchema = oneLineTextSchema(60);
