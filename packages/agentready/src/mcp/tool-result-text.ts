@@ -59,13 +59,26 @@ export function toolResultText(
   return parts.join(' ');
 }
 
+// What JSON.stringify leaves as it is but a person cannot see: format
+// characters (zero-width, bidi, the tag block that spells hidden words), the
+// line and paragraph separators, other default-ignorable code points
+// (https://www.unicode.org/reports/tr44/) and private-use characters.
+const INVISIBLE_TO_A_PERSON = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Default_Ignorable_Code_Point}]/gu;
+
 /**
  * Third-party text as it stands in a result's text content: a JSON string
- * literal, quotes and line breaks escaped, so it reads as one quoted value
- * whatever it contains (RFC 8259, section 7).
+ * literal (RFC 8259, section 7), so it reads as one quoted value whatever it
+ * contains. Quotes, backslashes, control characters and lone surrogates are
+ * escaped as JSON escapes them; so is every character a person cannot see
+ * (format characters such as zero-width spaces and Unicode tag characters,
+ * U+2028, U+2029, other default-ignorable and private-use code points), as
+ * `\uXXXX` per UTF-16 unit, so the model reads nothing the person reviewing
+ * the conversation cannot. The literal still parses back to the same string.
  */
 export function quotedText(text: string): string {
-  return JSON.stringify(text);
+  return JSON.stringify(text).replace(INVISIBLE_TO_A_PERSON, (character) =>
+    Array.from({ length: character.length }, (_, index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`).join(''),
+  );
 }
 
 function describedFacts(contract: ToolContract, result: ToolSuccess<unknown>, describe?: (data: never, result: never) => string): string {
