@@ -23,7 +23,7 @@ const lookup = defineTool({
 });
 
 describe('error codes', () => {
-  it('is the closed set of DESIGN.md, and only the transient ones are retryable', () => {
+  it('is the closed set of docs/architecture.md, and only the transient ones are retryable', () => {
     expect(ERROR_CODE_LIST).toEqual([
       'INVALID_INPUT', 'NOT_FOUND', 'SELECTION_REQUIRED', 'CURRENT_TARGET_MISMATCH', 'STALE_TOOL', 'CONFLICT',
       'CONFIRMATION_REQUIRED', 'UNAUTHENTICATED', 'SESSION_EXPIRED', 'FORBIDDEN', 'IDEMPOTENCY_KEY_REUSED',

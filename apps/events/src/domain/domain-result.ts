@@ -1,6 +1,6 @@
 /**
  * @module How domain functions answer: a value, or a refusal as data (never a
- * thrown string). Codes are those of DESIGN.md, "Errors".
+ * thrown string). Codes are those of docs/architecture.md, "The envelope".
  */
 import type { ErrorCode } from 'agentready';
 

@@ -1,6 +1,6 @@
 /**
- * @module The public shapes of an event (docs/events-api.md, "Public shapes";
- * seed 000: "just enough"), declared once as zod schemas: the REST API, the
+ * @module The public shapes of an event (docs/events-api.md, "Public shapes":
+ * just enough to answer and take the next step), declared once as zod schemas: the REST API, the
  * tools' output allowlists and the pages all take their types from here. The
  * closed lists they use (levels, locations) are in ../vocabulary/.
  * Isomorphic: no I/O.

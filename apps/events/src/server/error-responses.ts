@@ -1,6 +1,6 @@
 /**
  * @module Failure bodies of the REST API (docs/events-api.md, "Errors"): the
- * failure branch of the tool result envelope (DESIGN.md), plus a CONFLICT's
+ * failure branch of the tool result envelope (docs/architecture.md), plus a CONFLICT's
  * `reason`, with the HTTP status that goes with the code. One shape for every
  * refusal under /api, so a tool call refused before the pipeline (no session,
  * no CSRF token, a body too large) still answers an envelope.
@@ -43,8 +43,8 @@ function statusOf(code: ErrorCode): ContentfulStatusCode {
 }
 
 /**
- * Builds the body for `failure`, with `retryable` fixed by its code (DESIGN.md,
- * "Errors") and `uiUpdated: false`.
+ * Builds the body for `failure`, with `retryable` fixed by its code (docs/architecture.md,
+ * "The envelope") and `uiUpdated: false`.
  *
  * @param stateVersion the session's state version, 0 when there is none.
  */

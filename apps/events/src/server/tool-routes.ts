@@ -1,7 +1,7 @@
 /**
  * @module `POST /api/tools/:name`: the page's WebMCP tools reach the invocation
  * pipeline here, as the session's principal, behind the session and CSRF
- * middleware (DESIGN.md, "One contract, three surfaces").
+ * middleware (docs/architecture.md, "One call's path").
  */
 import { Hono } from 'hono';
 import type { InvocationPipeline } from 'agentready/runtime';

@@ -1,6 +1,6 @@
 /**
- * @module The Events catalog: the five approved tools, declared once (seed 001:
- * five names, three journeys; registration and cancellation stop before a
+ * @module The Events catalog: the five approved tools, declared once (five
+ * names, three journeys; registration and cancellation stop before a
  * person confirms, so no tool submits or confirms anything). Isomorphic: the
  * server's operations and the page's route profiles both import it.
  */

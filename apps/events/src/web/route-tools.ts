@@ -1,7 +1,7 @@
 /**
  * @module The route profiles: which of the five approved tools each page puts
  * on `document.modelContext`, with what input, which page-side checks, and how
- * a result is shown (seed 001: route profiles; issue 2: "Route profiles").
+ * a result is shown (docs/architecture.md, "Adding a tool", step 5).
  *
  * - `/events`: search_events, get_event_details({event_id}) for an ID a search on
  *   this page returned, save_event({event_id}) for the event shown in the panel.

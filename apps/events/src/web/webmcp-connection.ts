@@ -1,7 +1,7 @@
 /**
  * @module Connects the router to the browser's WebMCP: on every rendered route,
  * the previous route's tools are unregistered and this route's profile is
- * registered (DESIGN.md, "WebMCP adapter"). Without `document.modelContext` the
+ * registered (docs/architecture.md, "One call's path"). Without `document.modelContext` the
  * page works for people and offers no tools.
  */
 import { createRouteToolRegistry, findModelContext } from 'agentready/webmcp';

@@ -1,7 +1,7 @@
 /**
  * @module The approved catalog: the one declaration of which tools an
  * application offers. Every surface, route profile and `availableActions`
- * list draws its names from here (seed 001: APPROVED_TOOL_NAMES).
+ * list draws its names from here (the approved tool names).
  */
 import type { ToolContract } from './define-tool.ts';
 
@@ -10,7 +10,7 @@ export type CatalogOptions = {
   /**
    * Whether the catalog may hold `commit` tools. Default false: a catalog whose
    * tools reach agents in the page must not, since agents on WebMCP get no
-   * commit tool at all (DESIGN.md, effect classes).
+   * commit tool at all (docs/architecture.md, "Adding a tool").
    */
   allowCommitTools?: boolean;
 };

@@ -1,6 +1,6 @@
 /**
  * @module `defineTool`: one declaration of a tool's name, words for the model,
- * strict input, allowlisted output and effect class (DESIGN.md, "Contract").
+ * strict input, allowlisted output and effect class (docs/architecture.md, "Adding a tool").
  */
 import { z } from 'zod';
 import { annotationsFor, type AnnotationFacts, type EffectClass, type ToolAnnotations } from './effects.ts';

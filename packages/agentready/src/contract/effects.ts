@@ -1,6 +1,6 @@
 /**
  * @module Effect classes: what a tool may change, and the annotations and rules
- * that follow from it (DESIGN.md, "One contract, three surfaces").
+ * that follow from it (docs/architecture.md, "One call's path").
  */
 
 /**

@@ -1,6 +1,6 @@
 /**
  * @module The result envelope every tool returns on every surface
- * (DESIGN.md, "The result envelope"), its builders and its zod schema.
+ * (docs/architecture.md, "The envelope"), its builders and its zod schema.
  */
 import { z } from 'zod';
 import { ERROR_CODE_LIST, isRetryable, type ErrorCode } from './errors.ts';
@@ -45,7 +45,7 @@ export type ToolFailure = {
   stateVersion: number;
 };
 
-/** What every tool answers on every surface (DESIGN.md, "The result envelope"). */
+/** What every tool answers on every surface (docs/architecture.md, "The envelope"). */
 export type ToolResult<T, Action extends string = string> = ToolSuccess<T, Action> | ToolFailure;
 
 /** The parts of a failure an operation or a check decides; the rest is filled in. */
@@ -79,7 +79,7 @@ export function succeed<T, Action extends string = string>(
 }
 
 /**
- * Builds a failure envelope; `retryable` comes from the code (DESIGN.md, "Errors"),
+ * Builds a failure envelope; `retryable` comes from the code (docs/architecture.md, "The envelope"),
  * and `uiUpdated` is always false.
  */
 export function fail(details: FailureDetails, stateVersion: number): ToolFailure {
@@ -119,7 +119,7 @@ export const toolFailureSchema = z.object({
 
 /**
  * The schema of a tool's whole result: both branches, so that error results
- * validate too (DESIGN.md: "the published outputSchema accepts both branches").
+ * validate too (the published outputSchema accepts both branches).
  *
  * @param data the tool's output (allowlist) schema.
  */

@@ -1,6 +1,6 @@
 /**
  * @module The closed set of error codes a tool result may carry, each with its
- * fixed `retryable` flag (DESIGN.md, "Errors").
+ * fixed `retryable` flag (docs/architecture.md, "The envelope").
  */
 
 /** Every error code, mapped to whether repeating the same call may succeed. */

@@ -1,8 +1,8 @@
 /**
  * @module Third-party text in a tool's output (event copy, descriptions,
  * reviews): which fields carry it, so every surface can say so and the MCP
- * text content can quote it (DESIGN.md: tools whose results carry text written
- * by third parties set WebMCP's `untrustedContentHint`).
+ * text content can quote it (tools whose results carry text written by third
+ * parties also set WebMCP's `untrustedContentHint`).
  */
 import { z } from 'zod';
 

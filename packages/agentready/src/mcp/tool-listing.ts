@@ -2,7 +2,7 @@
  * @module How a tool contract is listed on MCP (`tools/list`): name, title,
  * description for a model, strict input schema, an output schema that accepts
  * both branches of the envelope, and annotations derived from the effect class
- * (DESIGN.md, "One contract, three surfaces"; MCP 2025-11-25, server/tools).
+ * (docs/architecture.md; MCP 2025-11-25, server/tools).
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';

@@ -2,7 +2,7 @@
  * @module The text content of an MCP tool result: the facts of
  * `structuredContent` in a few sentences, next steps included, because
  * clients differ on whether the model sees `structuredContent` or the text
- * (DESIGN.md, "The result envelope": "the text content repeats the key facts
+ * ("the text content repeats the key facts
  * in a sentence").
  */
 import type { ToolContract, ToolOutput } from '../contract/define-tool.ts';

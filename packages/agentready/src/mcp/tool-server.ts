@@ -1,7 +1,7 @@
 /**
  * @module A catalog and its invocation pipeline as an MCP server on the
  * official SDK's low-level `Server`: `tools/list` from the contracts,
- * `tools/call` through the pipeline (the one call path of DESIGN.md), the
+ * `tools/call` through the pipeline (the one call path of docs/architecture.md), the
  * envelope as `structuredContent`. It translates; it decides nothing.
  */
 import {

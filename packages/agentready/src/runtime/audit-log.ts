@@ -1,6 +1,6 @@
 /**
  * @module Audit evidence: one append-only record per tool call, in the
- * runtime's `agentready_audit_record` table (DESIGN.md, "Mutation safety").
+ * runtime's `agentready_audit_record` table (docs/architecture.md, "One call's path").
  */
 import type { Kysely } from 'kysely';
 import type { RuntimeTables } from '../store/runtime-migrations.ts';

@@ -1,6 +1,6 @@
 /**
  * @module The toolkit's own tables, one migration set for SQLite and PostgreSQL:
- * audit evidence (DESIGN.md, "Mutation safety"). Apps run it before their own
+ * audit evidence (docs/architecture.md, "One call's path"). Apps run it before their own
  * set, under the migration table `agentready_migration`.
  */
 import { sql, type Kysely, type Migration } from 'kysely';

@@ -19,9 +19,9 @@ export type ConformanceOptions = {
 const DEFAULT_FORBIDDEN = ['submit', 'confirm', 'finalize', 'pay', 'purchase', 'checkout', 'cancel_registration', 'register_event'];
 
 /**
- * Checks a catalog against the contract rules of DESIGN.md.
+ * Checks a catalog against the contract rules of docs/architecture.md.
  *
- * - every name is snake_case and free of finalizer words (seed 001: no sixth, submitting tool);
+ * - every name is snake_case and free of finalizer words (no tool that submits);
  * - every description is at least 40 characters (written for a model, not a label);
  * - the input's JSON Schema is an object, and every object in it, however deep,
  *   has `additionalProperties: false` (strict);

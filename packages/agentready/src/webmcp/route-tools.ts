@@ -1,6 +1,6 @@
 /**
  * @module Route-scoped registration of tools on `document.modelContext`
- * (DESIGN.md, "WebMCP adapter"): each route gets the tools its profile lists,
+ * (docs/architecture.md, "One call's path"): each route gets the tools its profile lists,
  * under one AbortController; leaving the route aborts it, which unregisters them.
  * A call still running when its route is left sends nothing more and shows
  * nothing: it answers STALE_TOOL (or, for a write the server already made, the
