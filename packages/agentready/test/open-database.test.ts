@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeDatabaseLocation, dialectOf, migrateToLatest, openDatabase } from '../src/store/index.ts';
+import { describeDatabaseLocation, dialectOf, hasMigrated, migrateToLatest, MissingDatabaseError, openDatabase } from '../src/store/index.ts';
 import { withTestSchemaLock } from '../src/testing/index.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
@@ -88,6 +88,34 @@ describe('openDatabase on SQLite', () => {
     }
     expect(readdirSync(folder)).toEqual([]);
     rmSync(folder, { recursive: true, force: true });
+  });
+});
+
+describe('openDatabase on SQLite with mustExist', () => {
+  it('creates neither the file nor its folder, and names the file it looked for', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'open-database-'));
+    for (const url of ['file:missing/dir/app.sqlite', ':memory:']) {
+      const failure = (() => {
+        try {
+          openDatabase({ url, baseDir: folder, mustExist: true });
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(failure, url).toBeInstanceOf(MissingDatabaseError);
+      expect((failure as MissingDatabaseError).location).toBe(describeDatabaseLocation(url, folder));
+    }
+    expect(readdirSync(folder)).toEqual([]);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('opens a file that exists, and tells whether a migration set ran there', async () => {
+    const { db, folder } = sqliteDatabase();
+    await migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]);
+    const again = openDatabase<Tables>({ url: 'file:deep/er/app.sqlite', baseDir: folder, mustExist: true });
+    cleanups.push(() => again.destroy());
+    expect(await hasMigrated(again, 'notes_migration')).toBe(true);
+    expect(await hasMigrated(again, 'tags_migration')).toBe(false);
   });
 });
 

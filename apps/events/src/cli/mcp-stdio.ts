@@ -5,7 +5,7 @@
  * messages only, so the log goes to stderr.
  */
 import { serveMcpOverStdio } from 'agentready/mcp';
-import { describeDatabaseLocation } from 'agentready/store';
+import { describeDatabaseLocation, MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { createEventsServices } from '../domain/events-services.ts';
@@ -33,6 +33,10 @@ const DEFAULT_SITE_URL = 'http://127.0.0.1:3000';
  *
  * - No AGENTREADY_EVENTS_TOKEN: the reading tools work; the others answer
  *   UNAUTHENTICATED with how to connect.
+ * - It opens the site's database only, and never creates one: a SQLite file
+ *   that does not exist, or a database where the site never ran, stops it
+ *   with one line naming the database and how to create it (start the site
+ *   once), exit code 2.
  * - A token that is unknown, revoked or expired at start (the message names the
  *   database it looked in), a SITE_URL that is not a site's origin, or a
  *   database that cannot be opened: one line on stderr, exit code 2.
@@ -48,8 +52,14 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
   const now = () => new Date();
   let db: Kysely<EventsDatabase>;
   try {
-    db = await prepareEventsDatabase({ url: databaseUrl, baseDir: REPO_ROOT, logger, now });
+    db = await prepareEventsDatabase({ url: databaseUrl, baseDir: REPO_ROOT, logger, now, mustExist: true });
   } catch (error) {
+    if (error instanceof MissingDatabaseError) {
+      return stop(
+        `No Events database at the ${error.location} (DATABASE_URL): this server uses the site's database and never creates one. ` +
+          'Start the site once with the same DATABASE_URL (npm start) to create it, or set DATABASE_URL to the database the site uses.',
+      );
+    }
     return stop(`The Events database could not be opened (DATABASE_URL): ${(error as Error).message}`);
   }
   const services = createEventsServices({ db, now });

@@ -3,7 +3,7 @@
  * (several app instances behind one database), and runs migration sets side by
  * side (DESIGN.md, "Storage").
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
@@ -38,7 +38,30 @@ export type OpenDatabaseOptions = {
    * opens a new one. Default: ignore.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * SQLite only: open a file that exists already, creating neither it nor its
+   * folder (a process that serves the data of another, such as a stdio MCP
+   * server beside the site, must not start on a new, empty database).
+   * Default: false, the file and its folder are created when missing.
+   */
+  mustExist?: boolean;
 };
+
+/**
+ * The database a URL names does not exist, or holds none of the tables
+ * expected: thrown by {@link openDatabase} (`mustExist`) and by apps that
+ * check for their migrations ({@link hasMigrated}). `location` names it
+ * without credentials ({@link describeDatabaseLocation}).
+ */
+export class MissingDatabaseError extends Error {
+  constructor(
+    readonly location: string,
+    message: string = `There is no database at ${location}.`,
+  ) {
+    super(message);
+    this.name = 'MissingDatabaseError';
+  }
+}
 
 /** A migration set recorded in its own migration table. */
 export type MigrationSet = {
@@ -67,6 +90,8 @@ const INT8_OID = 20;
  *
  * The caller owns the result and ends it with `db.destroy()`.
  *
+ * @throws MissingDatabaseError when `mustExist` is set and the SQLite file
+ *   does not exist (or is `:memory:`, which never does); nothing is created.
  * @throws Error when the URL's scheme is neither PostgreSQL's nor a SQLite file's
  *   (`mysql://…`), or the SQLite file cannot be created or opened (the pool of
  *   PostgreSQL connects lazily, so a wrong PostgreSQL URL fails at the first query).
@@ -89,8 +114,13 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
   }
 
   const filename = sqliteFilename(url, options.baseDir ?? process.cwd());
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  const database = new SqliteDatabase(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  if (options.mustExist) {
+    if (filename === ':memory:' || !existsSync(filename)) throw new MissingDatabaseError(describeDatabaseLocation(url, options.baseDir));
+  } else if (filename !== ':memory:') {
+    mkdirSync(dirname(filename), { recursive: true });
+  }
+  // fileMustExist also covers a file removed between the check above and the open.
+  const database = new SqliteDatabase(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS, fileMustExist: options.mustExist ?? false });
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   return new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }) });
@@ -178,6 +208,20 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]):
     report.push({ tableName: set.tableName, applied: (results ?? []).map((result) => result.migrationName) });
   }
   return report;
+}
+
+/**
+ * Whether the migration set recorded in `tableName` ran on this database
+ * before: its migration table exists (on PostgreSQL, in the current schema,
+ * the first of `search_path`). Creates nothing. A process that must only use
+ * a database another has set up checks this before {@link migrateToLatest}.
+ */
+export async function hasMigrated<DB>(db: Kysely<DB>, tableName: string): Promise<boolean> {
+  const found =
+    dialectOf(db) === 'postgres'
+      ? await sql`select 1 from information_schema.tables where table_schema = current_schema() and table_name = ${tableName}`.execute(db)
+      : await sql`select 1 from sqlite_master where type = 'table' and name = ${tableName}`.execute(db);
+  return found.rows.length > 0;
 }
 
 /** PostgreSQL's `current_schema()`: the first schema of `search_path` that exists, or undefined when none does. */
