@@ -2,16 +2,29 @@
  * openDatabase and migrateToLatest on a SQLite file and, where reachable, on
  * PostgreSQL (required in CI: CI=true fails the file when it is not).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { describeDatabaseLocation, dialectOf, hasMigrated, migrateToLatest, MissingDatabaseError, openDatabase } from '../src/store/index.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  describeDatabaseLocation,
+  dialectOf,
+  hasMigrated,
+  migrateToLatest,
+  MissingDatabaseError,
+  openDatabase,
+  RUNTIME_MIGRATION_TABLE,
+  runtimeMigrations,
+} from '../src/store/index.ts';
 import { withTestSchemaLock } from '../src/testing/index.ts';
+import { NOTES_MIGRATION_TABLE, notesMigrations, type MigratingStart } from './support/migrating-process.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 
@@ -165,6 +178,104 @@ describe('two processes writing to one SQLite file', () => {
     const { at_ms } = await db.selectFrom('note').select('at_ms').where('id', '=', 1).executeTakeFirstOrThrow();
     expect(at_ms).toBe(11);
   });
+});
+
+describe('several processes starting at once on one database', () => {
+  const MIGRATING_PROCESS = fileURLToPath(new URL('./support/migrating-process.ts', import.meta.url));
+  const PROCESSES = 4;
+  const allNotes = Object.keys(notesMigrations);
+  type Outcome = { ok: true; applied: string[] } | { ok: false; message: string };
+  type MigratingProcess = { start(begin: MigratingStart): Promise<Outcome>; end(): void };
+
+  let processes: MigratingProcess[] = [];
+  beforeAll(async () => {
+    processes = await Promise.all(
+      Array.from({ length: PROCESSES }, async (): Promise<MigratingProcess> => {
+        const child = spawn(process.execPath, ['--import', 'tsx', MIGRATING_PROCESS], { stdio: ['pipe', 'pipe', 'inherit'] });
+        const lines = createInterface({ input: child.stdout });
+        await new Promise<void>((resolve) => lines.once('line', () => resolve()));
+        return {
+          start(begin: MigratingStart) {
+            const outcome = new Promise<Outcome>((resolve) => lines.once('line', (line) => resolve(JSON.parse(line) as Outcome)));
+            child.stdin.write(`${JSON.stringify(begin)}\n`);
+            return outcome;
+          },
+          end() {
+            child.stdin.end();
+          },
+        };
+      }),
+    );
+  });
+  afterAll(() => processes.forEach((migrating) => migrating.end()));
+
+  /** Every process opens and migrates `url` at the same moment (all are loaded and waiting). */
+  function migrateAtOnce(url: string): Promise<Outcome[]> {
+    return Promise.all(processes.map((migrating) => migrating.start({ url, known: allNotes.length })));
+  }
+
+  /**
+   * A place for a new database, and how the test reaches it: a file in a new
+   * folder, or a new PostgreSQL schema. On PostgreSQL the processes migrate
+   * while this test holds the test-schema lock, so no other test file creates
+   * or drops a schema meanwhile (withTestSchemaLock); they still race each other.
+   */
+  type Target = { name: string; runs: boolean; trials: number; newDatabase(): Promise<string>; whileMigrating<T>(work: () => Promise<T>): Promise<T> };
+  const targets: Target[] = [
+    {
+      name: 'a SQLite file',
+      runs: true,
+      trials: 8,
+      async newDatabase() {
+        const folder = mkdtempSync(join(tmpdir(), 'migrate-at-once-'));
+        cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
+        return `file:${join(folder, 'new', 'app.sqlite')}`;
+      },
+      whileMigrating: (work) => work(),
+    },
+    {
+      name: 'a PostgreSQL schema',
+      runs: pgReachable,
+      trials: 3,
+      async newDatabase() {
+        const schema = `store_test_${randomBytes(6).toString('hex')}`;
+        await adminQuery(`create schema ${schema}`);
+        cleanups.push(() => withTestSchemaLock(POSTGRES_URL, () => adminQuery(`drop schema ${schema} cascade`)));
+        const url = new URL(POSTGRES_URL);
+        url.searchParams.set('options', `-c search_path=${schema}`);
+        return url.toString();
+      },
+      whileMigrating: (work) => withTestSchemaLock(POSTGRES_URL, work),
+    },
+  ];
+
+  for (const target of targets) {
+    it.runIf(target.runs)(`all start on ${target.name} never migrated, and each migration runs once`, async () => {
+      for (let trial = 0; trial < target.trials; trial += 1) {
+        const outcomes = await target.whileMigrating(async () => migrateAtOnce(await target.newDatabase()));
+        expect(outcomes.filter((outcome) => !outcome.ok), `trial ${trial}`).toEqual([]);
+        const applied = outcomes.flatMap((outcome) => (outcome.ok ? outcome.applied : []));
+        expect(applied.sort(), `trial ${trial}`).toEqual([...Object.keys(runtimeMigrations), ...allNotes].sort());
+      }
+    });
+
+    it.runIf(target.runs)(`all start on ${target.name} that lacks the newest migrations, and they run once`, async () => {
+      for (let trial = 0; trial < target.trials; trial += 1) {
+        const outcomes = await target.whileMigrating(async () => {
+          const url = await target.newDatabase();
+          const before = openDatabase({ url });
+          await migrateToLatest(before, [
+            { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
+            { tableName: NOTES_MIGRATION_TABLE, migrations: Object.fromEntries(Object.entries(notesMigrations).slice(0, 2)) },
+          ]);
+          await before.destroy();
+          return migrateAtOnce(url);
+        });
+        expect(outcomes.filter((outcome) => !outcome.ok), `trial ${trial}`).toEqual([]);
+        expect(outcomes.flatMap((outcome) => (outcome.ok ? outcome.applied : [])).sort(), `trial ${trial}`).toEqual(allNotes.slice(2));
+      }
+    });
+  }
 });
 
 describe('describeDatabaseLocation', () => {

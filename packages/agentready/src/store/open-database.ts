@@ -13,10 +13,12 @@ import {
   Migrator,
   PostgresAdapter,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
   type DatabaseConnection,
+  type DialectAdapter,
   type SqliteDialectConfig,
   type Migration,
   type MigrationResult,
@@ -121,13 +123,48 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
   }
   // fileMustExist also covers a file removed between the check above and the open.
   const database = new SqliteDatabase(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS, fileMustExist: options.mustExist ?? false });
-  database.pragma('journal_mode = WAL');
-  database.pragma('foreign_keys = ON');
+  try {
+    turnOnWriteAheadLog(database);
+    database.pragma('foreign_keys = ON');
+  } catch (error) {
+    database.close();
+    throw error;
+  }
   return new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }) });
 }
 
 /** How long a SQLite statement waits for another process's write lock before SQLITE_BUSY, in milliseconds. */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/** Pause between two tries to switch a file to WAL, in milliseconds. */
+const WAL_SWITCH_RETRY_MS = 10;
+
+/**
+ * Turns on WAL journaling (it stays on in the file). Switching needs the file
+ * alone for a moment; when other processes open the same new file at that
+ * moment, SQLite may answer SQLITE_BUSY at once, without waiting through the
+ * busy timeout, so this tries again until the busy timeout has passed.
+ *
+ * @throws the driver's error when it is not SQLITE_BUSY, or still is then.
+ * @see https://sqlite.org/wal.html#sometimes_queries_return_sqlite_busy_in_wal_mode
+ */
+function turnOnWriteAheadLog(database: SqliteDatabase.Database): void {
+  const giveUpAt = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!isSqliteBusy(error) || Date.now() >= giveUpAt) throw error;
+      // better-sqlite3 is synchronous, and so is opening: wait without spinning.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAL_SWITCH_RETRY_MS);
+    }
+  }
+}
+
+function isSqliteBusy(error: unknown): boolean {
+  return error instanceof SqliteDatabase.SqliteError && error.code.startsWith('SQLITE_BUSY');
+}
 
 /**
  * Kysely's SQLite dialect, with transactions that take the write lock when they
@@ -138,6 +175,16 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  * better-sqlite3 waits synchronously: while another process holds the write
  * lock (a transaction lasts milliseconds here), this process's event loop
  * waits too, at most the busy timeout.
+ *
+ *
+ * Its adapter also declares SQLite's DDL transactional (it is), so Kysely's
+ * Migrator reads which migrations ran and runs the rest in one such
+ * transaction: that is the lock around migrating, which the Migrator does
+ * not take on SQLite (its SqliteAdapter's `acquireMigrationLock` does
+ * nothing, trusting one connection per database). Several processes starting
+ * at once on one file (the site and desktop clients' stdio servers) then
+ * migrate one after the other: the first runs what is pending, the others
+ * wait for it and find nothing left; a migration that fails rolls back whole.
  *
  * @see https://sqlite.org/lang_transaction.html
  * @see https://sqlite.org/wal.html#sometimes_queries_return_sqlite_busy_in_wal_mode
@@ -152,6 +199,16 @@ class ImmediateTransactionSqliteDialect extends SqliteDialect {
 
   override createDriver(): SqliteDriver {
     return new ImmediateTransactionSqliteDriver(this.#config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 
@@ -173,9 +230,11 @@ export function dialectOf<DB>(db: Kysely<DB>): 'sqlite' | 'postgres' {
  * Runs every set's pending migrations, in order: set by set, each with Kysely's
  * Migrator under its own migration table, so the toolkit's tables and each
  * app's are versioned independently in one database. Safe to call at every
- * start: applied migrations are skipped; on PostgreSQL concurrent starts wait
- * on Kysely's migration lock, and the migration tables are those of the
- * current schema (the first of `search_path`), whatever other schemas hold.
+ * start, from several processes at once: applied migrations are skipped, and
+ * concurrent starts wait for each other (PostgreSQL: Kysely's migration lock,
+ * an advisory lock; SQLite: the write lock of the transaction each set
+ * migrates in). On PostgreSQL the migration tables are those of the current
+ * schema (the first of `search_path`), whatever other schemas hold.
  *
  * @returns the names applied per set (empty lists when already up to date).
  * @throws Error naming the set and the failed migration, with the driver's
