@@ -17,6 +17,8 @@ import {
   describeDatabaseLocation,
   dialectOf,
   hasMigrated,
+  interruptTransactions,
+  TransactionInterruptedError,
   migrateToLatest,
   MissingDatabaseError,
   openDatabase,
@@ -364,5 +366,68 @@ describe.runIf(pgReachable)('openDatabase and migrateToLatest on PostgreSQL', ()
       expect(report[0]?.applied).toEqual(Object.keys(noteMigrations));
       await db.insertInto('note').values({ id: 1, body: 'hello', at_ms: 1 }).execute();
     }
+  });
+});
+
+describe('interruptTransactions (the end of a shutdown\'s grace period)', () => {
+  async function notesDatabase(dialect: 'sqlite' | 'postgres'): Promise<Kysely<Tables>> {
+    const db = dialect === 'sqlite' ? sqliteDatabase().db : await schemaDatabase();
+    const migrate = () => migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]);
+    await (dialect === 'postgres' ? withTestSchemaLock(POSTGRES_URL, migrate) : migrate());
+    return db;
+  }
+
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    it.runIf(dialect === 'sqlite' || pgReachable)(`on ${dialect}: an open transaction rolls back instead of committing, none begins, statements alone still run`, async () => {
+      const db = await notesDatabase(dialect);
+      let interrupted: Promise<void> = Promise.resolve();
+      const outcome = await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('note').values({ id: 1, body: 'half done', at_ms: 1 }).execute();
+          interrupted = interruptTransactions(db);
+          await interrupted;
+        })
+        .catch((error: unknown) => error);
+      expect(outcome).toBeInstanceOf(TransactionInterruptedError);
+      await expect(db.transaction().execute(async () => undefined)).rejects.toBeInstanceOf(TransactionInterruptedError);
+      await db.insertInto('note').values({ id: 2, body: 'an audit record, say', at_ms: 2 }).execute();
+      expect(await db.selectFrom('note').select('id').execute()).toEqual([{ id: 2 }]);
+    });
+  }
+
+  it.runIf(pgReachable)('on postgres: a statement waiting for a lock is cancelled at once, and its transaction rolls back', async () => {
+    const db = await notesDatabase('postgres');
+    await db.insertInto('note').values({ id: 1, body: 'locked', at_ms: 1 }).execute();
+    const { rows: schemaRows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    const locker = new pg.Client({ connectionString: POSTGRES_URL });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query(`select * from ${schemaRows[0]!.schema}.note where id = 1 for update`);
+      const { rows: lockerRows } = await locker.query<{ pid: number }>('select pg_backend_pid() as pid');
+      const settled = db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('note').values({ id: 2, body: 'before the lock', at_ms: 2 }).execute();
+          await trx.updateTable('note').set({ body: 'changed' }).where('id', '=', 1).execute();
+        })
+        .then(
+          () => 'committed',
+          (error: unknown) => error,
+        );
+      for (;;) {
+        const { rows } = await locker.query<{ waiting: number }>('select count(*)::int as waiting from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [lockerRows[0]!.pid]);
+        if ((rows[0]?.waiting ?? 0) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await interruptTransactions(db);
+      // The lock is still held: the transaction ends because it was cancelled.
+      expect(await settled).toMatchObject({ code: '57014' });
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+    expect(await db.selectFrom('note').select(['id', 'body']).execute()).toEqual([{ id: 1, body: 'locked' }]);
   });
 });

@@ -6,3 +6,4 @@ export { openDatabase, dialectOf, migrateToLatest, hasMigrated, describeDatabase
 export type { OpenDatabaseOptions, MigrationSet, MigrationReport } from './open-database.ts';
 export { runtimeMigrations, RUNTIME_MIGRATION_TABLE } from './runtime-migrations.ts';
 export type { RuntimeTables, AuditRecordTable } from './runtime-migrations.ts';
+export { interruptTransactions, TransactionInterruptedError } from './transaction-interruption.ts';

@@ -13,17 +13,21 @@ import {
   Migrator,
   PostgresAdapter,
   PostgresDialect,
+  PostgresDriver,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
   type DatabaseConnection,
   type DialectAdapter,
+  type PostgresDialectConfig,
+  type TransactionSettings,
   type SqliteDialectConfig,
   type Migration,
   type MigrationResult,
 } from 'kysely';
 import pg from 'pg';
+import { guardTransactionsOf, TransactionGuard } from './transaction-interruption.ts';
 
 /** Options of {@link openDatabase}. */
 export type OpenDatabaseOptions = {
@@ -112,7 +116,32 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
     });
     // Without a listener, an idle connection's error event would end the process.
     pool.on('error', (error) => options.onConnectionError?.(error));
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // Each pooled connection's server process, so interruptTransactions can cancel what it runs.
+    const backendPids = new WeakMap<DatabaseConnection, number>();
+    const guard = new TransactionGuard(async (connections) => {
+      const pids = connections.map((connection) => backendPids.get(connection)).filter((pid) => pid !== undefined);
+      const canceller = new pg.Client({ connectionString: url });
+      await canceller.connect();
+      try {
+        await canceller.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [pids]);
+      } finally {
+        await canceller.end();
+      }
+    });
+    const db = new Kysely<DB>({
+      dialect: new GuardedPostgresDialect(
+        {
+          pool,
+          async onCreateConnection(connection) {
+            const { rows } = await connection.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'));
+            if (rows[0]) backendPids.set(connection, rows[0].pid);
+          },
+        },
+        guard,
+      ),
+    });
+    guardTransactionsOf(db, guard);
+    return db;
   }
 
   const filename = sqliteFilename(url, options.baseDir ?? process.cwd());
@@ -130,7 +159,10 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
     database.close();
     throw error;
   }
-  return new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }) });
+  const guard = new TransactionGuard();
+  const db = new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }, guard) });
+  guardTransactionsOf(db, guard);
+  return db;
 }
 
 /** How long a SQLite statement waits for another process's write lock before SQLITE_BUSY, in milliseconds. */
@@ -191,14 +223,16 @@ function isSqliteBusy(error: unknown): boolean {
  */
 class ImmediateTransactionSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #guard: TransactionGuard;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: SqliteDialectConfig, guard: TransactionGuard) {
     super(config);
     this.#config = config;
+    this.#guard = guard;
   }
 
   override createDriver(): SqliteDriver {
-    return new ImmediateTransactionSqliteDriver(this.#config);
+    return new ImmediateTransactionSqliteDriver(this.#config, this.#guard);
   }
 
   override createAdapter(): DialectAdapter {
@@ -213,8 +247,82 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 }
 
 class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  readonly #guard: TransactionGuard;
+
+  constructor(config: SqliteDialectConfig, guard: TransactionGuard) {
+    super(config);
+    this.#guard = guard;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#guard.beforeBegin();
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    this.#guard.begun(connection);
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#guard.beforeCommit();
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      this.#guard.ended(connection);
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      this.#guard.ended(connection);
+    }
+  }
+}
+
+/** Kysely's PostgreSQL dialect, whose transactions {@link interruptTransactions} can stop. */
+class GuardedPostgresDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig;
+  readonly #guard: TransactionGuard;
+
+  constructor(config: PostgresDialectConfig, guard: TransactionGuard) {
+    super(config);
+    this.#config = config;
+    this.#guard = guard;
+  }
+
+  override createDriver(): PostgresDriver {
+    return new GuardedPostgresDriver(this.#config, this.#guard);
+  }
+}
+
+class GuardedPostgresDriver extends PostgresDriver {
+  readonly #guard: TransactionGuard;
+
+  constructor(config: PostgresDialectConfig, guard: TransactionGuard) {
+    super(config);
+    this.#guard = guard;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    this.#guard.beforeBegin();
+    await super.beginTransaction(connection, settings);
+    this.#guard.begun(connection);
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#guard.beforeCommit();
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      this.#guard.ended(connection);
+    }
+  }
+
+  override async rollbackTransaction(connection: Parameters<PostgresDriver['rollbackTransaction']>[0]): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      this.#guard.ended(connection);
+    }
   }
 }
 
