@@ -14,14 +14,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { withTestSchemaLock } from 'agentready/testing';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POSTGRES_TEST_URL, storeDialects, type DatabaseFixture } from './support/events-database.ts';
 import { openSitePerson } from './support/site-person.ts';
+import { createEventsServices } from '../src/domain/events-services.ts';
 
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
+const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_OPEN_EVENT = 'evt-ai-agents-meetup-taipei';
 
@@ -183,5 +186,35 @@ describe.runIf(postgres !== undefined)('shutting down with tool calls in flight,
       { surface: 'mcp', outcome_code: 'TEMPORARY_FAILURE' },
       { surface: 'mcp', outcome_code: 'TEMPORARY_FAILURE' },
     ]);
+  });
+
+  it('the stdio server, sent SIGTERM with a save waiting past the grace period, rolls it back, answers TEMPORARY_FAILURE and records it', async () => {
+    const services = createEventsServices({ db: fixture.db, now: () => new Date() });
+    const person = (await services.openSession(undefined)).principal;
+    const created = await services.createAccessToken(person, { label: 'Desktop' });
+    if (!created.ok) throw new Error(created.message);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [EVENTS_BIN, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: fixture.url, AGENTREADY_EVENTS_TOKEN: created.value.token, SHUTDOWN_GRACE_MS: '300' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'shutdown-test-desktop', version: '1.0.0' });
+    // The stdio server migrates at start too (a no-op here), listing every schema's tables.
+    await withTestSchemaLock(POSTGRES_TEST_URL, () => client.connect(transport));
+    cleanups.push(() => client.close().catch(() => undefined));
+    const exited = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+    const lock = await holdSavedEvents();
+    const answer = client.callTool({ name: 'save_event', arguments: { event_id: OPEN_EVENT } }) as Promise<CallToolResult>;
+    await waitUntilWaiting(lock.pid, 1);
+    process.kill(transport.pid!, 'SIGTERM');
+
+    const envelope = (await answer).structuredContent as Envelope;
+    expect(envelope).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
+    expect(envelope.message).toMatch(/restarting/);
+    await exited;
+    await lock.release();
+    expect(await savedEventCount()).toBe(0);
+    expect(await saveEventEvidence()).toEqual([{ surface: 'mcp', outcome_code: 'TEMPORARY_FAILURE' }]);
   });
 });
