@@ -94,7 +94,10 @@ const INT8_OID = 20;
  *   JavaScript numbers, as they do from SQLite, so one query serves both dialects.
  *   Our `bigint` columns hold epoch milliseconds and counts, far below 2^53.
  *
- * The caller owns the result and ends it with `db.destroy()`.
+ * The caller owns the result and ends it with `db.destroy()`; at shutdown,
+ * `interruptTransactions(db)` first stops the transactions still open (they
+ * roll back; on PostgreSQL each pooled connection asks for its server
+ * process ID once, when it opens, so that its statement can be cancelled).
  *
  * @throws MissingDatabaseError when `mustExist` is set and the SQLite file
  *   does not exist (or is `:memory:`, which never does); nothing is created.
