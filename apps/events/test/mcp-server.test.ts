@@ -6,13 +6,20 @@
  * a test receives is kept and scanned for leaks at the end.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser } from 'playwright-core';
+import { withTestSchemaLock } from 'agentready/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_TEST_URL, storeDialects } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { openSitePerson, type SitePerson } from './support/site-person.ts';
 import { byTestId } from './support/page-selectors.ts';
@@ -30,6 +37,9 @@ const ERAS: ReadonlyArray<[Era, string]> = [
   ['legacy', '2025-11-25'],
   ['modern', '2026-07-28'],
 ];
+
+/** The databases the stdio server's start checks run on (PostgreSQL where it answers; required under CI). */
+const dialects = (await storeDialects("the stdio server's start checks")).map((dialect) => dialect.name);
 
 /** Every body the server sent to a test client, whole, for the leak scan. */
 const received: Array<Promise<string>> = [];
@@ -516,6 +526,52 @@ describe('the stdio server without a usable token', () => {
       expect(ended.stderr.trim().split('\n')).toHaveLength(1);
       expect(ended.stderr).toContain(says);
       expect(ended.stderr).not.toContain('s3cret');
+    }
+  });
+
+  it('never creates a database: a SQLite file that does not exist stops it with one line naming the file and how to create it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'events-no-database-'));
+    const missing = join(folder, 'nonexistent', 'dir', 'x.sqlite');
+    try {
+      for (const databaseUrl of [missing, `file:${missing}`]) {
+        const ended = await startAndEnd({ DATABASE_URL: databaseUrl });
+        expect(ended.code, databaseUrl).toBe(2);
+        expect(ended.stdout).toBe('');
+        expect(ended.stderr.trim().split('\n')).toHaveLength(1);
+        expect(ended.stderr).toContain(`No Events database at the SQLite file ${missing}`);
+        expect(ended.stderr).toContain('npm start');
+        expect(readdirSync(folder)).toEqual([]);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(dialects.includes('postgres'))('never sets up a PostgreSQL database the site never ran on: one line, and no table is created', async () => {
+    const schema = `stdio_empty_${randomBytes(6).toString('hex')}`;
+    const admin = async (text: string, values: unknown[] = []) => {
+      const client = new pg.Client({ connectionString: POSTGRES_TEST_URL });
+      await client.connect();
+      try {
+        return await client.query(text, values);
+      } finally {
+        await client.end();
+      }
+    };
+    await withTestSchemaLock(POSTGRES_TEST_URL, () => admin(`create schema ${schema}`));
+    try {
+      const url = new URL(POSTGRES_TEST_URL);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const ended = await startAndEnd({ DATABASE_URL: url.toString() });
+      expect(ended.code).toBe(2);
+      expect(ended.stdout).toBe('');
+      expect(ended.stderr.trim().split('\n')).toHaveLength(1);
+      expect(ended.stderr).toContain(`No Events database at the PostgreSQL database ${url.pathname.slice(1)} on ${url.host}`);
+      expect(ended.stderr).toContain('npm start');
+      const tables = await admin('select count(*)::int as count from information_schema.tables where table_schema = $1', [schema]);
+      expect(tables.rows[0]).toEqual({ count: 0 });
+    } finally {
+      await withTestSchemaLock(POSTGRES_TEST_URL, () => admin(`drop schema ${schema} cascade`));
     }
   });
 });

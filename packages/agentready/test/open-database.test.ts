@@ -2,16 +2,31 @@
  * openDatabase and migrateToLatest on a SQLite file and on PostgreSQL (an
  * unreachable PostgreSQL fails the file unless AGENTREADY_SKIP_POSTGRES=1).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { describeDatabaseLocation, dialectOf, migrateToLatest, openDatabase } from '../src/store/index.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  describeDatabaseLocation,
+  dialectOf,
+  hasMigrated,
+  interruptTransactions,
+  TransactionInterruptedError,
+  migrateToLatest,
+  MissingDatabaseError,
+  openDatabase,
+  RUNTIME_MIGRATION_TABLE,
+  runtimeMigrations,
+} from '../src/store/index.ts';
 import { requirePostgresForTests, withTestSchemaLock } from '../src/testing/index.ts';
+import { NOTES_MIGRATION_TABLE, notesMigrations, type MigratingStart } from './support/migrating-process.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 
@@ -85,6 +100,34 @@ describe('openDatabase on SQLite', () => {
   });
 });
 
+describe('openDatabase on SQLite with mustExist', () => {
+  it('creates neither the file nor its folder, and names the file it looked for', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'open-database-'));
+    for (const url of ['file:missing/dir/app.sqlite', ':memory:']) {
+      const failure = (() => {
+        try {
+          openDatabase({ url, baseDir: folder, mustExist: true });
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(failure, url).toBeInstanceOf(MissingDatabaseError);
+      expect((failure as MissingDatabaseError).location).toBe(describeDatabaseLocation(url, folder));
+    }
+    expect(readdirSync(folder)).toEqual([]);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('opens a file that exists, and tells whether a migration set ran there', async () => {
+    const { db, folder } = sqliteDatabase();
+    await migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]);
+    const again = openDatabase<Tables>({ url: 'file:deep/er/app.sqlite', baseDir: folder, mustExist: true });
+    cleanups.push(() => again.destroy());
+    expect(await hasMigrated(again, 'notes_migration')).toBe(true);
+    expect(await hasMigrated(again, 'tags_migration')).toBe(false);
+  });
+});
+
 describe('two processes writing to one SQLite file', () => {
   // Another thread with its own connection stands for another process (the stdio MCP server beside the site).
   const OTHER_WRITER = `
@@ -131,6 +174,104 @@ describe('two processes writing to one SQLite file', () => {
     const { at_ms } = await db.selectFrom('note').select('at_ms').where('id', '=', 1).executeTakeFirstOrThrow();
     expect(at_ms).toBe(11);
   });
+});
+
+describe('several processes starting at once on one database', () => {
+  const MIGRATING_PROCESS = fileURLToPath(new URL('./support/migrating-process.ts', import.meta.url));
+  const PROCESSES = 4;
+  const allNotes = Object.keys(notesMigrations);
+  type Outcome = { ok: true; applied: string[] } | { ok: false; message: string };
+  type MigratingProcess = { start(begin: MigratingStart): Promise<Outcome>; end(): void };
+
+  let processes: MigratingProcess[] = [];
+  beforeAll(async () => {
+    processes = await Promise.all(
+      Array.from({ length: PROCESSES }, async (): Promise<MigratingProcess> => {
+        const child = spawn(process.execPath, ['--import', 'tsx', MIGRATING_PROCESS], { stdio: ['pipe', 'pipe', 'inherit'] });
+        const lines = createInterface({ input: child.stdout });
+        await new Promise<void>((resolve) => lines.once('line', () => resolve()));
+        return {
+          start(begin: MigratingStart) {
+            const outcome = new Promise<Outcome>((resolve) => lines.once('line', (line) => resolve(JSON.parse(line) as Outcome)));
+            child.stdin.write(`${JSON.stringify(begin)}\n`);
+            return outcome;
+          },
+          end() {
+            child.stdin.end();
+          },
+        };
+      }),
+    );
+  });
+  afterAll(() => processes.forEach((migrating) => migrating.end()));
+
+  /** Every process opens and migrates `url` at the same moment (all are loaded and waiting). */
+  function migrateAtOnce(url: string): Promise<Outcome[]> {
+    return Promise.all(processes.map((migrating) => migrating.start({ url, known: allNotes.length })));
+  }
+
+  /**
+   * A place for a new database, and how the test reaches it: a file in a new
+   * folder, or a new PostgreSQL schema. On PostgreSQL the processes migrate
+   * while this test holds the test-schema lock, so no other test file creates
+   * or drops a schema meanwhile (withTestSchemaLock); they still race each other.
+   */
+  type Target = { name: string; runs: boolean; trials: number; newDatabase(): Promise<string>; whileMigrating<T>(work: () => Promise<T>): Promise<T> };
+  const targets: Target[] = [
+    {
+      name: 'a SQLite file',
+      runs: true,
+      trials: 8,
+      async newDatabase() {
+        const folder = mkdtempSync(join(tmpdir(), 'migrate-at-once-'));
+        cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
+        return `file:${join(folder, 'new', 'app.sqlite')}`;
+      },
+      whileMigrating: (work) => work(),
+    },
+    {
+      name: 'a PostgreSQL schema',
+      runs: runPostgres,
+      trials: 3,
+      async newDatabase() {
+        const schema = `store_test_${randomBytes(6).toString('hex')}`;
+        await adminQuery(`create schema ${schema}`);
+        cleanups.push(() => withTestSchemaLock(POSTGRES_URL, () => adminQuery(`drop schema ${schema} cascade`)));
+        const url = new URL(POSTGRES_URL);
+        url.searchParams.set('options', `-c search_path=${schema}`);
+        return url.toString();
+      },
+      whileMigrating: (work) => withTestSchemaLock(POSTGRES_URL, work),
+    },
+  ];
+
+  for (const target of targets) {
+    it.runIf(target.runs)(`all start on ${target.name} never migrated, and each migration runs once`, async () => {
+      for (let trial = 0; trial < target.trials; trial += 1) {
+        const outcomes = await target.whileMigrating(async () => migrateAtOnce(await target.newDatabase()));
+        expect(outcomes.filter((outcome) => !outcome.ok), `trial ${trial}`).toEqual([]);
+        const applied = outcomes.flatMap((outcome) => (outcome.ok ? outcome.applied : []));
+        expect(applied.sort(), `trial ${trial}`).toEqual([...Object.keys(runtimeMigrations), ...allNotes].sort());
+      }
+    });
+
+    it.runIf(target.runs)(`all start on ${target.name} that lacks the newest migrations, and they run once`, async () => {
+      for (let trial = 0; trial < target.trials; trial += 1) {
+        const outcomes = await target.whileMigrating(async () => {
+          const url = await target.newDatabase();
+          const before = openDatabase({ url });
+          await migrateToLatest(before, [
+            { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
+            { tableName: NOTES_MIGRATION_TABLE, migrations: Object.fromEntries(Object.entries(notesMigrations).slice(0, 2)) },
+          ]);
+          await before.destroy();
+          return migrateAtOnce(url);
+        });
+        expect(outcomes.filter((outcome) => !outcome.ok), `trial ${trial}`).toEqual([]);
+        expect(outcomes.flatMap((outcome) => (outcome.ok ? outcome.applied : [])).sort(), `trial ${trial}`).toEqual(allNotes.slice(2));
+      }
+    });
+  }
 });
 
 describe('describeDatabaseLocation', () => {
@@ -219,5 +360,68 @@ describe.runIf(runPostgres)('openDatabase and migrateToLatest on PostgreSQL', ()
       expect(report[0]?.applied).toEqual(Object.keys(noteMigrations));
       await db.insertInto('note').values({ id: 1, body: 'hello', at_ms: 1 }).execute();
     }
+  });
+});
+
+describe('interruptTransactions (the end of a shutdown\'s grace period)', () => {
+  async function notesDatabase(dialect: 'sqlite' | 'postgres'): Promise<Kysely<Tables>> {
+    const db = dialect === 'sqlite' ? sqliteDatabase().db : await schemaDatabase();
+    const migrate = () => migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]);
+    await (dialect === 'postgres' ? withTestSchemaLock(POSTGRES_URL, migrate) : migrate());
+    return db;
+  }
+
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    it.runIf(dialect === 'sqlite' || runPostgres)(`on ${dialect}: an open transaction rolls back instead of committing, none begins, statements alone still run`, async () => {
+      const db = await notesDatabase(dialect);
+      let interrupted: Promise<void> = Promise.resolve();
+      const outcome = await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('note').values({ id: 1, body: 'half done', at_ms: 1 }).execute();
+          interrupted = interruptTransactions(db);
+          await interrupted;
+        })
+        .catch((error: unknown) => error);
+      expect(outcome).toBeInstanceOf(TransactionInterruptedError);
+      await expect(db.transaction().execute(async () => undefined)).rejects.toBeInstanceOf(TransactionInterruptedError);
+      await db.insertInto('note').values({ id: 2, body: 'an audit record, say', at_ms: 2 }).execute();
+      expect(await db.selectFrom('note').select('id').execute()).toEqual([{ id: 2 }]);
+    });
+  }
+
+  it.runIf(runPostgres)('on postgres: a statement waiting for a lock is cancelled at once, and its transaction rolls back', async () => {
+    const db = await notesDatabase('postgres');
+    await db.insertInto('note').values({ id: 1, body: 'locked', at_ms: 1 }).execute();
+    const { rows: schemaRows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    const locker = new pg.Client({ connectionString: POSTGRES_URL });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query(`select * from ${schemaRows[0]!.schema}.note where id = 1 for update`);
+      const { rows: lockerRows } = await locker.query<{ pid: number }>('select pg_backend_pid() as pid');
+      const settled = db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('note').values({ id: 2, body: 'before the lock', at_ms: 2 }).execute();
+          await trx.updateTable('note').set({ body: 'changed' }).where('id', '=', 1).execute();
+        })
+        .then(
+          () => 'committed',
+          (error: unknown) => error,
+        );
+      for (;;) {
+        const { rows } = await locker.query<{ waiting: number }>('select count(*)::int as waiting from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [lockerRows[0]!.pid]);
+        if ((rows[0]?.waiting ?? 0) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await interruptTransactions(db);
+      // The lock is still held: the transaction ends because it was cancelled.
+      expect(await settled).toMatchObject({ code: '57014' });
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+    expect(await db.selectFrom('note').select(['id', 'body']).execute()).toEqual([{ id: 1, body: 'locked' }]);
   });
 });

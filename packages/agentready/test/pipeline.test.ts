@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool } from '../src/contract/index.ts';
-import { createInvocationPipeline, summarizeInput, type AuditEvidence, type Principal } from '../src/runtime/index.ts';
+import { createCallDrain, createInvocationPipeline, summarizeInput, type AuditEvidence, type CallDrain, type Principal } from '../src/runtime/index.ts';
 
 const findThing = defineTool({
   name: 'find_thing',
@@ -25,7 +25,7 @@ const principal: Principal = { id: 'internal-7', kind: 'session', ref: 'p-ref' }
 
 type Operations = Parameters<typeof createInvocationPipeline<typeof findThing | typeof keepThing>>[0]['operations'];
 
-function build(operations: Operations, faults: { stateVersion?: boolean; audit?: boolean } = {}) {
+function build(operations: Operations, faults: { stateVersion?: boolean; audit?: boolean } = {}, drain?: CallDrain) {
   const evidence: AuditEvidence[] = [];
   const pipeline = createInvocationPipeline({
     catalog,
@@ -41,6 +41,7 @@ function build(operations: Operations, faults: { stateVersion?: boolean; audit?:
       },
     },
     logger: pino({ level: 'silent' }),
+    ...(drain !== undefined && { drain }),
   });
   return { pipeline, evidence };
 }
@@ -261,5 +262,60 @@ describe('audit input summary', () => {
     expect(JSON.parse(JSON.stringify(summary))).toEqual(JSON.parse('{"__proto__":{"keyword":"Rust","isAdmin":true},"keyword":"x"}'));
     expect(Object.getPrototypeOf(summary)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();
+  });
+});
+
+describe('invocation pipeline at shutdown (drain)', () => {
+  /** keep_thing waits until the test lets it go, or fails when interrupted. */
+  function waitingOperation() {
+    let letGo: () => void = () => {};
+    let interrupt: () => void = () => {};
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const keep_thing: Operations['keep_thing'] = () =>
+      new Promise((resolve, reject) => {
+        letGo = () => resolve({ ok: true, data: { kept: true } });
+        interrupt = () => reject(new Error('canceling statement due to user request'));
+        started();
+      });
+    return { keep_thing, running, letGo: () => letGo(), interrupt: async () => interrupt() };
+  }
+
+  it('refuses new calls once the drain began, with evidence, and waits for the call in flight and its evidence', async () => {
+    const drain = createCallDrain();
+    const waiting = waitingOperation();
+    const find_thing: Operations['find_thing'] = async ({ id }) => ({ ok: true, data: { thing: { id, label: 'Thing' } } });
+    const { pipeline, evidence } = build({ find_thing, keep_thing: waiting.keep_thing }, {}, drain);
+    const inFlight = pipeline.invoke({ tool: 'keep_thing', input: { id: 't-1', email: 'a@example.org' }, principal, surface: 'mcp' });
+    await waiting.running;
+
+    let drained = false;
+    const draining = drain.drain({ graceMs: 60_000, interrupt: waiting.interrupt }).then((report) => ((drained = true), report));
+    const refused = await pipeline.invoke({ tool: 'find_thing', input: { id: 't-2' }, principal, surface: 'mcp' });
+    expect(refused).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
+    expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['find_thing', 'TEMPORARY_FAILURE']]);
+    expect(drained).toBe(false);
+
+    waiting.letGo();
+    expect(await inFlight).toMatchObject({ ok: true, code: 'SUCCESS' });
+    expect(await draining).toEqual({ finishedInGrace: true });
+    expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([
+      ['find_thing', 'TEMPORARY_FAILURE'],
+      ['keep_thing', 'SUCCESS'],
+    ]);
+  });
+
+  it('interrupts the call still running when the grace period ends: it answers TEMPORARY_FAILURE, saying why, with evidence', async () => {
+    const drain = createCallDrain();
+    const waiting = waitingOperation();
+    const { pipeline, evidence } = build({ find_thing: async () => ({ ok: true, data: { thing: { id: 'x', label: 'X' } } }), keep_thing: waiting.keep_thing }, {}, drain);
+    const inFlight = pipeline.invoke({ tool: 'keep_thing', input: { id: 't-1', email: 'a@example.org' }, principal, surface: 'mcp' });
+    await waiting.running;
+
+    expect(await drain.drain({ graceMs: 0, interrupt: waiting.interrupt })).toEqual({ finishedInGrace: false });
+    const answer = await inFlight;
+    expect(answer).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true, message: 'The service is restarting and did not complete this call.' });
+    expect(JSON.stringify(answer)).not.toContain('canceling');
+    expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['keep_thing', 'TEMPORARY_FAILURE']]);
   });
 });

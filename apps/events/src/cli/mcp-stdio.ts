@@ -5,7 +5,8 @@
  * messages only, so the log goes to stderr.
  */
 import { serveMcpOverStdio } from 'agentready/mcp';
-import { describeDatabaseLocation } from 'agentready/store';
+import { createCallDrain } from 'agentready/runtime';
+import { describeDatabaseLocation, interruptTransactions, MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { createEventsServices } from '../domain/events-services.ts';
@@ -22,17 +23,28 @@ export type McpStdioEnvironment = {
   DATABASE_URL?: string;
   SITE_URL?: string;
   LOG_LEVEL?: string;
+  SHUTDOWN_GRACE_MS?: string;
 };
+
+/** How long calls in flight may take to finish once the server is told to stop, in milliseconds (default of SHUTDOWN_GRACE_MS). */
+const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 
 /** Where confirmation links point when SITE_URL is not set: `npm start`'s default address. */
 const DEFAULT_SITE_URL = 'http://127.0.0.1:3000';
 
 /**
- * Serves the Events tools on stdin/stdout until stdin closes, then closes the
- * database and exits.
+ * Serves the Events tools on stdin/stdout until stdin closes or SIGTERM or
+ * SIGINT arrives. Then new calls answer TEMPORARY_FAILURE, calls in flight
+ * get SHUTDOWN_GRACE_MS milliseconds (default 5000) to finish with their
+ * answer and audit evidence, those still running roll back and answer
+ * TEMPORARY_FAILURE; then it closes the database and exits.
  *
  * - No AGENTREADY_EVENTS_TOKEN: the reading tools work; the others answer
  *   UNAUTHENTICATED with how to connect.
+ * - It opens the site's database only, and never creates one: a SQLite file
+ *   that does not exist, or a database where the site never ran, stops it
+ *   with one line naming the database and how to create it (start the site
+ *   once), exit code 2.
  * - A token that is unknown, revoked or expired at start (the message names the
  *   database it looked in), a SITE_URL that is not a site's origin, or a
  *   database that cannot be opened: one line on stderr, exit code 2.
@@ -48,8 +60,14 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
   const now = () => new Date();
   let db: Kysely<EventsDatabase>;
   try {
-    db = await prepareEventsDatabase({ url: databaseUrl, baseDir: REPO_ROOT, logger, now });
+    db = await prepareEventsDatabase({ url: databaseUrl, baseDir: REPO_ROOT, logger, now, mustExist: true });
   } catch (error) {
+    if (error instanceof MissingDatabaseError) {
+      return stop(
+        `No Events database at the ${error.location} (DATABASE_URL): this server uses the site's database and never creates one. ` +
+          'Start the site once with the same DATABASE_URL (npm start) to create it, or set DATABASE_URL to the database the site uses.',
+      );
+    }
     return stop(`The Events database could not be opened (DATABASE_URL): ${(error as Error).message}`);
   }
   const services = createEventsServices({ db, now });
@@ -63,7 +81,13 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
   }
   if (token === undefined) logger.warn('AGENTREADY_EVENTS_TOKEN is not set: only the reading tools will work');
 
-  const pipeline = createEventsPipeline({ db, services, logger, now, siteUrl });
+  const shutdownGraceMs = Number(env.SHUTDOWN_GRACE_MS || DEFAULT_SHUTDOWN_GRACE_MS);
+  if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
+    await db.destroy();
+    return stop('SHUTDOWN_GRACE_MS must be a whole number of milliseconds, 0 or more.');
+  }
+  const calls = createCallDrain();
+  const pipeline = createEventsPipeline({ db, services, logger, now, siteUrl, drain: calls });
   let tokenStoppedWorking = false;
   const connection = serveMcpOverStdio({
     ...eventsMcpServerOptions(pipeline, siteUrl),
@@ -79,12 +103,23 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
     onError: (error) => logger.warn({ err: error }, 'MCP message refused or failed'),
     onRefusedLine: (kind, code) => logger.warn(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${code})`),
   });
-  process.stdin.once('close', function endOfInput() {
-    void connection
-      .close()
+  let stopping: Promise<void> | undefined;
+  function shutDown(): void {
+    stopping ??= calls
+      .drain({
+        graceMs: shutdownGraceMs,
+        interrupt: () => interruptTransactions(db),
+        onInterruptFailed: (error) => logger.error({ err: error }, 'the calls still running could not be interrupted; their transactions roll back at commit'),
+      })
+      // The answers of the calls that just ended reach stdout (the SDK writes them a few promise steps later) before the connection closes.
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => connection.close())
       .then(() => db.destroy())
       .finally(() => process.exit(0));
-  });
+  }
+  process.stdin.once('close', shutDown);
+  process.once('SIGTERM', shutDown);
+  process.once('SIGINT', shutDown);
 }
 
 /** Says why the server cannot start, in one line on stderr, and leaves with exit code 2 once stderr is written. */

@@ -9,10 +9,13 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { createCallDrain, type DrainReport } from 'agentready/runtime';
+import { interruptTransactions } from 'agentready/store';
 import { createEventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { accessTokensRoutes, type ConnectionOptions } from './access-tokens-routes.ts';
+import { apiCallGate, mcpCallGate } from './call-gate.ts';
 import { csrfProtection } from './csrf-protection.ts';
 import { mcpRoute } from './mcp-route.ts';
 import { respondWithFailure, TEMPORARY_FAILURE_MESSAGE } from './error-responses.ts';
@@ -50,10 +53,21 @@ export type EventsAppOptions = {
 
 /**
  * The events app: a Hono app whose routes see `principal` and `session`
- * variables, and `closeMcp()`, which ends the `/mcp` endpoint's open streams
- * (call it when shutting down, before closing the HTTP server).
+ * variables, and its shutdown steps, in this order:
+ *
+ * - `drainCalls({ graceMs })`: from now on `/api` and `/mcp` answer 503 with
+ *   `Retry-After` (TEMPORARY_FAILURE; a JSON-RPC error at `/mcp`). Calls in
+ *   flight get `graceMs` milliseconds to finish with their answer and audit
+ *   evidence; then the database's open transactions are interrupted, so those
+ *   still running roll back and answer TEMPORARY_FAILURE at once. Resolves
+ *   when every call has answered (the answer may still be on its way out).
+ * - `closeMcp()`: ends the `/mcp` endpoint's open streams; then close the
+ *   HTTP server, then the database.
  */
-export type EventsApp = Hono<EventsEnv> & { closeMcp(): Promise<void> };
+export type EventsApp = Hono<EventsEnv> & {
+  drainCalls(options: { graceMs: number }): Promise<DrainReport>;
+  closeMcp(): Promise<void>;
+};
 
 /**
  * Builds the events server.
@@ -73,6 +87,7 @@ export type EventsApp = Hono<EventsEnv> & { closeMcp(): Promise<void> };
 export function createEventsApp(options: EventsAppOptions): EventsApp {
   const { db, now, logger } = options;
   const services = createEventsServices({ db, now });
+  const calls = createCallDrain();
   const app = new Hono<EventsEnv>();
 
   app.onError(function answerUnexpectedError(error, c) {
@@ -103,8 +118,10 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
       },
     }),
   );
+  app.use('/mcp', mcpCallGate(calls));
   app.use(
     '/api/*',
+    apiCallGate(calls),
     bodyLimit({
       maxSize: API_BODY_LIMIT_BYTES,
       onError: (c) => respondWithFailure(c, { code: 'INVALID_INPUT', message: 'The request body is too large.' }),
@@ -118,7 +135,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.route('/api', registrationsRoutes(services));
   app.route('/api', accessTokensRoutes(services, options.connection));
 
-  const pipeline = createEventsPipeline({ db, services, logger, now, ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }) });
+  const pipeline = createEventsPipeline({ db, services, logger, now, drain: calls, ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }) });
   app.route('/api', toolRoutes(pipeline));
 
   const mcp = mcpRoute({
@@ -134,5 +151,13 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
     return respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no API endpoint at this path.' });
   });
   mountWebClient(app, options.webRoot ?? DEFAULT_WEB_ROOT, logger);
-  return Object.assign(app, { closeMcp: () => mcp.endpoint.close() });
+  return Object.assign(app, {
+    drainCalls: ({ graceMs }: { graceMs: number }) =>
+      calls.drain({
+        graceMs,
+        interrupt: () => interruptTransactions(db),
+        onInterruptFailed: (error) => logger.error({ err: error }, 'the calls still running could not be interrupted; their transactions roll back at commit'),
+      }),
+    closeMcp: () => mcp.endpoint.close(),
+  });
 }

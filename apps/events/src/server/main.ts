@@ -9,6 +9,10 @@
  * ALLOWED_HOSTS (comma-separated host names `/mcp` answers besides localhost,
  * 127.0.0.1, [::1] and SITE_URL's host; a browser page may call it only from
  * one of these names at the port it serves on, or from SITE_URL's origin).
+ * SHUTDOWN_GRACE_MS (default 5000): on SIGTERM or SIGINT, new calls are refused
+ * (503, Retry-After) and calls in flight get this many milliseconds to finish;
+ * those still running then roll back and answer TEMPORARY_FAILURE; then the
+ * database is closed.
  */
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -44,6 +48,13 @@ const allowedHostnames = [
   ]),
 ];
 
+// How long calls in flight at shutdown (SIGTERM, SIGINT) may take to finish, in milliseconds.
+const shutdownGraceMs = Number(process.env.SHUTDOWN_GRACE_MS || 5_000);
+if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
+  logger.fatal({ SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, 'SHUTDOWN_GRACE_MS must be a whole number of milliseconds, 0 or more');
+  process.exit(2);
+}
+
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 let db: Kysely<EventsDatabase>;
 try {
@@ -77,19 +88,26 @@ server.on('error', function failedToListen(error: NodeJS.ErrnoException) {
   void db.destroy().then(() => process.exit(1));
 });
 
-/** How long requests in flight (an MCP client's open stream, say) may take to finish at shutdown, in milliseconds. */
-const SHUTDOWN_GRACE_MS = 5_000;
+/** How long answers already given may take to reach their clients before the last connections are cut, in milliseconds. */
+const ANSWER_DELIVERY_MS = 2_000;
 
-function shutDown(signal: NodeJS.Signals): void {
-  logger.info({ signal }, 'shutting down');
-  void app.closeMcp().catch((error: unknown) => logger.warn({ err: error }, 'the MCP endpoint did not close cleanly'));
-  server.close(() => {
-    void db.destroy().then(() => process.exit(0));
-  });
-  // A client that keeps a stream open must not keep the server up forever.
-  setTimeout(() => {
-    if ('closeAllConnections' in server) server.closeAllConnections();
-  }, SHUTDOWN_GRACE_MS).unref();
+async function shutDown(signal: NodeJS.Signals): Promise<void> {
+  logger.info({ signal, shutdownGraceMs }, 'shutting down: new calls are refused, calls in flight may finish');
+  // Still listening meanwhile, so a new call hears 503 and Retry-After rather than a refused connection.
+  const { finishedInGrace } = await app.drainCalls({ graceMs: shutdownGraceMs });
+  if (!finishedInGrace) logger.warn({ shutdownGraceMs }, 'calls still running after the grace period were rolled back and answered TEMPORARY_FAILURE');
+  // No new connections; open ones stay until the answers just given are out.
+  let serverClosed = false;
+  server.close(() => (serverClosed = true));
+  // Connections close as soon as their last answer is out; a client that keeps one open must not keep the server up.
+  for (const giveUpAt = Date.now() + ANSWER_DELIVERY_MS; !serverClosed && Date.now() < giveUpAt; ) {
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await app.closeMcp().catch((error: unknown) => logger.warn({ err: error }, 'the MCP endpoint did not close cleanly'));
+  if ('closeAllConnections' in server) server.closeAllConnections();
+  await db.destroy();
+  process.exit(0);
 }
-process.once('SIGINT', shutDown);
-process.once('SIGTERM', shutDown);
+process.once('SIGINT', (signal) => void shutDown(signal));
+process.once('SIGTERM', (signal) => void shutDown(signal));

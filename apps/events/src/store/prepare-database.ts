@@ -5,7 +5,15 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations } from 'agentready/store';
+import {
+  describeDatabaseLocation,
+  hasMigrated,
+  migrateToLatest,
+  MissingDatabaseError,
+  openDatabase,
+  RUNTIME_MIGRATION_TABLE,
+  runtimeMigrations,
+} from 'agentready/store';
 import { CURATED_EVENTS } from './curated-events.ts';
 import { insertEvents } from './event-seeds.ts';
 import { EVENTS_MIGRATION_TABLE, eventsMigrations } from './events-migrations.ts';
@@ -20,6 +28,13 @@ export type PrepareDatabaseOptions = {
   /** Clock for the rows' `created_at`. Default: `() => new Date()`. */
   now?: () => Date;
   logger?: Logger;
+  /**
+   * Only a database the site has set up before: a SQLite file that exists and
+   * a database (on PostgreSQL, a current schema) where the events migrations
+   * have run. It is migrated forward, never created. Default: false (created,
+   * migrated and seeded as needed).
+   */
+  mustExist?: boolean;
 };
 
 /**
@@ -27,6 +42,8 @@ export type PrepareDatabaseOptions = {
  * database. Safe to run at every start and from several instances at once.
  *
  * @returns the open database; the caller ends it with `db.destroy()`.
+ * @throws MissingDatabaseError (`mustExist`) when there is no such file, or
+ *   the events migrations never ran there; nothing is created.
  * @throws Error when the database cannot be opened or a migration fails (the
  *   database is closed again before the error propagates).
  */
@@ -36,8 +53,13 @@ export async function prepareEventsDatabase(options: PrepareDatabaseOptions): Pr
     url: options.url,
     baseDir: options.baseDir,
     onConnectionError: (error) => options.logger?.error({ err: error }, 'database connection failed'),
+    mustExist: options.mustExist ?? false,
   });
   try {
+    if (options.mustExist && !(await hasMigrated(db, EVENTS_MIGRATION_TABLE))) {
+      const location = describeDatabaseLocation(options.url, options.baseDir);
+      throw new MissingDatabaseError(location, `The ${location} holds no Events tables.`);
+    }
     const report = await migrateToLatest(db, [
       { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
       { tableName: EVENTS_MIGRATION_TABLE, migrations: eventsMigrations },

@@ -4,7 +4,7 @@
  * authorize → operation → projection → envelope → audit evidence). Every
  * surface that offers the tools calls this, and nothing else.
  */
-import { createDatabaseAuditSink, createInvocationPipeline, type InvocationPipeline, type Surface } from 'agentready/runtime';
+import { createDatabaseAuditSink, createInvocationPipeline, type CallDrain, type InvocationPipeline, type Surface } from 'agentready/runtime';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { EventsServices } from '../domain/events-services.ts';
@@ -23,6 +23,8 @@ export type EventsPipelineDeps = {
    * does not say where it reached the site. Default: the path, /connect.
    */
   siteUrl?: string;
+  /** The process's calls in flight, drained at shutdown (see `createInvocationPipeline`). Default: none. */
+  drain?: CallDrain;
 };
 
 /**
@@ -37,6 +39,7 @@ export function createEventsPipeline(deps: EventsPipelineDeps): InvocationPipeli
     audit: createDatabaseAuditSink(deps.db),
     logger: deps.logger,
     now: deps.now,
+    ...(deps.drain !== undefined && { drain: deps.drain }),
     howToConnect: ({ surface, siteUrl }) => howToConnect(surface, siteUrl ?? deps.siteUrl),
   });
 }

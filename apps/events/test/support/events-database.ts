@@ -38,15 +38,23 @@ export function createTestClock(iso: string = TEST_TODAY): TestClock {
 }
 
 /** A migrated, seeded database that the test owns and ends with `close()`. */
-export type DatabaseFixture = { dialect: 'sqlite' | 'postgres'; db: Kysely<EventsDatabase>; close(): Promise<void> };
+export type DatabaseFixture = {
+  dialect: 'sqlite' | 'postgres';
+  db: Kysely<EventsDatabase>;
+  /** The database's `DATABASE_URL`, for another process on the same data (a server started as a child process). */
+  url: string;
+  close(): Promise<void>;
+};
 
 /** A fresh SQLite file in its own temp folder (removed on close). */
 export async function createSqliteFixture(): Promise<DatabaseFixture> {
   const folder = mkdtempSync(join(tmpdir(), 'events-test-'));
-  const db = await prepareEventsDatabase({ url: `file:${join(folder, 'nested', 'events.sqlite')}` });
+  const url = `file:${join(folder, 'nested', 'events.sqlite')}`;
+  const db = await prepareEventsDatabase({ url });
   return {
     dialect: 'sqlite',
     db,
+    url,
     async close() {
       await db.destroy();
       rmSync(folder, { recursive: true, force: true });
@@ -74,6 +82,7 @@ export async function createPostgresFixture(): Promise<DatabaseFixture> {
   return {
     dialect: 'postgres',
     db,
+    url: url.toString(),
     async close() {
       await db.destroy();
       await withTestSchemaLock(POSTGRES_TEST_URL, dropSchema);

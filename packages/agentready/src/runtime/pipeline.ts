@@ -12,6 +12,7 @@ import { requiresPrincipal } from '../contract/effects.ts';
 import { fail, succeed, type FailureDetails, type Guidance, type ToolResult } from '../contract/envelope.ts';
 import { parseToolInput } from '../contract/input-validation.ts';
 import type { AuditEvidence, AuditSink } from './audit-log.ts';
+import type { CallDrain } from './call-drain.ts';
 import { summarizeInput } from './input-summary.ts';
 
 /** Where a call came from. */
@@ -100,6 +101,14 @@ export type PipelineOptions<T extends ToolContract> = {
   howToConnect?: (call: { surface: Surface; siteUrl?: string }) => string;
   /** Clock for audit timestamps. Default `() => new Date()`. */
   now?: () => Date;
+  /**
+   * The process's calls in flight, for a graceful shutdown: each call is
+   * admitted until its audit evidence is written. Once the drain began, a
+   * call is answered TEMPORARY_FAILURE at once (with evidence), and a call
+   * whose operation fails meanwhile (interrupted at the end of the grace
+   * period) says the service is shutting down. Default: no drain.
+   */
+  drain?: CallDrain;
 };
 
 /** The pipeline: one method, used by every surface. */
@@ -110,7 +119,8 @@ export type InvocationPipeline = {
    * @returns the envelope, never throws for anything the caller sent: an unknown
    *   tool is NOT_FOUND, bad input INVALID_INPUT with `field`, no principal for a
    *   non-read tool UNAUTHENTICATED, an operation that throws or returns data the
-   *   output schema rejects TEMPORARY_FAILURE (details go to the log under the trace id).
+   *   output schema rejects TEMPORARY_FAILURE (details go to the log under the trace id),
+   *   and so is a call that arrives once the `drain` began (it does not run).
    */
   invoke(call: Invocation): Promise<ToolResult<unknown>>;
   /**
@@ -146,15 +156,24 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     async invoke(call) {
       const started = performance.now();
       const evidence = evidenceOf(call);
+      const callFinished = options.drain ? options.drain.admit() : () => {};
       let result: ToolResult<unknown>;
       try {
-        result = await run(call, evidence.traceId, evidence);
-      } catch (error) {
-        // Only the pipeline's own steps can get here (operations are caught in run): still an envelope, still evidence.
-        logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its operation');
-        result = temporaryFailure(0);
+        if (callFinished === null) {
+          result = shuttingDown(0);
+        } else {
+          try {
+            result = await run(call, evidence.traceId, evidence);
+          } catch (error) {
+            // Only the pipeline's own steps can get here (operations are caught in run): still an envelope, still evidence.
+            logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its operation');
+            result = temporaryFailure(0);
+          }
+        }
+        await record(evidence, result, started);
+      } finally {
+        callFinished?.();
       }
-      await record(evidence, result, started);
       return result;
     },
     async recordRefusal(call, failure) {
@@ -196,6 +215,11 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     } catch (error) {
       logger.error({ err: error, traceId: evidence.traceId }, 'audit evidence could not be written');
     }
+  }
+
+  /** TEMPORARY_FAILURE for a call that failed: says so when the process is shutting down. */
+  function failedCall(stateVersion: number) {
+    return options.drain && !options.drain.admitting ? shuttingDown(stateVersion) : temporaryFailure(stateVersion);
   }
 
   async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
@@ -248,7 +272,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
       outcome = await operation(parsed.value, { principal: call.principal, surface: call.surface, traceId });
     } catch (error) {
       logger.error({ err: error, traceId, tool: tool.name }, 'tool operation failed');
-      return temporaryFailure(await stateVersion());
+      return failedCall(await stateVersion());
     }
     if (outcome.evidence) Object.assign(evidence, withoutUndefined(outcome.evidence));
     if (!outcome.ok) return fail(outcome.failure, await stateVersion());
@@ -279,6 +303,17 @@ function auditedToolName(name: string): string {
 function temporaryFailure(stateVersion: number) {
   return fail(
     { code: 'TEMPORARY_FAILURE', message: 'The service could not complete this call.', nextAction: 'Try the same call again in a moment.' },
+    stateVersion,
+  );
+}
+
+function shuttingDown(stateVersion: number) {
+  return fail(
+    {
+      code: 'TEMPORARY_FAILURE',
+      message: 'The service is restarting and did not complete this call.',
+      nextAction: 'Try the same call again in a moment.',
+    },
     stateVersion,
   );
 }

@@ -3,7 +3,7 @@
  * (several app instances behind one database), and runs migration sets side by
  * side (DESIGN.md, "Storage").
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
@@ -13,15 +13,21 @@ import {
   Migrator,
   PostgresAdapter,
   PostgresDialect,
+  PostgresDriver,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
   type DatabaseConnection,
+  type DialectAdapter,
+  type PostgresDialectConfig,
+  type TransactionSettings,
   type SqliteDialectConfig,
   type Migration,
   type MigrationResult,
 } from 'kysely';
 import pg from 'pg';
+import { guardTransactionsOf, TransactionGuard } from './transaction-interruption.ts';
 
 /** Options of {@link openDatabase}. */
 export type OpenDatabaseOptions = {
@@ -38,7 +44,30 @@ export type OpenDatabaseOptions = {
    * opens a new one. Default: ignore.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * SQLite only: open a file that exists already, creating neither it nor its
+   * folder (a process that serves the data of another, such as a stdio MCP
+   * server beside the site, must not start on a new, empty database).
+   * Default: false, the file and its folder are created when missing.
+   */
+  mustExist?: boolean;
 };
+
+/**
+ * The database a URL names does not exist, or holds none of the tables
+ * expected: thrown by {@link openDatabase} (`mustExist`) and by apps that
+ * check for their migrations ({@link hasMigrated}). `location` names it
+ * without credentials ({@link describeDatabaseLocation}).
+ */
+export class MissingDatabaseError extends Error {
+  constructor(
+    readonly location: string,
+    message: string = `There is no database at ${location}.`,
+  ) {
+    super(message);
+    this.name = 'MissingDatabaseError';
+  }
+}
 
 /** A migration set recorded in its own migration table. */
 export type MigrationSet = {
@@ -65,8 +94,13 @@ const INT8_OID = 20;
  *   JavaScript numbers, as they do from SQLite, so one query serves both dialects.
  *   Our `bigint` columns hold epoch milliseconds and counts, far below 2^53.
  *
- * The caller owns the result and ends it with `db.destroy()`.
+ * The caller owns the result and ends it with `db.destroy()`; at shutdown,
+ * `interruptTransactions(db)` first stops the transactions still open (they
+ * roll back; on PostgreSQL each pooled connection asks for its server
+ * process ID once, when it opens, so that its statement can be cancelled).
  *
+ * @throws MissingDatabaseError when `mustExist` is set and the SQLite file
+ *   does not exist (or is `:memory:`, which never does); nothing is created.
  * @throws Error when the URL's scheme is neither PostgreSQL's nor a SQLite file's
  *   (`mysql://…`), or the SQLite file cannot be created or opened (the pool of
  *   PostgreSQL connects lazily, so a wrong PostgreSQL URL fails at the first query).
@@ -85,19 +119,87 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
     });
     // Without a listener, an idle connection's error event would end the process.
     pool.on('error', (error) => options.onConnectionError?.(error));
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // Each pooled connection's server process, so interruptTransactions can cancel what it runs.
+    const backendPids = new WeakMap<DatabaseConnection, number>();
+    const guard = new TransactionGuard(async (connections) => {
+      const pids = connections.map((connection) => backendPids.get(connection)).filter((pid) => pid !== undefined);
+      const canceller = new pg.Client({ connectionString: url });
+      await canceller.connect();
+      try {
+        await canceller.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [pids]);
+      } finally {
+        await canceller.end();
+      }
+    });
+    const db = new Kysely<DB>({
+      dialect: new GuardedPostgresDialect(
+        {
+          pool,
+          async onCreateConnection(connection) {
+            const { rows } = await connection.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'));
+            if (rows[0]) backendPids.set(connection, rows[0].pid);
+          },
+        },
+        guard,
+      ),
+    });
+    guardTransactionsOf(db, guard);
+    return db;
   }
 
   const filename = sqliteFilename(url, options.baseDir ?? process.cwd());
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  const database = new SqliteDatabase(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-  database.pragma('journal_mode = WAL');
-  database.pragma('foreign_keys = ON');
-  return new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }) });
+  if (options.mustExist) {
+    if (filename === ':memory:' || !existsSync(filename)) throw new MissingDatabaseError(describeDatabaseLocation(url, options.baseDir));
+  } else if (filename !== ':memory:') {
+    mkdirSync(dirname(filename), { recursive: true });
+  }
+  // fileMustExist also covers a file removed between the check above and the open.
+  const database = new SqliteDatabase(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS, fileMustExist: options.mustExist ?? false });
+  try {
+    turnOnWriteAheadLog(database);
+    database.pragma('foreign_keys = ON');
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  const guard = new TransactionGuard();
+  const db = new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }, guard) });
+  guardTransactionsOf(db, guard);
+  return db;
 }
 
 /** How long a SQLite statement waits for another process's write lock before SQLITE_BUSY, in milliseconds. */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/** Pause between two tries to switch a file to WAL, in milliseconds. */
+const WAL_SWITCH_RETRY_MS = 10;
+
+/**
+ * Turns on WAL journaling (it stays on in the file). Switching needs the file
+ * alone for a moment; when other processes open the same new file at that
+ * moment, SQLite may answer SQLITE_BUSY at once, without waiting through the
+ * busy timeout, so this tries again until the busy timeout has passed.
+ *
+ * @throws the driver's error when it is not SQLITE_BUSY, or still is then.
+ * @see https://sqlite.org/wal.html#sometimes_queries_return_sqlite_busy_in_wal_mode
+ */
+function turnOnWriteAheadLog(database: SqliteDatabase.Database): void {
+  const giveUpAt = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!isSqliteBusy(error) || Date.now() >= giveUpAt) throw error;
+      // better-sqlite3 is synchronous, and so is opening: wait without spinning.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAL_SWITCH_RETRY_MS);
+    }
+  }
+}
+
+function isSqliteBusy(error: unknown): boolean {
+  return error instanceof SqliteDatabase.SqliteError && error.code.startsWith('SQLITE_BUSY');
+}
 
 /**
  * Kysely's SQLite dialect, with transactions that take the write lock when they
@@ -109,25 +211,121 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  * lock (a transaction lasts milliseconds here), this process's event loop
  * waits too, at most the busy timeout.
  *
+ *
+ * Its adapter also declares SQLite's DDL transactional (it is), so Kysely's
+ * Migrator reads which migrations ran and runs the rest in one such
+ * transaction: that is the lock around migrating, which the Migrator does
+ * not take on SQLite (its SqliteAdapter's `acquireMigrationLock` does
+ * nothing, trusting one connection per database). Several processes starting
+ * at once on one file (the site and desktop clients' stdio servers) then
+ * migrate one after the other: the first runs what is pending, the others
+ * wait for it and find nothing left; a migration that fails rolls back whole.
+ *
  * @see https://sqlite.org/lang_transaction.html
  * @see https://sqlite.org/wal.html#sometimes_queries_return_sqlite_busy_in_wal_mode
  */
 class ImmediateTransactionSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #guard: TransactionGuard;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: SqliteDialectConfig, guard: TransactionGuard) {
     super(config);
     this.#config = config;
+    this.#guard = guard;
   }
 
   override createDriver(): SqliteDriver {
-    return new ImmediateTransactionSqliteDriver(this.#config);
+    return new ImmediateTransactionSqliteDriver(this.#config, this.#guard);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 
 class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  readonly #guard: TransactionGuard;
+
+  constructor(config: SqliteDialectConfig, guard: TransactionGuard) {
+    super(config);
+    this.#guard = guard;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#guard.beforeBegin();
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    this.#guard.begun(connection);
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#guard.beforeCommit();
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      this.#guard.ended(connection);
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      this.#guard.ended(connection);
+    }
+  }
+}
+
+/** Kysely's PostgreSQL dialect, whose transactions {@link interruptTransactions} can stop. */
+class GuardedPostgresDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig;
+  readonly #guard: TransactionGuard;
+
+  constructor(config: PostgresDialectConfig, guard: TransactionGuard) {
+    super(config);
+    this.#config = config;
+    this.#guard = guard;
+  }
+
+  override createDriver(): PostgresDriver {
+    return new GuardedPostgresDriver(this.#config, this.#guard);
+  }
+}
+
+class GuardedPostgresDriver extends PostgresDriver {
+  readonly #guard: TransactionGuard;
+
+  constructor(config: PostgresDialectConfig, guard: TransactionGuard) {
+    super(config);
+    this.#guard = guard;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    this.#guard.beforeBegin();
+    await super.beginTransaction(connection, settings);
+    this.#guard.begun(connection);
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#guard.beforeCommit();
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      this.#guard.ended(connection);
+    }
+  }
+
+  override async rollbackTransaction(connection: Parameters<PostgresDriver['rollbackTransaction']>[0]): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      this.#guard.ended(connection);
+    }
   }
 }
 
@@ -143,9 +341,11 @@ export function dialectOf<DB>(db: Kysely<DB>): 'sqlite' | 'postgres' {
  * Runs every set's pending migrations, in order: set by set, each with Kysely's
  * Migrator under its own migration table, so the toolkit's tables and each
  * app's are versioned independently in one database. Safe to call at every
- * start: applied migrations are skipped; on PostgreSQL concurrent starts wait
- * on Kysely's migration lock, and the migration tables are those of the
- * current schema (the first of `search_path`), whatever other schemas hold.
+ * start, from several processes at once: applied migrations are skipped, and
+ * concurrent starts wait for each other (PostgreSQL: Kysely's migration lock,
+ * an advisory lock; SQLite: the write lock of the transaction each set
+ * migrates in). On PostgreSQL the migration tables are those of the current
+ * schema (the first of `search_path`), whatever other schemas hold.
  *
  * @returns the names applied per set (empty lists when already up to date).
  * @throws Error naming the set and the failed migration, with the driver's
@@ -178,6 +378,20 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]):
     report.push({ tableName: set.tableName, applied: (results ?? []).map((result) => result.migrationName) });
   }
   return report;
+}
+
+/**
+ * Whether the migration set recorded in `tableName` ran on this database
+ * before: its migration table exists (on PostgreSQL, in the current schema,
+ * the first of `search_path`). Creates nothing. A process that must only use
+ * a database another has set up checks this before {@link migrateToLatest}.
+ */
+export async function hasMigrated<DB>(db: Kysely<DB>, tableName: string): Promise<boolean> {
+  const found =
+    dialectOf(db) === 'postgres'
+      ? await sql`select 1 from information_schema.tables where table_schema = current_schema() and table_name = ${tableName}`.execute(db)
+      : await sql`select 1 from sqlite_master where type = 'table' and name = ${tableName}`.execute(db);
+  return found.rows.length > 0;
 }
 
 /** PostgreSQL's `current_schema()`: the first schema of `search_path` that exists, or undefined when none does. */

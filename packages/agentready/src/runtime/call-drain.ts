@@ -1,0 +1,96 @@
+/**
+ * @module Draining calls at shutdown: once it begins, no new call is admitted
+ * (the caller answers a retryable TEMPORARY_FAILURE, or 503 with Retry-After
+ * over HTTP); the calls in flight get a grace period to finish with their
+ * evidence and their answer; those still running then are interrupted, so
+ * they roll back and answer at once, and only after that does the process
+ * close its database.
+ */
+
+/** Options of {@link CallDrain.drain}. */
+export type DrainOptions = {
+  /** How long calls in flight may take to finish, in milliseconds, counted from when the drain begins. */
+  graceMs: number;
+  /**
+   * Runs once when the grace period ends with calls still in flight: make
+   * them fail now (e.g. `interruptTransactions(db)`, so they roll back). An
+   * error it throws is passed to `onInterruptFailed`, and the drain goes on waiting.
+   */
+  interrupt: () => Promise<void>;
+  /** Told when `interrupt` throws (for the log). Default: ignore. */
+  onInterruptFailed?: (error: unknown) => void;
+};
+
+/** What a drain found: whether every call finished within the grace period. */
+export type DrainReport = { finishedInGrace: boolean };
+
+/** Calls in flight, and the shutdown that waits for them. */
+export type CallDrain = {
+  /** False once {@link CallDrain.drain} began: new calls are refused. */
+  readonly admitting: boolean;
+  /**
+   * Admits one call. Returns the function that marks it finished (call it
+   * once, whatever the outcome), or null once the drain began: refuse the call.
+   */
+  admit(): (() => void) | null;
+  /**
+   * Stops admitting, then waits until every admitted call finished; at
+   * `graceMs` runs `interrupt` once, and waits for the rest to finish.
+   * Calling it again returns the same drain.
+   */
+  drain(options: DrainOptions): Promise<DrainReport>;
+};
+
+/**
+ * Makes a {@link CallDrain}: one per process, shared by every surface that
+ * runs calls (the invocation pipeline's `drain` option, an HTTP gate).
+ *
+ * @example
+ * const calls = createCallDrain();
+ * const pipeline = createInvocationPipeline({ ...options, drain: calls });
+ * process.once('SIGTERM', async () => {
+ *   await calls.drain({ graceMs: 5_000, interrupt: () => interruptTransactions(db) });
+ *   await db.destroy();
+ * });
+ */
+export function createCallDrain(): CallDrain {
+  let inFlight = 0;
+  let draining: Promise<DrainReport> | undefined;
+  let settled: (() => void) | undefined;
+
+  return {
+    get admitting() {
+      return draining === undefined;
+    },
+    admit() {
+      if (draining !== undefined) return null;
+      inFlight += 1;
+      let finished = false;
+      return function callFinished() {
+        if (finished) return;
+        finished = true;
+        inFlight -= 1;
+        if (inFlight === 0) settled?.();
+      };
+    },
+    drain(options) {
+      draining ??= (async () => {
+        if (inFlight === 0) return { finishedInGrace: true };
+        const allFinished = new Promise<void>((resolve) => (settled = resolve));
+        let graceTimer: NodeJS.Timeout | undefined;
+        const graceOver = new Promise<'grace over'>((resolve) => (graceTimer = setTimeout(() => resolve('grace over'), options.graceMs)));
+        const first = await Promise.race([allFinished.then(() => 'finished' as const), graceOver]);
+        clearTimeout(graceTimer);
+        if (first === 'finished') return { finishedInGrace: true };
+        try {
+          await options.interrupt();
+        } catch (error) {
+          options.onInterruptFailed?.(error);
+        }
+        await allFinished;
+        return { finishedInGrace: false };
+      })();
+      return draining;
+    },
+  };
+}
