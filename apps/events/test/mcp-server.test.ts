@@ -591,7 +591,11 @@ describe('a person in Chromium and their desktop agent', () => {
     await page.goto(`${server.url}/connect`);
     await page.fill(byTestId('token-label'), 'Claude Desktop');
     await page.click(byTestId('create-token'));
-    const token = await page.locator(byTestId('new-token-value')).inputValue();
+    // The field is on the page, hidden, before the token arrives: wait until it is shown.
+    const tokenField = page.locator(byTestId('new-token-value'));
+    await tokenField.waitFor();
+    const token = await tokenField.inputValue();
+    expect(token).toMatch(/^are_pat_/);
 
     await page.goto(`${server.url}/saved`);
     await page.locator(byTestId('saved-empty')).waitFor();
