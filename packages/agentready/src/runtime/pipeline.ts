@@ -1,6 +1,6 @@
 /**
  * @module The invocation pipeline: the one call path every surface uses
- * (DESIGN.md, "Invocation pipeline"): validate input → principal → authorize →
+ * (docs/architecture.md, "One call's path"): validate input → principal → authorize →
  * run the operation → project the output → envelope → audit evidence.
  */
 import { randomUUID } from 'node:crypto';

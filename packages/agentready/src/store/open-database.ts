@@ -1,7 +1,7 @@
 /**
  * @module Opens a Kysely database on SQLite (embedded default) or PostgreSQL
  * (several app instances behind one database), and runs migration sets side by
- * side (DESIGN.md, "Storage").
+ * side (docs/architecture.md, "Floors").
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
