@@ -261,4 +261,41 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       }
     });
   });
+
+  describe('a personal access token sent as input', () => {
+    it('is redacted from audit evidence wherever it stands: any field, a keyword, a key, an unknown tool, on MCP and the page route', async () => {
+      const token = ((await visitor.call('POST', '/api/access-tokens', { label: 'Pasted by mistake' })).body as { token: string }).token;
+      expect(token).toMatch(/^are_pat_/);
+      const records = await recordsLeftBy(async () => {
+        for (const era of ERAS) {
+          await mcpToolCall(era, `"name":"search_events","arguments":{"keyword":"${token}"}`);
+          await mcpToolCall(era, `"name":"search_events","arguments":{"x":"${token}"}`);
+          await mcpToolCall(era, `"name":"search_events","arguments":{"${token}":1}`);
+          await mcpToolCall(era, `"name":"find_events","arguments":{"query":["${token}"]}`);
+        }
+        await pageToolCall('search_events', `{"keyword":"${token}"}`);
+        await pageToolCall('get_event_details', `{"event_id":"${token}"}`);
+      });
+      expect(records).toHaveLength(10);
+      const evidence = JSON.stringify(records);
+      expect(evidence).not.toContain(token);
+      expect(evidence).not.toContain(token.slice('are_pat_'.length));
+      expect(records.map((row) => row.input_summary).sort()).toEqual(
+        [
+        { keyword: '[redacted]' },
+        { x: '[redacted]' },
+        { '[redacted key 1]': '[redacted]' },
+        { query: ['[redacted]'] },
+        { keyword: '[redacted]' },
+        { x: '[redacted]' },
+        { '[redacted key 1]': '[redacted]' },
+        { query: ['[redacted]'] },
+        { keyword: '[redacted]' },
+        { event_id: '[redacted]' },
+        ]
+          .map((summary) => JSON.stringify(summary))
+          .sort(),
+      );
+    });
+  });
 });

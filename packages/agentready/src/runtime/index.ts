@@ -19,6 +19,6 @@ export type {
 export { createDatabaseAuditSink } from './audit-log.ts';
 export type { AuditEvidence, AuditSink } from './audit-log.ts';
 export { summarizeInput } from './input-summary.ts';
-export type { InputSummary } from './input-summary.ts';
+export type { InputSummary, InputSummaryOptions } from './input-summary.ts';
 export { createCallDrain } from './call-drain.ts';
 export type { CallDrain, DrainOptions, DrainReport } from './call-drain.ts';

@@ -11,6 +11,17 @@ const SECRET_OR_CONTACT = /(e-?mail|token|password|passphrase|secret|cookie|csrf
 const KEY_OR_NAME = /(^|[_-])(key|(user)?name)$/i;
 const SAFE_TEXT = /^[\p{L}\p{N}_.:\- ]{1,80}$/u;
 
+/** Options of {@link summarizeInput}. */
+export type InputSummaryOptions = {
+  /**
+   * What the application's credentials look like (its access tokens, say
+   * `/are_pat_/`). A string value or key that matches is `"[redacted]"`
+   * wherever it stands, whatever its key: a caller may paste a token into any
+   * field, or send it as a key. Default: none.
+   */
+  credentialPattern?: RegExp;
+};
+
 /**
  * Summarises a tool's input for audit evidence.
  *
@@ -24,30 +35,41 @@ const SAFE_TEXT = /^[\p{L}\p{N}_.:\- ]{1,80}$/u;
  * - Depth is capped at 4 and arrays at 20 items.
  * - Every key is kept as an own key, `__proto__` included, so a refused
  *   call's record shows what was sent.
+ * - A string or key that matches `options.credentialPattern` is
+ *   `"[redacted]"` (a key: `"[redacted key N]"`, N counting from 1).
  */
-export function summarizeInput(input: unknown): InputSummary {
-  return summarize(input, 0);
-}
+export function summarizeInput(input: unknown, options: InputSummaryOptions = {}): InputSummary {
+  // Without the g and y flags, so test() keeps no position from one string to the next.
+  const credential = options.credentialPattern && new RegExp(options.credentialPattern.source, options.credentialPattern.flags.replace(/[gy]/g, ''));
+  const isCredential = (text: string) => credential?.test(text) ?? false;
+  let redactedKeys = 0;
 
-function summarize(input: unknown, depth: number): InputSummary {
-  if (input === null || typeof input === 'boolean') return input;
-  if (typeof input === 'number') return Number.isFinite(input) ? input : String(input);
-  if (typeof input === 'string') return SAFE_TEXT.test(input) && !input.includes('@') ? input : `[text:${input.length}]`;
-  if (depth >= 4) return '[nested]';
-  if (Array.isArray(input)) return input.slice(0, 20).map((item) => summarize(item, depth + 1));
-  if (typeof input === 'object') {
-    const summary: { [key: string]: InputSummary } = {};
-    for (const [key, value] of Object.entries(input).slice(0, 40)) {
-      const safeKey = SAFE_TEXT.test(key) ? key : `[key:${key.length}]`;
-      // Defined, not assigned: assigning `__proto__` would set the summary's prototype and drop the key from the record.
-      Object.defineProperty(summary, safeKey, {
-        value: SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key) ? '[redacted]' : summarize(value, depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+  function summarize(input: unknown, depth: number): InputSummary {
+    if (input === null || typeof input === 'boolean') return input;
+    if (typeof input === 'number') return Number.isFinite(input) ? input : String(input);
+    if (typeof input === 'string') {
+      if (isCredential(input)) return '[redacted]';
+      return SAFE_TEXT.test(input) && !input.includes('@') ? input : `[text:${input.length}]`;
     }
-    return summary;
+    if (depth >= 4) return '[nested]';
+    if (Array.isArray(input)) return input.slice(0, 20).map((item) => summarize(item, depth + 1));
+    if (typeof input === 'object') {
+      const summary: { [key: string]: InputSummary } = {};
+      for (const [key, value] of Object.entries(input).slice(0, 40)) {
+        const credentialKey = isCredential(key);
+        const safeKey = credentialKey ? `[redacted key ${++redactedKeys}]` : SAFE_TEXT.test(key) ? key : `[key:${key.length}]`;
+        // Defined, not assigned: assigning `__proto__` would set the summary's prototype and drop the key from the record.
+        Object.defineProperty(summary, safeKey, {
+          value: credentialKey || SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key) ? '[redacted]' : summarize(value, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return summary;
+    }
+    return `[${typeof input}]`;
   }
-  return `[${typeof input}]`;
+
+  return summarize(input, 0);
 }

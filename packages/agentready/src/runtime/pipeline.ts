@@ -109,6 +109,12 @@ export type PipelineOptions<T extends ToolContract> = {
    * period) says the service is shutting down. Default: no drain.
    */
   drain?: CallDrain;
+  /**
+   * What the application's credentials look like (its access tokens, say
+   * `/are_pat_/`): an input value or key that matches is redacted in audit
+   * evidence wherever it stands ({@link summarizeInput}). Default: none.
+   */
+  credentialPattern?: RegExp;
 };
 
 /** The pipeline: one method, used by every surface. */
@@ -200,7 +206,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
       surface: call.surface,
       principalRef: null,
       authorization: 'not_required',
-      inputSummary: summarizeInput(call.input),
+      inputSummary: summarizeInput(call.input, { ...(options.credentialPattern && { credentialPattern: options.credentialPattern }) }),
       outcomeCode: 'SUCCESS',
       resultingIds: [],
       durationMs: 0,
