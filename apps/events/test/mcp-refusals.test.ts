@@ -93,8 +93,37 @@ describe.each(dialects)('/mcp and a JSON-RPC batch on $name', ({ open }) => {
       expect(await answer.json(), what).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batch') } });
     }
     expect(await services.listSavedEvents(person)).toEqual([]);
-    const calls = await fixture.db.selectFrom('agentready_audit_record').select('tool').execute();
-    expect(calls).toEqual([]);
+    // Nothing ran, yet each tool call the batches carried left its evidence: refused, as nobody.
+    const calls = await fixture.db.selectFrom('agentready_audit_record').select(['tool', 'outcome_code', 'principal_ref', 'input_summary']).execute();
+    const refused = { tool: 'save_event', outcome_code: 'INVALID_INPUT', principal_ref: null, input_summary: JSON.stringify({ event_id: OPEN_EVENT }) };
+    expect(calls).toEqual([refused, refused, refused, refused]);
+  });
+
+  it('records each tools/call refused before any server saw it, with why, and runs none', async () => {
+    const save = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'save_event', arguments: { event_id: OPEN_EVENT } } };
+    const headers = {
+      host: '127.0.0.1:3000',
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    };
+    const cases: Array<[string, Record<string, string>, number, string]> = [
+      ['an unknown token', { authorization: 'Bearer are_pat_unknown' }, 401, 'UNAUTHENTICATED'],
+      ['a page on another port', { origin: 'http://127.0.0.1:9999' }, 403, 'FORBIDDEN'],
+      ['another host name', { host: 'evil.example' }, 403, 'FORBIDDEN'],
+      ['a body that says it is text', { 'content-type': 'text/plain' }, 415, 'INVALID_INPUT'],
+      ['a client that takes no JSON', { accept: 'text/html' }, 406, 'INVALID_INPUT'],
+    ];
+    for (const [what, changed, status, outcome] of cases) {
+      const before = new Set((await fixture.db.selectFrom('agentready_audit_record').select('trace_id').execute()).map((row) => row.trace_id));
+      const answer = await app.request('http://127.0.0.1:3000/mcp', { method: 'POST', headers: { ...headers, ...changed }, body: JSON.stringify(save) });
+      expect(answer.status, what).toBe(status);
+      const records = await fixture.db.selectFrom('agentready_audit_record').select(['trace_id', 'tool', 'outcome_code', 'principal_ref']).execute();
+      const left = records.filter((row) => !before.has(row.trace_id)).map(({ trace_id: _traceId, ...row }) => row);
+      expect(left, what).toEqual([{ tool: 'save_event', outcome_code: outcome, principal_ref: null }]);
+    }
+    expect(await services.listSavedEvents(person)).toEqual([]);
   });
 
   it('still serves the same call sent on its own, with the same token', async () => {
@@ -166,7 +195,12 @@ describe.each(dialects)('/mcp and an Authorization header on $name', ({ open }) 
     }
     expect(await services.listSavedEvents(a.person)).toEqual([]);
     expect(await services.listSavedEvents(b.person)).toEqual([]);
-    expect(await fixture.db.selectFrom('agentready_audit_record').select('tool').execute()).toEqual([]);
+    // Each refused call left its evidence, as nobody's, and no token is in it.
+    const records = await fixture.db.selectFrom('agentready_audit_record').select(['tool', 'outcome_code', 'principal_ref']).execute();
+    expect(records).toEqual(malformed.map(() => ({ tool: 'save_event', outcome_code: 'UNAUTHENTICATED', principal_ref: null })));
+    const evidence = JSON.stringify(await fixture.db.selectFrom('agentready_audit_record').selectAll().execute());
+    expect(evidence).not.toContain(a.token);
+    expect(evidence).not.toContain(b.token);
   });
 
   it('takes the scheme in any case (RFC 7235), and acts as the one token given', async () => {

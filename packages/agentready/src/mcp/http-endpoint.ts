@@ -119,31 +119,69 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     },
   };
 
+  async function answer(request: Request, body: RequestBody): Promise<Response> {
+    const refused = hostHeaderValidationResponse(request, allowedHostnames) ?? originRefusal(request, allowedHostnames, configuredOrigins);
+    if (refused) return refused;
+    if (Array.isArray(body.parsed)) return Response.json(BATCH_REFUSAL.reply, { status: 400 });
+    const parsedBody = body.read && body.json ? { parsedBody: body.parsed } : {};
+    const authorization = request.headers.get('authorization');
+    if (authorization === null) return handler.fetch(request, parsedBody);
+    let authInfo: AuthInfo;
+    try {
+      authInfo = await verifyBearerToken(`Bearer ${bearerTokenOf(authorization)}`, { verifier });
+    } catch (error) {
+      if (error instanceof OAuthError) return bearerAuthChallengeResponse(error);
+      // The token store failed, not the token: say so, and that a retry may work.
+      options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      return Response.json(
+        { jsonrpc: '2.0', error: { code: -32603, message: 'The access token could not be checked just now. Try again in a moment.' }, id: null },
+        { status: 503, headers: { 'Retry-After': '1' } },
+      );
+    }
+    return handler.fetch(request, { authInfo, ...parsedBody });
+  }
+
   return {
     async fetch(request) {
-      const refused = hostHeaderValidationResponse(request, allowedHostnames) ?? originRefusal(request, allowedHostnames, configuredOrigins);
-      if (refused) return refused;
-      const body = await jsonBodyOf(request);
-      if (Array.isArray(body.parsed)) return Response.json(BATCH_REFUSAL.reply, { status: 400 });
-      const parsedBody = body.read ? { parsedBody: body.parsed } : {};
-      const authorization = request.headers.get('authorization');
-      if (authorization === null) return handler.fetch(request, parsedBody);
-      let authInfo: AuthInfo;
-      try {
-        authInfo = await verifyBearerToken(`Bearer ${bearerTokenOf(authorization)}`, { verifier });
-      } catch (error) {
-        if (error instanceof OAuthError) return bearerAuthChallengeResponse(error);
-        // The token store failed, not the token: say so, and that a retry may work.
-        options.onError?.(error instanceof Error ? error : new Error(String(error)));
-        return Response.json(
-          { jsonrpc: '2.0', error: { code: -32603, message: 'The access token could not be checked just now. Try again in a moment.' }, id: null },
-          { status: 503, headers: { 'Retry-After': '1' } },
-        );
-      }
-      return handler.fetch(request, { authInfo, ...parsedBody });
+      const body = await requestBodyOf(request);
+      const response = await answer(request, body);
+      // A refused request ran nothing; the tool calls it carried still leave their evidence.
+      if (response.status >= 400 && body.read) await recordRefusedToolCalls(options.pipeline, body.parsed, response.status);
+      return response;
     },
     close: () => handler.close(),
   };
+}
+
+/** The most tool calls of one refused request that are recorded (a batch may hold any number). */
+const MAX_REFUSED_TOOL_CALLS_RECORDED = 20;
+
+/**
+ * Leaves audit evidence for each `tools/call` in a request the endpoint or
+ * the SDK refused with an HTTP error before any server saw it (a bad or
+ * malformed token: 401; a Host or Origin of another site: 403; a batch, a
+ * missing header or field: 400; a wrong content type or Accept: 415, 406; the
+ * token store down: 503), at most {@link MAX_REFUSED_TOOL_CALLS_RECORDED} of
+ * them, with no principal (none was established). Outcomes: 401
+ * UNAUTHENTICATED, 403 FORBIDDEN, 503 TEMPORARY_FAILURE, any other
+ * INVALID_INPUT.
+ */
+async function recordRefusedToolCalls(pipeline: McpHttpEndpointOptions<ToolContract>['pipeline'], body: unknown, status: number): Promise<void> {
+  const messages = (Array.isArray(body) ? body : [body]).slice(0, MAX_REFUSED_TOOL_CALLS_RECORDED);
+  const failure =
+    status === 401
+      ? ({ code: 'UNAUTHENTICATED', message: 'The request was refused before the tool ran: its access token is not valid.' } as const)
+      : status === 403
+        ? ({ code: 'FORBIDDEN', message: 'The request was refused before the tool ran: it came from another site.' } as const)
+        : status === 503
+          ? ({ code: 'TEMPORARY_FAILURE', message: 'The request was refused before the tool ran: the service could not take it just now.' } as const)
+          : ({ code: 'INVALID_INPUT', message: 'The request was refused before the tool ran: it is not a request this endpoint takes.' } as const);
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') continue;
+    const params = (message as { params?: unknown }).params;
+    const sent = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+    await pipeline.recordRefusal({ tool: typeof sent['name'] === 'string' ? sent['name'] : '', input: sent['arguments'], principal: null, surface: 'mcp' }, failure);
+  }
 }
 
 /**
@@ -200,18 +238,22 @@ function bearerTokenOf(authorization: string): string {
   return token;
 }
 
+/** A POSTed body as read once: `json` when its content type says JSON (only then does the SDK get it parsed). */
+type RequestBody = { read: true; parsed: unknown; json: boolean } | { read: false; parsed?: undefined };
+
 /**
- * Reads a POSTed JSON body once, so a batch is refused before anything runs
- * and the SDK gets the parsed body instead of reading it again. Any body it
- * cannot read (not JSON, too large, another content type) is left to the
- * SDK, which answers it; the request is read through a clone, so it can.
+ * Reads a POSTed body once and parses it as JSON, so a batch is refused
+ * before anything runs, the tool calls of a refused request can be recorded,
+ * and the SDK gets the parsed body instead of reading it again. A body it
+ * cannot read (not JSON, too large, empty) is left to the SDK, which answers
+ * it; the request is read through a clone, so it can.
  */
-async function jsonBodyOf(request: Request): Promise<{ read: true; parsed: unknown } | { read: false; parsed?: undefined }> {
-  if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return { read: false };
+async function requestBodyOf(request: Request): Promise<RequestBody> {
+  if (request.method !== 'POST') return { read: false };
   try {
     const body = await readRequestBody(request.clone(), DEFAULT_MAX_REQUEST_BODY_SIZE);
     if (body.tooLarge || body.text === '') return { read: false };
-    return { read: true, parsed: JSON.parse(body.text) as unknown };
+    return { read: true, parsed: JSON.parse(body.text) as unknown, json: isJsonContentType(request.headers.get('content-type')) };
   } catch {
     return { read: false };
   }
