@@ -3,11 +3,10 @@
  * dialect (events-database.ts fixtures), for tests whose MCP client or person
  * must see the same behaviour on SQLite and PostgreSQL.
  */
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { createEventsApp } from '../../src/server/create-events-app.ts';
 import type { DatabaseFixture, StoreDialect, TestClock } from './events-database.ts';
+import { listenOnLoopback, type LoopbackListener } from './loopback-listener.ts';
 
 /** A running site on a fixture's database. */
 export type DialectServer = {
@@ -27,25 +26,19 @@ export type DialectServer = {
 export async function serveOnDialect(dialect: StoreDialect, clock: TestClock): Promise<DialectServer> {
   const fixture = await dialect.open();
   const app = createEventsApp({ db: fixture.db, now: clock.now, logger: pino({ level: 'silent' }) });
-  let server: ReturnType<typeof serve>;
+  let listener: LoopbackListener;
   try {
-    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(listening));
-      listening.once('error', reject);
-    });
+    listener = await listenOnLoopback(app.fetch);
   } catch (error) {
     await fixture.close();
     throw error;
   }
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: listener.url,
     fixture,
     async close() {
       await app.closeMcp();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
+      await listener.close();
       await fixture.close();
     },
   };

@@ -5,16 +5,15 @@
  * browser can load the built site (apps/events/dist/web, see build-web.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
 import { pino, type Logger } from 'pino';
 import { createEventsApp, type EventsAppOptions } from '../../src/server/create-events-app.ts';
 import { prepareEventsDatabase } from '../../src/store/prepare-database.ts';
 import type { EventsDatabase } from '../../src/store/schema.ts';
+import { listenOnLoopback, type LoopbackListener } from './loopback-listener.ts';
 
 /** A running test server. */
 export type EventsServer = {
@@ -62,30 +61,22 @@ export async function startEventsServer(options: StartEventsServerOptions = {}):
   }
   const app = createEventsApp({ ...options.app, db, now, logger });
 
-  let server: ReturnType<typeof serve>;
+  let listener: LoopbackListener;
   try {
-    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(listening));
-      listening.once('error', reject);
-    });
+    listener = await listenOnLoopback(app.fetch);
   } catch (error) {
     await db.destroy();
     await rm(folder, { recursive: true, force: true });
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     db,
     databaseUrl,
     async close() {
       await app.closeMcp();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Browsers keep connections alive; close them so the server stops now.
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
+      await listener.close();
       await db.destroy();
       await rm(folder, { recursive: true, force: true });
     },
