@@ -111,7 +111,7 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         const records = await recordsLeftBy(async () => {
           answer = await mcpToolCall(era, `"name":"search_events","arguments":${argumentsJson}`);
         });
-        expect(answer?.error?.code, argumentsJson).toBe(-32602);
+        expect(answer?.error, argumentsJson).toEqual({ code: -32602, message: 'Invalid tools/call request: "arguments" must be a JSON object of the tool\'s input fields.' });
         expect(records, argumentsJson).toEqual([
           { tool: 'search_events', surface: 'mcp', outcome_code: 'INVALID_INPUT', input_summary: JSON.stringify(summary), principal_ref: null },
         ]);
@@ -126,7 +126,7 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         unnamed = await mcpToolCall('legacy', '"arguments":{}', token);
         await mcpToolCall('modern', '"name":"cancel_registration","arguments":{}', token);
       });
-      expect(unnamed?.error?.code).toBe(-32602);
+      expect(unnamed?.error).toEqual({ code: -32602, message: 'Invalid tools/call request: "name" must be the name of a tool, as a string.' });
       expect(records.map((row) => [row.tool, row.outcome_code, row.principal_ref]).sort()).toEqual([
         ['[invalid tool name]', 'INVALID_INPUT', tokenId],
         ['cancel_registration', 'NOT_FOUND', tokenId],

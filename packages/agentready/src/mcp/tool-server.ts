@@ -145,12 +145,28 @@ class AuditedToolCallServer extends Server {
       try {
         return await served(request, ctx);
       } catch (error) {
-        if (!reachedHandler) await this.#onRefused(request);
+        if (reachedHandler) throw error;
+        await this.#onRefused(request);
+        // The SDK words its refusal as a dump of schema issues; a model reads this sentence instead.
+        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) {
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, invalidToolCallMessage(request.params));
+        }
         throw error;
       }
     };
     return toolCallWithRefusalsAudited;
   }
+}
+
+/**
+ * One sentence on what is wrong with a `tools/call`'s params the SDK refused
+ * against the spec's schema (`name` a string; `arguments`, when sent, an object).
+ */
+function invalidToolCallMessage(params: unknown): string {
+  const sent = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+  if (typeof sent['name'] !== 'string') return 'Invalid tools/call request: "name" must be the name of a tool, as a string.';
+  if (sent['arguments'] !== undefined) return 'Invalid tools/call request: "arguments" must be a JSON object of the tool\'s input fields.';
+  return 'Invalid tools/call request: its params do not follow the tools/call schema.';
 }
 
 /** The pipeline's view of a `tools/call`'s params, as sent: whatever they hold. */
