@@ -163,6 +163,11 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       ['Hangul choseong and jungseong fillers', '\\u115f\\u1160'],
       ['a combining grapheme joiner', 'Ada\\u034fLovelace'],
       ['a variation selector of the supplement', 'Ada\\udb40\\udd00Lovelace'],
+      // The joiners and the emoji selector outside the writing that needs them.
+      ['a zero-width joiner between Latin letters', 'Ada\\u200dLovelace'],
+      ['a zero-width non-joiner between Latin letters', 'Ada\\u200cLovelace'],
+      ['an emoji presentation selector after a letter', 'Ada\\ufe0f Lovelace'],
+      ['a zero-width joiner at the end of an emoji', 'Ada \\ud83d\\ude00\\u200d'],
     ];
     const RULE = 'on one line, without control, invisible or text-direction characters or broken Unicode.';
 
@@ -211,16 +216,25 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         expect.objectContaining({ code: 'INVALID_INPUT', field: 'keyword', message: `Field "keyword": must be at most 100 characters ${RULE}` }),
       ]);
       expect(await storedRows()).toEqual(before);
+      // A session holds at most 20 live tokens, and the tests of this file share one.
+      const tokenId = ((await visitor.call('GET', '/api/access-tokens')).body as { accessTokens: Array<{ id: string }> }).accessTokens[0]!.id;
+      await visitor.call('DELETE', `/api/access-tokens/${tokenId}`);
     });
 
-    it('refuses the same in the search API\'s query string, and still takes every script and emoji', async () => {
+    it('refuses the same in the search API\'s query string, and still takes every script, emoji sequence and joined word', async () => {
       for (const keyword of ['a\u2028b', 'x\u{E0041}y', 'a\u200Bb', 'a\u2066b\u2069']) {
         const answer = await visitor.call('GET', `/api/events?keyword=${encodeURIComponent(keyword)}`);
         expect(answer, JSON.stringify(keyword)).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'keyword', message: expect.stringContaining(RULE) } });
       }
       expect((await visitor.call('GET', `/api/events?keyword=${encodeURIComponent('入門')}`)).status).toBe(200);
-      const label = '林美玲 Ünïcode 😀';
-      expect((await visitor.call('POST', '/api/access-tokens', { label })).body).toMatchObject({ accessToken: { label } });
+      // Joiners and the emoji selector where writing needs them: emoji sequences, a Persian compound name, a Devanagari conjunct.
+      for (const label of ['林美玲 Ünïcode 😀', 'Claude ❤️ on 👩‍💻', '👨🏽‍🚀 🏳️‍🌈 1️⃣', 'زهره‌سادات', 'क्‍ष']) {
+        const created = await visitor.call('POST', '/api/access-tokens', { label });
+        expect(created.body, label).toMatchObject({ accessToken: { label } });
+        // Revoked at once: a session holds at most 20 live tokens, and the tests of this file share one.
+        await visitor.call('DELETE', `/api/access-tokens/${(created.body as { accessToken: { id: string } }).accessToken.id}`);
+      }
+      expect((await visitor.call('GET', `/api/events?keyword=${encodeURIComponent('می‌خواهم')}`)).status).toBe(200);
     });
   });
 

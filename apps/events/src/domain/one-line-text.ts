@@ -24,6 +24,32 @@ import { z } from 'zod';
 //   not text at all: SQLite would store it as invalid UTF-8.
 const NOT_ONE_LINE_OF_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\u{E0000}-\u{E007F}]/u;
 
+// The three invisible characters that are part of how people write, allowed
+// only where they do that work and refused anywhere else:
+// - the zero-width non-joiner and joiner (U+200C, U+200D) between two letters
+//   or marks of a script that spells with them (Persian and Arabic compounds,
+//   Indic conjuncts; https://www.unicode.org/reports/tr31/#Layout_and_Format_Control_Characters);
+// - the zero-width joiner between two emoji, a skin tone or presentation
+//   selector allowed before it (👩‍💻, 👨🏽‍🚀, 🏳️‍🌈; https://www.unicode.org/reports/tr51/#Emoji_ZWJ_Sequences);
+// - the emoji presentation selector U+FE0F after an emoji or a keycap base (❤️, 1️⃣).
+// Emoji tag sequences (subdivision flags) use tag characters, and stay refused.
+const JOINING_SCRIPTS =
+  '\\p{Script=Arabic}\\p{Script=Syriac}\\p{Script=Devanagari}\\p{Script=Bengali}\\p{Script=Gurmukhi}\\p{Script=Gujarati}' +
+  '\\p{Script=Oriya}\\p{Script=Tamil}\\p{Script=Telugu}\\p{Script=Kannada}\\p{Script=Malayalam}\\p{Script=Sinhala}';
+const JOINERS_IN_PLACE = new RegExp(
+  [
+    `(?<=[${JOINING_SCRIPTS}])[\\u200C\\u200D](?=[${JOINING_SCRIPTS}])`,
+    '(?<=\\p{Extended_Pictographic}[\\u{1F3FB}-\\u{1F3FF}\\uFE0F]?)\\u200D(?=\\p{Extended_Pictographic})',
+    '(?<=[\\p{Extended_Pictographic}#*0-9])\\uFE0F',
+  ].join('|'),
+  'gu',
+);
+
+/** Whether `text` is one line of visible text (the rule of {@link oneLineTextSchema}). */
+function isOneLineOfText(text: string): boolean {
+  return !NOT_ONE_LINE_OF_TEXT.test(text.replace(JOINERS_IN_PLACE, ''));
+}
+
 /**
  * The rule in words, the same wherever it refuses (`The name must be …`,
  * `Field "label": must be …`): "1 to 60 characters on one line, without
@@ -43,7 +69,9 @@ export function oneLineTextRule(maxLength: number, minLength: 0 | 1 = 1): string
  * character, line or paragraph separator, format character (Unicode general
  * category Cf: zero-width, bidi and tag characters among them), other
  * default-ignorable code point (Hangul fillers, variation selectors), character
- * of the tag block U+E0000–U+E007F, or unpaired surrogate. A refusal of that rule
+ * of the tag block U+E0000–U+E007F, or unpaired surrogate. The joiners and the
+ * emoji presentation selector are allowed where writing needs them: inside
+ * Persian, Arabic and Indic words, and inside emoji sequences (👩‍💻, ❤️). A refusal of that rule
  * is worded by {@link oneLineTextRule}.
  *
  * @example const labelSchema = oneLineTextSchema(60);
@@ -54,5 +82,5 @@ export function oneLineTextSchema(maxLength: number, minLength: 0 | 1 = 1) {
     .trim()
     .min(minLength)
     .max(maxLength)
-    .refine((text) => !NOT_ONE_LINE_OF_TEXT.test(text), { message: `must be ${oneLineTextRule(maxLength, minLength)}.` });
+    .refine(isOneLineOfText, { message: `must be ${oneLineTextRule(maxLength, minLength)}.` });
 }
