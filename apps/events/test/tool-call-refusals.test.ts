@@ -286,11 +286,14 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
           await mcpToolCall(era, `"name":"search_events","arguments":{"x":"${token}"}`);
           await mcpToolCall(era, `"name":"search_events","arguments":{"${token}":1}`);
           await mcpToolCall(era, `"name":"find_events","arguments":{"query":["${token}"]}`);
+          await mcpToolCall(era, `"name":"${token}","arguments":{}`);
         }
+        await pageToolCall(token, '{}');
         await pageToolCall('search_events', `{"keyword":"${token}"}`);
         await pageToolCall('get_event_details', `{"event_id":"${token}"}`);
       });
-      expect(records).toHaveLength(10);
+      expect(records).toHaveLength(13);
+      expect(records.filter((row) => row.tool === '[redacted]')).toHaveLength(3);
       const evidence = JSON.stringify(records);
       expect(evidence).not.toContain(token);
       expect(evidence).not.toContain(token.slice('are_pat_'.length));
@@ -306,6 +309,9 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         { query: ['[redacted]'] },
         { keyword: '[redacted]' },
         { event_id: '[redacted]' },
+        {},
+        {},
+        {},
         ]
           .map((summary) => JSON.stringify(summary))
           .sort(),

@@ -111,8 +111,8 @@ export type PipelineOptions<T extends ToolContract> = {
   drain?: CallDrain;
   /**
    * What the application's credentials look like (its access tokens, say
-   * `/are_pat_/`): an input value or key that matches is redacted in audit
-   * evidence wherever it stands ({@link summarizeInput}). Default: none.
+   * `/are_pat_/`): an input value or key, or a tool name, that matches is
+   * redacted in audit evidence wherever it stands ({@link summarizeInput}). Default: none.
    */
   credentialPattern?: RegExp;
 };
@@ -202,7 +202,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     return {
       traceId: randomUUID(),
       occurredAt: now().toISOString(),
-      tool: auditedToolName(call.tool),
+      tool: auditedToolName(call.tool, options.credentialPattern),
       surface: call.surface,
       principalRef: null,
       authorization: 'not_required',
@@ -302,7 +302,9 @@ const PLAUSIBLE_TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 // The name comes from the caller; a NUL or other odd character in it would make
 // the audit insert itself fail on PostgreSQL, and the call would leave no evidence.
-function auditedToolName(name: string): string {
+function auditedToolName(name: string, credentialPattern: RegExp | undefined): string {
+  // A token sent as the tool's name is a credential like any other: never kept.
+  if (credentialPattern && new RegExp(credentialPattern.source, credentialPattern.flags.replace(/[gy]/g, '')).test(name)) return '[redacted]';
   return PLAUSIBLE_TOOL_NAME.test(name) ? name : '[invalid tool name]';
 }
 
