@@ -12,7 +12,10 @@ export type ParsedInput<T> = { ok: true; value: T } | { ok: false; failure: Fail
  * Validates `raw` against `schema`.
  *
  * @returns the parsed value, or INVALID_INPUT with `field` (dotted path of the
- *   first problem; for an unknown key, the key itself) and a short message.
+ *   first problem; for an unknown key, the key itself when it is a plain field
+ *   name of at most 40 characters, else its parent's path or no field, so a
+ *   token, an e-mail or invisible text sent as a key is never repeated) and a
+ *   short message.
  *   The message is built from the schema's rule, not from the value, so a
  *   mistyped e-mail or token is never repeated back: "this field is required."
  *   only when the path is absent from `raw`, else "expected <type>."; a
@@ -48,15 +51,26 @@ export function parseToolInput<S extends z.ZodType>(schema: S, raw: unknown): Pa
 
 type Issue = z.core.$ZodIssue;
 
+// A key the caller sent is echoed only when it reads as a field's name: a
+// token, an e-mail address or invisible characters sent as a key must not
+// come back in a message, a text content or a log line.
+const PLAIN_FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,39}$/;
+
 function unknownField(path: readonly PropertyKey[]): FailureDetails {
-  // The key is the caller's text: echoed at most 40 characters long, in the field as in the message.
-  const field = truncate(path.map(String).join('.'));
-  return {
-    code: 'INVALID_INPUT',
-    field,
-    message: `Unknown field "${field}": it is not accepted here.`,
-    nextAction: 'Remove the field and call again with only the fields the input schema lists.',
-  };
+  const key = String(path.at(-1) ?? '');
+  const parent = path.slice(0, -1).map(String).join('.');
+  const nextAction = 'Remove the field and call again with only the fields the input schema lists.';
+  if (!PLAIN_FIELD_NAME.test(key)) {
+    const where = parent ? ` in "${truncate(parent)}"` : '';
+    return {
+      code: 'INVALID_INPUT',
+      ...(parent && { field: truncate(parent) }),
+      message: `An unknown field${where} is not accepted here (its name is not repeated: it is not a plain field name).`,
+      nextAction,
+    };
+  }
+  const field = truncate([...path.slice(0, -1).map(String), key].join('.'));
+  return { code: 'INVALID_INPUT', field, message: `Unknown field "${field}": it is not accepted here.`, nextAction };
 }
 
 /**
