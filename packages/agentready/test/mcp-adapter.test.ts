@@ -344,6 +344,51 @@ describe('createMcpHttpEndpoint', () => {
     expect(reported.map((error) => error.message)).toEqual(['connect ECONNREFUSED 127.0.0.1:5432']);
     await served.close();
   });
+
+  it('leaves one record for a call whose client went away while it ran, not a second one as a refusal', async () => {
+    const evidence: AuditEvidence[] = [];
+    const options = libraryOptions(evidence);
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const slowPipeline = {
+      ...options.pipeline,
+      async invoke(call: Parameters<typeof options.pipeline.invoke>[0]) {
+        started();
+        await finished;
+        return options.pipeline.invoke(call);
+      },
+    };
+    const served = createMcpHttpEndpoint({ ...options, pipeline: slowPipeline });
+    const leaving = new AbortController();
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'leaving-client', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const answering = served.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        signal: leaving.signal,
+        headers: {
+          host: 'localhost',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'find_book',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_book', arguments: { book_id: 'b-1' }, _meta: meta } }),
+      }),
+    );
+    await running;
+    leaving.abort();
+    finish();
+    await answering.catch(() => undefined);
+    await served.close();
+    expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['find_book', 'SUCCESS']]);
+  });
 });
 
 describe('serveMcpOverStdio', () => {

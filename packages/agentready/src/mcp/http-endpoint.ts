@@ -146,12 +146,21 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
       const body = await requestBodyOf(request);
       const response = await answer(request, body);
       // A refused request ran nothing; the tool calls it carried still leave their evidence.
-      if (response.status >= 400 && body.read) await recordRefusedToolCalls(options.pipeline, body.parsed, response.status);
+      if (REFUSED_BEFORE_ANY_SERVER.has(response.status) && body.read) await recordRefusedToolCalls(options.pipeline, body.parsed, response.status);
       return response;
     },
     close: () => handler.close(),
   };
 }
+
+/**
+ * The statuses that answer a request no server saw: this endpoint's refusals
+ * (400 batch, 401 token, 403 Host or Origin, 503 token store) and the SDK's
+ * checks of the request itself (400, 405, 406, 413, 415). Not 499 (the
+ * client went away while its call ran: that call already left its evidence)
+ * nor 500.
+ */
+const REFUSED_BEFORE_ANY_SERVER: ReadonlySet<number> = new Set([400, 401, 403, 405, 406, 413, 415, 503]);
 
 /** The most tool calls of one refused request that are recorded (a batch may hold any number). */
 const MAX_REFUSED_TOOL_CALLS_RECORDED = 20;
