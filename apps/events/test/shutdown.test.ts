@@ -11,6 +11,8 @@
  * process, so no call can be "in flight" while the signal is handled.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
@@ -186,6 +188,22 @@ describe.runIf(postgres !== undefined)('shutting down with tool calls in flight,
       { surface: 'mcp', outcome_code: 'TEMPORARY_FAILURE' },
       { surface: 'mcp', outcome_code: 'TEMPORARY_FAILURE' },
     ]);
+  });
+
+  it('ends even when a client is still sending its request: that request is cut off, not waited for', async () => {
+    const site = await startSite(200);
+    const { hostname, port } = new URL(site.url);
+    // Headers and the first bytes of a body that never comes: the request reached the site, no tool ran.
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    socket.write(`POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0",`);
+    socket.on('error', () => undefined);
+    cleanups.push(() => void socket.destroy());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    site.child.kill('SIGTERM');
+    // Node's own request timeout would hold it for five minutes; the test's timeout is far shorter.
+    expect(await site.exited).toBe(0);
   });
 
   it('the stdio server, sent SIGTERM with a save waiting past the grace period, rolls it back, answers TEMPORARY_FAILURE and records it', async () => {

@@ -298,7 +298,7 @@ describe('invocation pipeline at shutdown (drain)', () => {
 
     waiting.letGo();
     expect(await inFlight).toMatchObject({ ok: true, code: 'SUCCESS' });
-    expect(await draining).toEqual({ finishedInGrace: true });
+    expect(await draining).toEqual({ finishedInGrace: true, abandoned: 0 });
     expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([
       ['find_thing', 'TEMPORARY_FAILURE'],
       ['keep_thing', 'SUCCESS'],
@@ -312,10 +312,21 @@ describe('invocation pipeline at shutdown (drain)', () => {
     const inFlight = pipeline.invoke({ tool: 'keep_thing', input: { id: 't-1', email: 'a@example.org' }, principal, surface: 'mcp' });
     await waiting.running;
 
-    expect(await drain.drain({ graceMs: 0, interrupt: waiting.interrupt })).toEqual({ finishedInGrace: false });
+    expect(await drain.drain({ graceMs: 0, interrupt: waiting.interrupt })).toEqual({ finishedInGrace: false, abandoned: 0 });
     const answer = await inFlight;
     expect(answer).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true, message: 'The service is restarting and did not complete this call.' });
     expect(JSON.stringify(answer)).not.toContain('canceling');
     expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['keep_thing', 'TEMPORARY_FAILURE']]);
+  });
+
+  it('gives up on a call the interrupt cannot reach once afterInterruptMs has passed, so shutdown ends', async () => {
+    const drain = createCallDrain();
+    const stuck = drain.admit();
+    expect(stuck).not.toBeNull();
+    let interrupted = 0;
+    const report = await drain.drain({ graceMs: 0, afterInterruptMs: 10, interrupt: async () => void (interrupted += 1) });
+    expect(report).toEqual({ finishedInGrace: false, abandoned: 1 });
+    expect(interrupted).toBe(1);
+    stuck!();
   });
 });

@@ -94,8 +94,9 @@ const ANSWER_DELIVERY_MS = 2_000;
 async function shutDown(signal: NodeJS.Signals): Promise<void> {
   logger.info({ signal, shutdownGraceMs }, 'shutting down: new calls are refused, calls in flight may finish');
   // Still listening meanwhile, so a new call hears 503 and Retry-After rather than a refused connection.
-  const { finishedInGrace } = await app.drainCalls({ graceMs: shutdownGraceMs });
+  const { finishedInGrace, abandoned } = await app.drainCalls({ graceMs: shutdownGraceMs });
   if (!finishedInGrace) logger.warn({ shutdownGraceMs }, 'calls still running after the grace period were rolled back and answered TEMPORARY_FAILURE');
+  if (abandoned > 0) logger.warn({ abandoned }, 'requests still unanswered after the interrupt (a client still sending, say) are cut off');
   // No new connections; open ones stay until the answers just given are out.
   let serverClosed = false;
   server.close(() => (serverClosed = true));

@@ -19,10 +19,20 @@ export type DrainOptions = {
   interrupt: () => Promise<void>;
   /** Told when `interrupt` throws (for the log). Default: ignore. */
   onInterruptFailed?: (error: unknown) => void;
+  /**
+   * How long calls may still take after `interrupt`, in milliseconds: a call
+   * waiting on something the interrupt cannot reach (a client that sends its
+   * request body slowly, say) must not hold the shutdown. Default: 2000.
+   */
+  afterInterruptMs?: number;
 };
 
-/** What a drain found: whether every call finished within the grace period. */
-export type DrainReport = { finishedInGrace: boolean };
+/**
+ * What a drain found: whether every call finished within the grace period,
+ * and how many were still running when the drain gave up on them (after
+ * `graceMs` plus `afterInterruptMs`; 0 when all finished).
+ */
+export type DrainReport = { finishedInGrace: boolean; abandoned: number };
 
 /** Calls in flight, and the shutdown that waits for them. */
 export type CallDrain = {
@@ -35,7 +45,8 @@ export type CallDrain = {
   admit(): (() => void) | null;
   /**
    * Stops admitting, then waits until every admitted call finished; at
-   * `graceMs` runs `interrupt` once, and waits for the rest to finish.
+   * `graceMs` runs `interrupt` once, and waits for the rest at most
+   * `afterInterruptMs` more (then the report counts them as abandoned).
    * Calling it again returns the same drain.
    */
   drain(options: DrainOptions): Promise<DrainReport>;
@@ -53,6 +64,19 @@ export type CallDrain = {
  *   await db.destroy();
  * });
  */
+const DEFAULT_AFTER_INTERRUPT_MS = 2_000;
+
+/** Whether `finished` settles within `milliseconds`. */
+async function finishedWithin(finished: Promise<'finished'>, milliseconds: number): Promise<'finished' | 'time over'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeOver = new Promise<'time over'>((resolve) => (timer = setTimeout(() => resolve('time over'), milliseconds)));
+  try {
+    return await Promise.race([finished, timeOver]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createCallDrain(): CallDrain {
   let inFlight = 0;
   let draining: Promise<DrainReport> | undefined;
@@ -75,20 +99,16 @@ export function createCallDrain(): CallDrain {
     },
     drain(options) {
       draining ??= (async () => {
-        if (inFlight === 0) return { finishedInGrace: true };
-        const allFinished = new Promise<void>((resolve) => (settled = resolve));
-        let graceTimer: NodeJS.Timeout | undefined;
-        const graceOver = new Promise<'grace over'>((resolve) => (graceTimer = setTimeout(() => resolve('grace over'), options.graceMs)));
-        const first = await Promise.race([allFinished.then(() => 'finished' as const), graceOver]);
-        clearTimeout(graceTimer);
-        if (first === 'finished') return { finishedInGrace: true };
+        if (inFlight === 0) return { finishedInGrace: true, abandoned: 0 };
+        const allFinished = new Promise<void>((resolve) => (settled = resolve)).then(() => 'finished' as const);
+        if ((await finishedWithin(allFinished, options.graceMs)) === 'finished') return { finishedInGrace: true, abandoned: 0 };
         try {
           await options.interrupt();
         } catch (error) {
           options.onInterruptFailed?.(error);
         }
-        await allFinished;
-        return { finishedInGrace: false };
+        const after = await finishedWithin(allFinished, options.afterInterruptMs ?? DEFAULT_AFTER_INTERRUPT_MS);
+        return { finishedInGrace: false, abandoned: after === 'finished' ? 0 : inFlight };
       })();
       return draining;
     },
