@@ -7,13 +7,14 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import Database from 'better-sqlite3';
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser } from 'playwright-core';
 import { withTestSchemaLock } from 'agentready/testing';
@@ -542,6 +543,28 @@ describe('the stdio server without a usable token', () => {
         expect(ended.stderr).toContain('npm start');
         expect(readdirSync(folder)).toEqual([]);
       }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves a SQLite file that is not an Events database exactly as it was: an empty file, another program\'s database', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'events-foreign-database-'));
+    try {
+      const empty = join(folder, 'empty.sqlite');
+      writeFileSync(empty, '');
+      const foreign = join(folder, 'notes.sqlite');
+      const notes = new Database(foreign);
+      notes.exec('create table note (body text); insert into note values (\'kept\')');
+      notes.close();
+      for (const file of [empty, foreign]) {
+        const before = readFileSync(file);
+        const ended = await startAndEnd({ DATABASE_URL: file });
+        expect(ended.code, file).toBe(2);
+        expect(ended.stderr, file).toContain('No Events database');
+        expect(readFileSync(file).equals(before), `${file} was changed`).toBe(true);
+      }
+      expect(readdirSync(folder).sort()).toEqual(['empty.sqlite', 'notes.sqlite']);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -47,8 +47,11 @@ export type OpenDatabaseOptions = {
   /**
    * SQLite only: open a file that exists already, creating neither it nor its
    * folder (a process that serves the data of another, such as a stdio MCP
-   * server beside the site, must not start on a new, empty database).
-   * Default: false, the file and its folder are created when missing.
+   * server beside the site, must not start on a new, empty database), and
+   * write nothing to it on opening: its journal mode is left as it is (the
+   * app that made it turned WAL on), so a file that turns out not to be the
+   * app's is left byte for byte as it was.
+   * Default: false, the file and its folder are created when missing, and WAL is turned on.
    */
   mustExist?: boolean;
 };
@@ -156,7 +159,9 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
   // fileMustExist also covers a file removed between the check above and the open.
   const database = new SqliteDatabase(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS, fileMustExist: options.mustExist ?? false });
   try {
-    turnOnWriteAheadLog(database);
+    // A database that must exist is one its app made, already in WAL (the mode stays in the file); one that is
+    // not (an empty file, another program's) must be left exactly as it was, so nothing here writes to it.
+    if (!options.mustExist) turnOnWriteAheadLog(database);
     database.pragma('foreign_keys = ON');
   } catch (error) {
     database.close();
