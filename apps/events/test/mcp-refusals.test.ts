@@ -135,6 +135,48 @@ describe.each(dialects)('/mcp and a JSON-RPC batch on $name', ({ open }) => {
   });
 });
 
+describe.each(dialects)('/mcp and an access token sent where a tool name belongs, on $name', ({ open }) => {
+  it('keeps the token out of the server log, though the SDK quotes the mismatched names it was sent', async () => {
+    const fixture = await open();
+    const logged: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
+    const clock = createTestClock();
+    const services = createEventsServices({ db: fixture.db, now: clock.now });
+    const app = createEventsApp({ db: fixture.db, now: clock.now, logger });
+    try {
+      const person = (await services.openSession(undefined)).principal;
+      const created = await services.createAccessToken(person, { label: 'Pasted as a name' });
+      if (!created.ok) throw new Error(created.message);
+      const { token } = created.value;
+      for (const [headerName, bodyName] of [
+        ['search_events', token],
+        [token, 'search_events'],
+      ]) {
+        const answer = await app.request('http://127.0.0.1:3000/mcp', {
+          method: 'POST',
+          headers: {
+            host: '127.0.0.1:3000',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': MODERN_VERSION,
+            'mcp-method': 'tools/call',
+            'mcp-name': headerName!,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: bodyName, arguments: {}, _meta: modernMeta } }),
+        });
+        expect(answer.status).toBe(400);
+      }
+      const log = logged.join('');
+      expect(log).toContain('MCP request refused or failed');
+      expect(log).toContain('are_pat_[redacted]');
+      expect(log).not.toContain(token.slice('are_pat_'.length));
+    } finally {
+      await app.closeMcp();
+      await fixture.close();
+    }
+  });
+});
+
 describe.each(dialects)('/mcp and an Authorization header on $name', ({ open }) => {
   let fixture: DatabaseFixture;
   let services: EventsServices;

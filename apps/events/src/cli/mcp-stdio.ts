@@ -9,6 +9,7 @@ import { createCallDrain } from 'agentready/runtime';
 import { describeDatabaseLocation, interruptTransactions, MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
+import { withoutAccessTokens } from '../domain/access-tokens.ts';
 import { createEventsServices } from '../domain/events-services.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
@@ -100,7 +101,7 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
       }
       return verified?.principal ?? null;
     },
-    onError: (error) => logger.warn({ err: error }, 'MCP message refused or failed'),
+    onError: (error) => logger.warn({ err: withoutAccessTokens(error) }, 'MCP message refused or failed'),
     onRefusedLine: (kind, code) => logger.warn(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${code})`),
   });
   let stopping: Promise<void> | undefined;

@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import type { InvocationPipeline, VerifiedAccessToken } from 'agentready/runtime';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from 'agentready/mcp';
 import type { Logger } from 'pino';
+import { withoutAccessTokens } from '../domain/access-tokens.ts';
 import { eventsMcpServerOptions } from '../tools/events-mcp-server.ts';
 
 /** Options of {@link mcpRoute}. */
@@ -40,7 +41,7 @@ export function mcpRoute(options: McpRouteOptions): { routes: Hono; endpoint: Mc
     ...eventsMcpServerOptions(options.pipeline, options.siteUrl),
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
     verifyAccessToken: options.verifyAccessToken,
-    onError: (error) => logger.warn({ err: error }, 'MCP request refused or failed'),
+    onError: (error) => logger.warn({ err: withoutAccessTokens(error) }, 'MCP request refused or failed'),
   });
   const routes = new Hono();
   routes.all('/mcp', function serveMcp(c) {
