@@ -168,6 +168,8 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       ['a zero-width non-joiner between Latin letters', 'Ada\\u200cLovelace'],
       ['an emoji presentation selector after a letter', 'Ada\\ufe0f Lovelace'],
       ['a zero-width joiner at the end of an emoji', 'Ada \\ud83d\\ude00\\u200d'],
+      ['a private-use character', 'Ada\\ue000Lovelace'],
+      ['a braille pattern blank that looks like a space', '\\u2800'],
     ];
     const RULE = 'on one line, without control, invisible or text-direction characters or broken Unicode.';
 

@@ -22,7 +22,10 @@ import { z } from 'zod';
 //   are invisible;
 // - a lone surrogate (\p{Cs} matches only an unpaired one under the `u` flag) is
 //   not text at all: SQLite would store it as invalid UTF-8.
-const NOT_ONE_LINE_OF_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\u{E0000}-\u{E007F}]/u;
+// - private-use characters (Co) have no agreed glyph: most fonts draw nothing
+//   or a box, so a person cannot read what a model is given; and the braille
+//   pattern blank U+2800 is a letter that looks like a space.
+const NOT_ONE_LINE_OF_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Default_Ignorable_Code_Point}\u{E0000}-\u{E007F}\u2800]/u;
 
 // The three invisible characters that are part of how people write, allowed
 // only where they do that work and refused anywhere else:
