@@ -349,4 +349,31 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       await visitor.call('DELETE', `/api/access-tokens/${tokenId}`);
     });
   });
+
+  describe('a page tool call refused before the tool route', () => {
+    it('leaves its one record: no CSRF token, a wrong one, no session, with the principal when there is one', async () => {
+      const cases: Array<[string, Record<string, string>, number, string, boolean]> = [
+        ['no CSRF token', { cookie: `ar_session=${visitor.cookie}` }, 403, 'FORBIDDEN', true],
+        ['a wrong CSRF token', { cookie: `ar_session=${visitor.cookie}`, 'x-csrf-token': 'not-the-token' }, 403, 'FORBIDDEN', true],
+        ['no session', {}, 401, 'UNAUTHENTICATED', false],
+      ];
+      const principalOfVisitor = (await recordsLeftBy(() => pageToolCall('search_events', '{"keyword":"Rust"}')))[0]!.principal_ref;
+      expect(principalOfVisitor).not.toBeNull();
+      for (const [what, headers, status, outcome, withPrincipal] of cases) {
+        let answered = 0;
+        const records = await recordsLeftBy(async () => {
+          const response = await app.request('/api/tools/save_event', {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ event_id: OPEN_EVENT }),
+          });
+          answered = response.status;
+        });
+        expect(answered, what).toBe(status);
+        expect(records, what).toEqual([
+          { tool: 'save_event', surface: 'webmcp', outcome_code: outcome, input_summary: JSON.stringify({ event_id: OPEN_EVENT }), principal_ref: withPrincipal ? principalOfVisitor : null },
+        ]);
+      }
+    });
+  });
 });

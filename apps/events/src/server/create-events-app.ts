@@ -25,7 +25,7 @@ import { registrationsRoutes } from './registrations-routes.ts';
 import { savedEventsRoutes } from './saved-events-routes.ts';
 import { sessionMiddleware } from './session-middleware.ts';
 import { sessionRoutes } from './session-routes.ts';
-import { toolRoutes } from './tool-routes.ts';
+import { toolCallRefusalEvidence, toolRoutes } from './tool-routes.ts';
 import { DEFAULT_WEB_ROOT, mountWebClient } from './web-client.ts';
 
 /** Largest request body accepted under `/api`, in bytes. */
@@ -119,6 +119,9 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
     }),
   );
   app.use('/mcp', mcpCallGate(calls));
+  const pipeline = createEventsPipeline({ db, services, logger, now, drain: calls, ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }) });
+  // Ahead of the middleware below, so a tool call they refuse still leaves its evidence.
+  app.use('/api/tools/:name', toolCallRefusalEvidence(pipeline));
   app.use(
     '/api/*',
     apiCallGate(calls),
@@ -135,7 +138,6 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.route('/api', registrationsRoutes(services));
   app.route('/api', accessTokensRoutes(services, options.connection));
 
-  const pipeline = createEventsPipeline({ db, services, logger, now, drain: calls, ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }) });
   app.route('/api', toolRoutes(pipeline));
 
   const mcp = mcpRoute({

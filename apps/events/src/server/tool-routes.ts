@@ -3,7 +3,8 @@
  * pipeline here, as the session's principal, behind the session and CSRF
  * middleware (docs/architecture.md, "One call's path").
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { ErrorCode } from 'agentready';
 import type { InvocationPipeline } from 'agentready/runtime';
 import type { EventsEnv } from './events-env.ts';
 
@@ -28,4 +29,41 @@ export function toolRoutes(pipeline: InvocationPipeline): Hono<EventsEnv> {
     return c.json(result, pipeline.knows(c.req.param('name')) ? 200 : 404);
   });
   return routes;
+}
+
+/**
+ * Middleware for `/api/tools/:name`, installed ahead of the `/api` gate,
+ * session, body limit and CSRF middleware: a tool call they refuse (503 while
+ * shutting down, 401 without a session, 403 without the CSRF token, a body
+ * too large) never reaches the pipeline, so it would leave no evidence. Here
+ * it leaves its one record, with the refusal's code as the outcome and the
+ * session's principal when there was one. The tool route itself answers only
+ * 200 or 404 (both recorded by the pipeline), so any other status is such a
+ * refusal.
+ *
+ * @example app.use('/api/tools/:name', toolCallRefusalEvidence(pipeline));
+ */
+export function toolCallRefusalEvidence(pipeline: InvocationPipeline): MiddlewareHandler<EventsEnv> {
+  return async function recordRefusedToolCall(c, next) {
+    // Read before the chain runs: afterwards the request names the params of whichever handler answered.
+    const tool = c.req.param('name') ?? '';
+    await next();
+    if (c.req.method !== 'POST' || c.res.status === 200 || c.res.status === 404) return;
+    let input: unknown;
+    try {
+      input = await c.req.json();
+    } catch {
+      input = undefined;
+    }
+    let refusal: { code?: ErrorCode; message?: string } = {};
+    try {
+      refusal = (await c.res.clone().json()) as typeof refusal;
+    } catch {
+      // Not an envelope: recorded as a temporary failure below.
+    }
+    await pipeline.recordRefusal(
+      { tool, input, principal: c.get('principal') ?? null, surface: 'webmcp' },
+      { code: refusal.code ?? 'TEMPORARY_FAILURE', message: refusal.message ?? 'The call was refused before the tool ran.' },
+    );
+  };
 }
