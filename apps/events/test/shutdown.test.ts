@@ -147,11 +147,19 @@ describe.runIf(postgres !== undefined)('shutting down with tool calls in flight,
     const refusedMcp = await fetch(`${site.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_events', arguments: { keyword: 'refused' } } }),
     });
     expect(refusedMcp.status).toBe(503);
     expect(refusedMcp.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await refusedMcp.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32603 } });
+    // Refused, yet each left its evidence: the page's call and the MCP client's.
+    const refusedEvidence = await fixture.db
+      .selectFrom('agentready_audit_record')
+      .select(['surface', 'outcome_code'])
+      .where('tool', '=', 'search_events')
+      .where('outcome_code', '=', 'TEMPORARY_FAILURE')
+      .execute();
+    expect([...new Set(refusedEvidence.map((row) => row.surface))].sort()).toEqual(['mcp', 'webmcp']);
 
     await lock.release();
     const [legacy, modern] = await answers;

@@ -30,19 +30,21 @@ export function apiCallGate(drain: CallDrain): MiddlewareHandler {
 }
 
 /**
- * The gate of `/mcp`: a refusal is a JSON-RPC error with id null (the
- * request was not read), status 503, as the endpoint answers when its token
- * store is down.
+ * The gate of `/mcp`: a refusal is a JSON-RPC error with id null, status
+ * 503, as the endpoint answers when its token store is down. `onRefused`
+ * hears each refused request first (to leave evidence of the tool calls it
+ * carried).
  */
-export function mcpCallGate(drain: CallDrain): MiddlewareHandler {
-  return callGate(drain, function refuseMcpCall(c) {
+export function mcpCallGate(drain: CallDrain, onRefused: (request: Request) => Promise<void> = async () => {}): MiddlewareHandler {
+  return callGate(drain, async function refuseMcpCall(c) {
+    await onRefused(c.req.raw);
     return c.json({ jsonrpc: '2.0', error: { code: -32603, message: `${RESTARTING} ${TRY_AGAIN}` }, id: null }, 503, {
       'Retry-After': String(RETRY_AFTER_SECONDS),
     });
   });
 }
 
-function callGate(drain: CallDrain, refuse: (c: Context) => Response): MiddlewareHandler {
+function callGate(drain: CallDrain, refuse: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
   return async function admitCall(c, next) {
     const callFinished = drain.admit();
     if (callFinished === null) return refuse(c);

@@ -9,6 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { recordRefusedToolCalls } from 'agentready/mcp';
 import { createCallDrain, type DrainReport } from 'agentready/runtime';
 import { interruptTransactions } from 'agentready/store';
 import { createEventsServices } from '../domain/events-services.ts';
@@ -118,8 +119,11 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
       },
     }),
   );
-  app.use('/mcp', mcpCallGate(calls));
   const pipeline = createEventsPipeline({ db, services, logger, now, drain: calls, ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }) });
+  app.use(
+    '/mcp',
+    mcpCallGate(calls, async (request) => recordRefusedToolCalls(pipeline, await request.json().catch(() => undefined), 503)),
+  );
   // Ahead of the middleware below, so a tool call they refuse still leaves its evidence.
   app.use('/api/tools/:name', toolCallRefusalEvidence(pipeline));
   app.use(

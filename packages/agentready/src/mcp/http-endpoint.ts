@@ -19,7 +19,7 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
-import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
+import type { InvocationPipeline, Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
 import { BATCH_REFUSAL } from './message-refusals.ts';
 import { createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
 
@@ -173,9 +173,12 @@ const MAX_REFUSED_TOOL_CALLS_RECORDED = 20;
  * token store down: 503), at most {@link MAX_REFUSED_TOOL_CALLS_RECORDED} of
  * them, with no principal (none was established). Outcomes: 401
  * UNAUTHENTICATED, 403 FORBIDDEN, 503 TEMPORARY_FAILURE, any other
- * INVALID_INPUT.
+ * INVALID_INPUT. Exported for a gate in front of the endpoint (a site
+ * refusing calls while it shuts down) that answers for it.
+ *
+ * @param body the request's parsed JSON body (one message or an array); anything else records nothing.
  */
-async function recordRefusedToolCalls(pipeline: McpHttpEndpointOptions<ToolContract>['pipeline'], body: unknown, status: number): Promise<void> {
+export async function recordRefusedToolCalls(pipeline: InvocationPipeline, body: unknown, status: number): Promise<void> {
   const messages = (Array.isArray(body) ? body : [body]).slice(0, MAX_REFUSED_TOOL_CALLS_RECORDED);
   const failure =
     status === 401
