@@ -369,6 +369,9 @@ describe('the stdio server and a line that is not one JSON-RPC message', () => {
     // The connection still serves, and nothing of the refused lines ran.
     expect(await stdio.send('{"jsonrpc":"2.0","id":10,"method":"ping"}')).toEqual({ jsonrpc: '2.0', id: 10, result: {} });
     expect(await person.savedEventIds()).toEqual([]);
+    // The save the batch carried did not run, and left its evidence (the line that was not JSON could not say what it held).
+    const saves = await server.db.selectFrom('agentready_audit_record').select(['surface', 'outcome_code', 'principal_ref']).where('tool', '=', 'save_event').execute();
+    expect(saves).toEqual([{ surface: 'mcp', outcome_code: 'INVALID_INPUT', principal_ref: null }]);
 
     const { code, stderr } = await stdio.end();
     expect(code).toBe(0);

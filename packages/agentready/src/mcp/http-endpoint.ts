@@ -19,8 +19,8 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
-import type { InvocationPipeline, Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
-import { BATCH_REFUSAL } from './message-refusals.ts';
+import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
+import { BATCH_REFUSAL, recordRefusedToolCalls } from './message-refusals.ts';
 import { createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
 
 /** Options of {@link createMcpHttpEndpoint}. */
@@ -162,39 +162,6 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
  */
 const REFUSED_BEFORE_ANY_SERVER: ReadonlySet<number> = new Set([400, 401, 403, 405, 406, 413, 415, 503]);
 
-/** The most tool calls of one refused request that are recorded (a batch may hold any number). */
-const MAX_REFUSED_TOOL_CALLS_RECORDED = 20;
-
-/**
- * Leaves audit evidence for each `tools/call` in a request the endpoint or
- * the SDK refused with an HTTP error before any server saw it (a bad or
- * malformed token: 401; a Host or Origin of another site: 403; a batch, a
- * missing header or field: 400; a wrong content type or Accept: 415, 406; the
- * token store down: 503), at most {@link MAX_REFUSED_TOOL_CALLS_RECORDED} of
- * them, with no principal (none was established). Outcomes: 401
- * UNAUTHENTICATED, 403 FORBIDDEN, 503 TEMPORARY_FAILURE, any other
- * INVALID_INPUT. Exported for a gate in front of the endpoint (a site
- * refusing calls while it shuts down) that answers for it.
- *
- * @param body the request's parsed JSON body (one message or an array); anything else records nothing.
- */
-export async function recordRefusedToolCalls(pipeline: InvocationPipeline, body: unknown, status: number): Promise<void> {
-  const messages = (Array.isArray(body) ? body : [body]).slice(0, MAX_REFUSED_TOOL_CALLS_RECORDED);
-  const failure =
-    status === 401
-      ? ({ code: 'UNAUTHENTICATED', message: 'The request was refused before the tool ran: its access token is not valid.' } as const)
-      : status === 403
-        ? ({ code: 'FORBIDDEN', message: 'The request was refused before the tool ran: it came from another site.' } as const)
-        : status === 503
-          ? ({ code: 'TEMPORARY_FAILURE', message: 'The request was refused before the tool ran: the service could not take it just now.' } as const)
-          : ({ code: 'INVALID_INPUT', message: 'The request was refused before the tool ran: it is not a request this endpoint takes.' } as const);
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') continue;
-    const params = (message as { params?: unknown }).params;
-    const sent = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
-    await pipeline.recordRefusal({ tool: typeof sent['name'] === 'string' ? sent['name'] : '', input: sent['arguments'], principal: null, surface: 'mcp' }, failure);
-  }
-}
 
 /**
  * Refuses (403) a browser's `Origin` that is not one of the site's own whole

@@ -4,7 +4,8 @@
  */
 export { createMcpToolServer } from './tool-server.ts';
 export type { McpToolServerOptions, PrincipalSource } from './tool-server.ts';
-export { createMcpHttpEndpoint, recordRefusedToolCalls } from './http-endpoint.ts';
+export { createMcpHttpEndpoint } from './http-endpoint.ts';
+export { recordRefusedToolCalls } from './message-refusals.ts';
 export type { McpHttpEndpoint, McpHttpEndpointOptions } from './http-endpoint.ts';
 export { serveMcpOverStdio } from './stdio.ts';
 export type { McpStdioOptions } from './stdio.ts';

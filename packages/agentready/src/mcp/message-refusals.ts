@@ -8,6 +8,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-06-18/changelog
  */
 import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import type { InvocationPipeline } from '../runtime/pipeline.ts';
 
 /** What was wrong with a refused message, as the log names it (never its content, which may hold a token). */
 export type MessageRefusalKind = 'not JSON' | 'a JSON-RPC batch' | 'not a JSON-RPC message';
@@ -19,8 +20,11 @@ export type MessageRefusalReply = {
   error: { code: number; message: string };
 };
 
-/** A refused message: its kind (for the log) and the reply (for the client). */
-export type MessageRefusal = { kind: MessageRefusalKind; reply: MessageRefusalReply };
+/**
+ * A refused message: its kind (for the log), the reply (for the client), and
+ * the JSON it held when it was JSON (for the evidence of the tool calls in it).
+ */
+export type MessageRefusal = { kind: MessageRefusalKind; reply: MessageRefusalReply; parsed?: unknown };
 
 /** The answer to any JSON array: refused whole, so none of its messages runs. */
 export const BATCH_REFUSAL: MessageRefusal = {
@@ -54,12 +58,13 @@ export function refusalOfMessage(text: string): MessageRefusal | null {
   } catch {
     return PARSE_ERROR;
   }
-  if (Array.isArray(parsed)) return BATCH_REFUSAL;
+  if (Array.isArray(parsed)) return { ...BATCH_REFUSAL, parsed };
   try {
     parseJSONRPCMessage(parsed);
     return null;
   } catch {
     return {
+      parsed,
       kind: 'not a JSON-RPC message',
       reply: { jsonrpc: '2.0', id: readableIdOf(parsed), error: { code: -32600, message: 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.' } },
     };
@@ -70,4 +75,40 @@ function readableIdOf(message: unknown): string | number | null {
   if (message === null || typeof message !== 'object') return null;
   const { method, id } = message as { method?: unknown; id?: unknown };
   return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : null;
+}
+
+/** The most tool calls of one refused request that are recorded (a batch may hold any number). */
+const MAX_REFUSED_TOOL_CALLS_RECORDED = 20;
+
+/**
+ * Leaves audit evidence for each `tools/call` in a request refused before
+ * any server saw it: over HTTP, one the endpoint or the SDK refused with an
+ * HTTP error (a bad or
+ * malformed token: 401; a Host or Origin of another site: 403; a batch, a
+ * missing header or field: 400; a wrong content type or Accept: 415, 406; the
+ * token store down: 503), at most {@link MAX_REFUSED_TOOL_CALLS_RECORDED} of
+ * them, with no principal (none was established). Outcomes: 401
+ * UNAUTHENTICATED, 403 FORBIDDEN, 503 TEMPORARY_FAILURE, any other
+ * INVALID_INPUT; over stdio, a refused line (400). Exported for a gate in
+ * front of the endpoint (a site refusing calls while it shuts down) that
+ * answers for it.
+ *
+ * @param body the request's parsed JSON body (one message or an array); anything else records nothing.
+ */
+export async function recordRefusedToolCalls(pipeline: InvocationPipeline, body: unknown, status: number): Promise<void> {
+  const messages = (Array.isArray(body) ? body : [body]).slice(0, MAX_REFUSED_TOOL_CALLS_RECORDED);
+  const failure =
+    status === 401
+      ? ({ code: 'UNAUTHENTICATED', message: 'The request was refused before the tool ran: its access token is not valid.' } as const)
+      : status === 403
+        ? ({ code: 'FORBIDDEN', message: 'The request was refused before the tool ran: it came from another site.' } as const)
+        : status === 503
+          ? ({ code: 'TEMPORARY_FAILURE', message: 'The request was refused before the tool ran: the service could not take it just now.' } as const)
+          : ({ code: 'INVALID_INPUT', message: 'The request was refused before the tool ran: it is not a request this endpoint takes.' } as const);
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') continue;
+    const params = (message as { params?: unknown }).params;
+    const sent = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+    await pipeline.recordRefusal({ tool: typeof sent['name'] === 'string' ? sent['name'] : '', input: sent['arguments'], principal: null, surface: 'mcp' }, failure);
+  }
 }

@@ -6,7 +6,7 @@
  */
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type { ToolContract } from '../contract/define-tool.ts';
-import type { MessageRefusalKind } from './message-refusals.ts';
+import { recordRefusedToolCalls, type MessageRefusalKind } from './message-refusals.ts';
 import { screenStdioLines } from './stdio-line-screen.ts';
 import { createMcpToolServer, type McpToolServerOptions, type PrincipalSource } from './tool-server.ts';
 
@@ -47,8 +47,12 @@ export type McpStdioOptions<T extends ToolContract> = McpToolServerOptions<T> & 
  */
 export function serveMcpOverStdio<T extends ToolContract>(options: McpStdioOptions<T>): StdioServerHandle {
   const screened = screenStdioLines({
-    onRefused: function answerRefusedLine({ kind, reply }) {
+    onRefused: function answerRefusedLine({ kind, reply, parsed }) {
       process.stdout.write(`${JSON.stringify(reply)}\n`);
+      // The tool calls a refused line carried (a batch of them, say) leave their evidence, as over HTTP.
+      if (parsed !== undefined) {
+        recordRefusedToolCalls(options.pipeline, parsed, 400).catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+      }
       if (options.onRefusedLine) options.onRefusedLine(kind, reply.error.code);
       else options.onError?.(new Error(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${reply.error.code})`));
     },
