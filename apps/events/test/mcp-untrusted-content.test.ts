@@ -131,6 +131,8 @@ describe.each(dialects)('organiser text over MCP on $name', (dialect) => {
       expectOnlyQuoted(textOf(result), INJECTED_VENUE);
     }
     for (const result of [saved, prepared]) expectOnlyQuoted(textOf(result), INJECTED_TITLE);
+    // The name the agent gave is quoted as well.
+    expect(textOf(prepared)).toContain('Prepared a registration for "Lin Mei" ');
 
     await person.register(INJECTED_EVENT, 'Lin Mei', 'lin.mei@example.org');
     await person.register('evt-webmcp-intro', 'Lin Mei', 'lin.mei@example.org');

@@ -38,7 +38,8 @@ export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
   },
   prepare_event_registration(data) {
     const { event, form } = data;
-    const who = form.name ? ` for ${form.name}` : ' without a name (the person adds it)';
+    // The name is the caller's words: quoted, so it reads as one value whatever it holds.
+    const who = form.name ? ` for ${JSON.stringify(form.name)}` : ' without a name (the person adds it)';
     const email = form.emailProvided ? ' with the e-mail given' : ' without an e-mail (the person adds it)';
     return `Prepared a registration${who}${email} for ${event.title} [${event.id}] on ${event.startsAt}; ${count(event.remainingCapacity, 'place')} left. No one is registered yet. The form awaits the person.`;
   },
