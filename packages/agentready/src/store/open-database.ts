@@ -216,7 +216,6 @@ function isSqliteBusy(error: unknown): boolean {
  * lock (a transaction lasts milliseconds here), this process's event loop
  * waits too, at most the busy timeout.
  *
- *
  * Its adapter also declares SQLite's DDL transactional (it is), so Kysely's
  * Migrator reads which migrations ran and runs the rest in one such
  * transaction: that is the lock around migrating, which the Migrator does
@@ -262,27 +261,18 @@ class ImmediateTransactionSqliteDriver extends SqliteDriver {
     this.#guard = guard;
   }
 
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#guard.beforeBegin();
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-    this.#guard.begun(connection);
+  override beginTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#guard.begin(connection, async () => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    });
   }
 
-  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#guard.beforeCommit();
-    try {
-      await super.commitTransaction(connection);
-    } finally {
-      this.#guard.ended(connection);
-    }
+  override commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#guard.commit(connection, () => super.commitTransaction(connection));
   }
 
-  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    try {
-      await super.rollbackTransaction(connection);
-    } finally {
-      this.#guard.ended(connection);
-    }
+  override rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#guard.rollback(connection, () => super.rollbackTransaction(connection));
   }
 }
 
@@ -310,27 +300,16 @@ class GuardedPostgresDriver extends PostgresDriver {
     this.#guard = guard;
   }
 
-  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    this.#guard.beforeBegin();
-    await super.beginTransaction(connection, settings);
-    this.#guard.begun(connection);
+  override beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.#guard.begin(connection, () => super.beginTransaction(connection, settings));
   }
 
-  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#guard.beforeCommit();
-    try {
-      await super.commitTransaction(connection);
-    } finally {
-      this.#guard.ended(connection);
-    }
+  override commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#guard.commit(connection, () => super.commitTransaction(connection));
   }
 
-  override async rollbackTransaction(connection: Parameters<PostgresDriver['rollbackTransaction']>[0]): Promise<void> {
-    try {
-      await super.rollbackTransaction(connection);
-    } finally {
-      this.#guard.ended(connection);
-    }
+  override rollbackTransaction(connection: Parameters<PostgresDriver['rollbackTransaction']>[0]): Promise<void> {
+    return this.#guard.rollback(connection, () => super.rollbackTransaction(connection));
   }
 }
 

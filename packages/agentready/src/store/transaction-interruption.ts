@@ -32,22 +32,40 @@ export class TransactionGuard {
     this.#cancelStatements = cancelStatements;
   }
 
-  /** @throws TransactionInterruptedError once interrupted. */
-  beforeBegin(): void {
+  /**
+   * Begins a transaction on `connection` through the driver's `begin`, and
+   * counts it open.
+   *
+   * @throws TransactionInterruptedError once interrupted (nothing begins).
+   */
+  async begin(connection: DatabaseConnection, begin: () => Promise<void>): Promise<void> {
     if (this.#interrupted) throw new TransactionInterruptedError();
-  }
-
-  begun(connection: DatabaseConnection): void {
+    await begin();
     this.#open.add(connection);
   }
 
-  /** @throws TransactionInterruptedError once interrupted (the caller rolls back). */
-  beforeCommit(): void {
+  /**
+   * Commits through the driver's `commit`; the transaction is no longer open
+   * either way.
+   *
+   * @throws TransactionInterruptedError once interrupted, without committing (the caller rolls back).
+   */
+  async commit(connection: DatabaseConnection, commit: () => Promise<void>): Promise<void> {
     if (this.#interrupted) throw new TransactionInterruptedError();
+    try {
+      await commit();
+    } finally {
+      this.#open.delete(connection);
+    }
   }
 
-  ended(connection: DatabaseConnection): void {
-    this.#open.delete(connection);
+  /** Rolls back through the driver's `rollback`; the transaction is no longer open either way. */
+  async rollback(connection: DatabaseConnection, rollback: () => Promise<void>): Promise<void> {
+    try {
+      await rollback();
+    } finally {
+      this.#open.delete(connection);
+    }
   }
 
   /** Refuses every later begin and commit, then cancels the open transactions' statements. */
