@@ -22,13 +22,16 @@ import { toSiteIso } from './site-time.ts';
 /** What every token starts with, so a leaked one is recognisable (by a person, or a secret scanner). */
 export const ACCESS_TOKEN_PREFIX = 'are_pat_';
 
+/** A token, or what is left of one, wherever it stands in a text: the prefix and the characters that may follow it. */
+export const ACCESS_TOKEN_PATTERN = new RegExp(`${ACCESS_TOKEN_PREFIX}[A-Za-z0-9_-]*`);
+
 /**
  * An error as it may go to a log: every access token in its message and stack
  * (a client may send one where a tool's name belongs, and a library may quote
  * it back) shows as `are_pat_[redacted]`. Answers a new Error; `error` is left as it is.
  */
 export function withoutAccessTokens(error: Error): Error {
-  const hide = (text: string) => text.replace(new RegExp(`${ACCESS_TOKEN_PREFIX}[A-Za-z0-9_-]*`, 'g'), `${ACCESS_TOKEN_PREFIX}[redacted]`);
+  const hide = (text: string) => text.replace(new RegExp(ACCESS_TOKEN_PATTERN.source, 'g'), `${ACCESS_TOKEN_PREFIX}[redacted]`);
   const redacted = new Error(hide(error.message));
   redacted.name = error.name;
   redacted.stack = error.stack === undefined ? undefined : hide(error.stack);

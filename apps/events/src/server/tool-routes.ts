@@ -3,7 +3,7 @@
  * pipeline here, as the session's principal, behind the session and CSRF
  * middleware (docs/architecture.md, "One call's path").
  */
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { ErrorCode } from 'agentready';
 import type { InvocationPipeline } from 'agentready/runtime';
 import type { EventsEnv } from './events-env.ts';
@@ -19,12 +19,7 @@ import type { EventsEnv } from './events-env.ts';
 export function toolRoutes(pipeline: InvocationPipeline): Hono<EventsEnv> {
   const routes = new Hono<EventsEnv>();
   routes.post('/tools/:name', async function invokeTool(c) {
-    let input: unknown;
-    try {
-      input = await c.req.json();
-    } catch {
-      input = undefined;
-    }
+    const input = await jsonBodyOf(c);
     const result = await pipeline.invoke({ tool: c.req.param('name'), input, principal: c.get('principal'), surface: 'webmcp' });
     return c.json(result, pipeline.knows(c.req.param('name')) ? 200 : 404);
   });
@@ -49,12 +44,7 @@ export function toolCallRefusalEvidence(pipeline: InvocationPipeline): Middlewar
     const tool = c.req.param('name') ?? '';
     await next();
     if (c.req.method !== 'POST' || c.res.status === 200 || c.res.status === 404) return;
-    let input: unknown;
-    try {
-      input = await c.req.json();
-    } catch {
-      input = undefined;
-    }
+    const input = await jsonBodyOf(c);
     let refusal: { code?: ErrorCode; message?: string } = {};
     try {
       refusal = (await c.res.clone().json()) as typeof refusal;
@@ -66,4 +56,13 @@ export function toolCallRefusalEvidence(pipeline: InvocationPipeline): Middlewar
       { code: refusal.code ?? 'TEMPORARY_FAILURE', message: refusal.message ?? 'The call was refused before the tool ran.' },
     );
   };
+}
+
+/** The request's JSON body, or undefined when it has none that parses (the pipeline answers that INVALID_INPUT). */
+async function jsonBodyOf(c: Context<EventsEnv>): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    return undefined;
+  }
 }

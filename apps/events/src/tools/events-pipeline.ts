@@ -7,14 +7,11 @@
 import { createDatabaseAuditSink, createInvocationPipeline, type CallDrain, type InvocationPipeline, type Surface } from 'agentready/runtime';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { ACCESS_TOKEN_PREFIX } from '../domain/access-tokens.ts';
+import { ACCESS_TOKEN_PATTERN } from '../domain/access-tokens.ts';
 import type { EventsServices } from '../domain/events-services.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { eventsCatalog } from './catalog.ts';
 import { createEventsOperations } from './operations.ts';
-
-/** Anything holding a personal access token's prefix, whatever surrounds it. */
-const ACCESS_TOKEN_PATTERN = new RegExp(ACCESS_TOKEN_PREFIX, 'i');
 
 /** What {@link createEventsPipeline} needs. */
 export type EventsPipelineDeps = {

@@ -107,8 +107,16 @@ export async function recordRefusedToolCalls(pipeline: InvocationPipeline, body:
           : ({ code: 'INVALID_INPUT', message: 'The request was refused before the tool ran: it is not a request this endpoint takes.' } as const);
   for (const message of messages) {
     if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') continue;
-    const params = (message as { params?: unknown }).params;
-    const sent = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
-    await pipeline.recordRefusal({ tool: typeof sent['name'] === 'string' ? sent['name'] : '', input: sent['arguments'], principal: null, surface: 'mcp' }, failure);
+    await pipeline.recordRefusal({ ...sentToolCall((message as { params?: unknown }).params), principal: null, surface: 'mcp' }, failure);
   }
+}
+
+/**
+ * A `tools/call`'s params as sent, whatever they hold: the tool's name (empty
+ * when no string was sent) and its `arguments` as they are, for the pipeline
+ * and its evidence.
+ */
+export function sentToolCall(params: unknown): { tool: string; input: unknown } {
+  const sent = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+  return { tool: typeof sent['name'] === 'string' ? sent['name'] : '', input: sent['arguments'] };
 }

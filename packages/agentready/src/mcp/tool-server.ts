@@ -21,6 +21,7 @@ import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolResult } from '../contract/envelope.ts';
 import type { Invocation, InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
+import { sentToolCall } from './message-refusals.ts';
 import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
 import { toolResultText, type ResultDescriptions } from './tool-result-text.ts';
 import { untrustedContentResultMeta } from './untrusted-content-meta.ts';
@@ -171,10 +172,8 @@ function invalidToolCallMessage(params: unknown): string {
 
 /** The pipeline's view of a `tools/call`'s params, as sent: whatever they hold. */
 function toolCallOf(params: unknown, principalOf: PrincipalSource, siteUrl: string | undefined): Invocation {
-  const sent = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
   return {
-    tool: typeof sent['name'] === 'string' ? sent['name'] : '',
-    input: sent['arguments'],
+    ...sentToolCall(params),
     // Looked up inside the pipeline, so a store that fails answers TEMPORARY_FAILURE, with evidence.
     principal: principalOf,
     surface: 'mcp',

@@ -23,6 +23,17 @@ export type InputSummaryOptions = {
 };
 
 /**
+ * Whether a text matches an application's credential pattern (always false
+ * without one). The pattern's `g` and `y` flags are dropped, so one test
+ * keeps no position for the next.
+ */
+export function credentialTest(pattern: RegExp | undefined): (text: string) => boolean {
+  if (!pattern) return () => false;
+  const stateless = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+  return (text) => stateless.test(text);
+}
+
+/**
  * Summarises a tool's input for audit evidence.
  *
  * - Values under keys that name a secret or a person's details become
@@ -39,9 +50,7 @@ export type InputSummaryOptions = {
  *   `"[redacted]"` (a key: `"[redacted key N]"`, N counting from 1).
  */
 export function summarizeInput(input: unknown, options: InputSummaryOptions = {}): InputSummary {
-  // Without the g and y flags, so test() keeps no position from one string to the next.
-  const credential = options.credentialPattern && new RegExp(options.credentialPattern.source, options.credentialPattern.flags.replace(/[gy]/g, ''));
-  const isCredential = (text: string) => credential?.test(text) ?? false;
+  const isCredential = credentialTest(options.credentialPattern);
   let redactedKeys = 0;
 
   function summarize(input: unknown, depth: number): InputSummary {

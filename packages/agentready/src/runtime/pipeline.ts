@@ -13,7 +13,7 @@ import { fail, succeed, type FailureDetails, type Guidance, type ToolResult } fr
 import { parseToolInput } from '../contract/input-validation.ts';
 import type { AuditEvidence, AuditSink } from './audit-log.ts';
 import type { CallDrain } from './call-drain.ts';
-import { summarizeInput } from './input-summary.ts';
+import { credentialTest, summarizeInput } from './input-summary.ts';
 
 /** Where a call came from. */
 export type Surface = 'webmcp' | 'mcp' | 'ui';
@@ -155,6 +155,7 @@ export type InvocationPipeline = {
 export function createInvocationPipeline<T extends ToolContract>(options: PipelineOptions<T>): InvocationPipeline {
   const { catalog, operations, stateVersionOf, audit, logger } = options;
   const now = options.now ?? (() => new Date());
+  const isCredential = credentialTest(options.credentialPattern);
   const operationByName = operations as Record<string, ToolOperation<ToolContract>>;
 
   return {
@@ -202,7 +203,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     return {
       traceId: randomUUID(),
       occurredAt: now().toISOString(),
-      tool: auditedToolName(call.tool, options.credentialPattern),
+      tool: auditedToolName(call.tool, isCredential),
       surface: call.surface,
       principalRef: null,
       authorization: 'not_required',
@@ -302,9 +303,9 @@ const PLAUSIBLE_TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 // The name comes from the caller; a NUL or other odd character in it would make
 // the audit insert itself fail on PostgreSQL, and the call would leave no evidence.
-function auditedToolName(name: string, credentialPattern: RegExp | undefined): string {
+function auditedToolName(name: string, isCredential: (text: string) => boolean): string {
   // A token sent as the tool's name is a credential like any other: never kept.
-  if (credentialPattern && new RegExp(credentialPattern.source, credentialPattern.flags.replace(/[gy]/g, '')).test(name)) return '[redacted]';
+  if (isCredential(name)) return '[redacted]';
   return PLAUSIBLE_TOOL_NAME.test(name) ? name : '[invalid tool name]';
 }
 
