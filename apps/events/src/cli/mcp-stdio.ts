@@ -6,7 +6,7 @@
  */
 import { serveMcpOverStdio } from 'agentready/mcp';
 import { createCallDrain } from 'agentready/runtime';
-import { describeDatabaseLocation, interruptTransactions, MissingDatabaseError } from 'agentready/store';
+import { describeDatabaseLocation, MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { withoutAccessTokens } from '../domain/access-tokens.ts';
@@ -17,6 +17,7 @@ import type { EventsDatabase } from '../store/schema.ts';
 import { readSiteUrl } from '../server/site-url.ts';
 import { eventsMcpServerOptions } from '../tools/events-mcp-server.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
+import { drainEventsCalls, readShutdownGraceMs } from '../tools/events-shutdown.ts';
 
 /** The environment variables {@link runMcpOverStdio} reads. */
 export type McpStdioEnvironment = {
@@ -26,9 +27,6 @@ export type McpStdioEnvironment = {
   LOG_LEVEL?: string;
   SHUTDOWN_GRACE_MS?: string;
 };
-
-/** How long calls in flight may take to finish once the server is told to stop, in milliseconds (default of SHUTDOWN_GRACE_MS). */
-const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 
 /** Where confirmation links point when SITE_URL is not set: `npm start`'s default address. */
 const DEFAULT_SITE_URL = 'http://127.0.0.1:3000';
@@ -82,11 +80,12 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
   }
   if (token === undefined) logger.warn('AGENTREADY_EVENTS_TOKEN is not set: only the reading tools will work');
 
-  const shutdownGraceMs = Number(env.SHUTDOWN_GRACE_MS || DEFAULT_SHUTDOWN_GRACE_MS);
-  if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
+  const shutdownGrace = readShutdownGraceMs(env.SHUTDOWN_GRACE_MS);
+  if (!shutdownGrace.ok) {
     await db.destroy();
-    return stop('SHUTDOWN_GRACE_MS must be a whole number of milliseconds, 0 or more.');
+    return stop(shutdownGrace.problem);
   }
+  const shutdownGraceMs = shutdownGrace.graceMs;
   const calls = createCallDrain();
   const pipeline = createEventsPipeline({ db, services, logger, now, siteUrl, drain: calls });
   let tokenStoppedWorking = false;
@@ -106,12 +105,7 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
   });
   let stopping: Promise<void> | undefined;
   function shutDown(): void {
-    stopping ??= calls
-      .drain({
-        graceMs: shutdownGraceMs,
-        interrupt: () => interruptTransactions(db),
-        onInterruptFailed: (error) => logger.error({ err: error }, 'the calls still running could not be interrupted; their transactions roll back at commit'),
-      })
+    stopping ??= drainEventsCalls(calls, db, logger, shutdownGraceMs)
       // The answers of the calls that just ended reach stdout (the SDK writes them a few promise steps later) before the connection closes.
       .then(() => new Promise((resolve) => setImmediate(resolve)))
       .then(() => connection.close())

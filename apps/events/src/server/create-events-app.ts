@@ -11,9 +11,9 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { recordRefusedToolCalls } from 'agentready/mcp';
 import { createCallDrain, type DrainReport } from 'agentready/runtime';
-import { interruptTransactions } from 'agentready/store';
 import { createEventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
+import { drainEventsCalls } from '../tools/events-shutdown.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { accessTokensRoutes, type ConnectionOptions } from './access-tokens-routes.ts';
 import { apiCallGate, mcpCallGate } from './call-gate.ts';
@@ -158,12 +158,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   });
   mountWebClient(app, options.webRoot ?? DEFAULT_WEB_ROOT, logger);
   return Object.assign(app, {
-    drainCalls: ({ graceMs }: { graceMs: number }) =>
-      calls.drain({
-        graceMs,
-        interrupt: () => interruptTransactions(db),
-        onInterruptFailed: (error) => logger.error({ err: error }, 'the calls still running could not be interrupted; their transactions roll back at commit'),
-      }),
+    drainCalls: ({ graceMs }: { graceMs: number }) => drainEventsCalls(calls, db, logger, graceMs),
     closeMcp: () => mcp.endpoint.close(),
   });
 }

@@ -21,6 +21,7 @@ import { pino } from 'pino';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import type { EventsDatabase } from '../store/schema.ts';
+import { readShutdownGraceMs } from '../tools/events-shutdown.ts';
 import { createEventsApp } from './create-events-app.ts';
 import { readSiteUrl } from './site-url.ts';
 
@@ -49,11 +50,12 @@ const allowedHostnames = [
 ];
 
 // How long calls in flight at shutdown (SIGTERM, SIGINT) may take to finish, in milliseconds.
-const shutdownGraceMs = Number(process.env.SHUTDOWN_GRACE_MS || 5_000);
-if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
-  logger.fatal({ SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, 'SHUTDOWN_GRACE_MS must be a whole number of milliseconds, 0 or more');
+const shutdownGrace = readShutdownGraceMs(process.env.SHUTDOWN_GRACE_MS);
+if (!shutdownGrace.ok) {
+  logger.fatal({ SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, shutdownGrace.problem);
   process.exit(2);
 }
+const shutdownGraceMs = shutdownGrace.graceMs;
 
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 let db: Kysely<EventsDatabase>;
