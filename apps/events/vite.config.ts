@@ -1,7 +1,8 @@
 /**
  * @module
- * Builds the site for people (src/web) into dist/web, which the server
- * serves with an SPA fallback.
+ * Builds the browser's part of the site for people (src/web/main.tsx and its
+ * stylesheet) into dist/web. The server renders every page itself into
+ * dist/web/index.html and serves dist/web/assets.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -9,6 +10,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: fileURLToPath(new URL('./src/web', import.meta.url)),
   publicDir: false,
+  // JSX is Preact's (automatic runtime), as in tsconfig.json.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,

@@ -26,6 +26,7 @@ import {
 } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { PAGE_TEMPLATE_FIXTURE } from './support/page-template.ts';
 
 const TOKEN_SHAPE = /^are_pat_[A-Za-z0-9_-]{43}$/;
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -55,7 +56,7 @@ describe('the access token API', () => {
 
   beforeAll(() => {
     webRoot = mkdtempSync(join(tmpdir(), 'events-web-'));
-    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>AgentReady Events</title>');
+    writeFileSync(join(webRoot, 'index.html'), PAGE_TEMPLATE_FIXTURE);
   });
   afterAll(() => {
     rmSync(webRoot, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createEventsApp, type EventsApp, type EventsAppOptions } from '../src/server/create-events-app.ts';
 import { AppVisitor, type VisitorAnswer } from './support/app-visitor.ts';
 import { createSqliteFixture, createTestClock, type DatabaseFixture, type TestClock } from './support/events-database.ts';
+import { PAGE_TEMPLATE_FIXTURE } from './support/page-template.ts';
 
 type Answer = VisitorAnswer;
 type Recorded = { method: string; path: string; text: string };
@@ -47,7 +48,7 @@ let secrets: { cookies: string[]; csrfTokens: string[]; emails: string[] };
 beforeAll(() => {
   webRoot = mkdtempSync(join(tmpdir(), 'events-web-'));
   mkdirSync(join(webRoot, 'assets'));
-  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>AgentReady Events</title><div id="app"></div>');
+  writeFileSync(join(webRoot, 'index.html'), PAGE_TEMPLATE_FIXTURE);
   writeFileSync(join(webRoot, 'assets', 'app.js'), 'console.log("app");');
 });
 afterAll(() => {
@@ -672,13 +673,17 @@ describe('server', () => {
     expect(answer.body).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
 
-  it('serves the web client and index.html for every page route', async () => {
-    for (const path of ['/', '/events', `/events/${OPEN_EVENT}`, `/events/${OPEN_EVENT}/register`, '/registrations', '/saved']) {
+  it('renders every page route on the server around the built client, under the strict CSP', async () => {
+    for (const path of ['/', '/events', `/events/${OPEN_EVENT}`, `/events/${OPEN_EVENT}/register`, '/registrations', '/saved', '/connect']) {
       const response = await app.request(path);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
       expect(response.headers.get('content-security-policy'), path).not.toContain('unsafe');
-      expect(await response.text(), path).toContain('<title>AgentReady Events</title>');
+      const page = await response.text();
+      expect(page, path).toMatch(/<title>[^<]+ · AgentReady Events<\/title>/);
+      expect(page, path).toContain('<script type="module" src="/assets/app.js"></script>');
+      expect(page, path).toContain('<main id="main">');
+      expect(page, path).toContain('<script type="application/json" id="page-data">');
     }
     const asset = await app.request('/assets/app.js');
     expect(asset.status).toBe(200);

@@ -21,7 +21,7 @@ const EVENTS_LAYERS: Record<string, LayerRule> = {
   store: { uses: ['vocabulary'], forbiddenPackages: ['agentready/runtime', ...SURFACES, ...HTTP] },
   domain: { uses: ['vocabulary', 'store'], forbiddenPackages: [...SURFACES, ...HTTP] },
   tools: { uses: ['vocabulary', 'store', 'domain'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing', 'hono', '@hono'] },
-  server: { uses: ['vocabulary', 'store', 'domain', 'tools'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
+  server: { uses: ['vocabulary', 'store', 'domain', 'tools', 'web'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
   cli: { uses: ['vocabulary', 'store', 'domain', 'tools', 'server'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
   web: {
     uses: ['vocabulary', 'domain', 'tools'],

@@ -61,13 +61,7 @@ export type ConnectInfo = { mcpUrl: string; stdio: StdioLaunch | null };
  */
 export function accessTokensRoutes(services: EventsServices, connection: ConnectionOptions = {}): Hono<EventsEnv> {
   const routes = new Hono<EventsEnv>();
-  const stdio = connection.stdio
-    ? {
-        command: connection.stdio.command,
-        args: [...connection.stdio.args],
-        ...(connection.stdio.env && { env: Object.fromEntries(Object.entries(connection.stdio.env).map(([name, value]) => [name, withoutPassword(value)])) }),
-      }
-    : null;
+  const describeConnection = connectInfoReader(connection);
 
   routes.get('/access-tokens', async function listAccessTokens(c) {
     const principal = c.get('principal');
@@ -87,11 +81,26 @@ export function accessTokensRoutes(services: EventsServices, connection: Connect
   });
 
   routes.get('/connect-info', function readConnectInfo(c) {
-    const requested = new URL(c.req.url);
-    // The checkout's path and database are this machine's business: shown only to a person on it.
-    const info: ConnectInfo = { mcpUrl: `${requested.origin}/mcp`, stdio: LOOPBACK_HOSTNAMES.has(requested.hostname) ? stdio : null };
-    return c.json(info);
+    return c.json(describeConnection(new URL(c.req.url)));
   });
 
   return routes;
+}
+
+/**
+ * What /connect shows for a request to `requested`: the MCP endpoint at the
+ * origin it came to, and the stdio launch only under a loopback host name
+ * (the checkout's path and database are this machine's business).
+ */
+export function connectInfoReader(connection: ConnectionOptions = {}): (requested: URL) => ConnectInfo {
+  const stdio = connection.stdio
+    ? {
+        command: connection.stdio.command,
+        args: [...connection.stdio.args],
+        ...(connection.stdio.env && { env: Object.fromEntries(Object.entries(connection.stdio.env).map(([name, value]) => [name, withoutPassword(value)])) }),
+      }
+    : null;
+  return function describeConnection(requested) {
+    return { mcpUrl: `${requested.origin}/mcp`, stdio: LOOPBACK_HOSTNAMES.has(requested.hostname) ? stdio : null };
+  };
 }

@@ -15,7 +15,7 @@ import { createEventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import { drainEventsCalls } from '../tools/events-shutdown.ts';
 import type { EventsDatabase } from '../store/schema.ts';
-import { accessTokensRoutes, type ConnectionOptions } from './access-tokens-routes.ts';
+import { accessTokensRoutes, connectInfoReader, type ConnectionOptions } from './access-tokens-routes.ts';
 import { apiCallGate, mcpCallGate } from './call-gate.ts';
 import { csrfProtection } from './csrf-protection.ts';
 import { mcpRoute } from './mcp-route.ts';
@@ -27,7 +27,7 @@ import { savedEventsRoutes } from './saved-events-routes.ts';
 import { sessionMiddleware } from './session-middleware.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { toolCallRefusalEvidence, toolRoutes } from './tool-routes.ts';
-import { DEFAULT_WEB_ROOT, mountWebClient } from './web-client.ts';
+import { DEFAULT_WEB_ROOT, mountPages, pageDataRoutes } from './page-routes.tsx';
 
 /** Largest request body accepted under `/api`, in bytes. */
 const API_BODY_LIMIT_BYTES = 64 * 1024;
@@ -141,6 +141,8 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.route('/api', savedEventsRoutes(services));
   app.route('/api', registrationsRoutes(services));
   app.route('/api', accessTokensRoutes(services, options.connection));
+  const pageSources = { services, describeConnection: connectInfoReader(options.connection) };
+  app.route('/api', pageDataRoutes(pageSources));
 
   app.route('/api', toolRoutes(pipeline));
 
@@ -156,7 +158,12 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.all('/api/*', function unknownApiPath(c) {
     return respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no API endpoint at this path.' });
   });
-  mountWebClient(app, options.webRoot ?? DEFAULT_WEB_ROOT, logger);
+  mountPages(app, {
+    ...pageSources,
+    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+    logger,
+    ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
+  });
   return Object.assign(app, {
     drainCalls: ({ graceMs }: { graceMs: number }) => drainEventsCalls(calls, db, logger, graceMs),
     closeMcp: () => mcp.endpoint.close(),

@@ -18,8 +18,20 @@ export type RequestInput<T> = { ok: true; value: T } | { ok: false; failure: Api
  * @returns the parsed query, or INVALID_INPUT naming the field (an unknown parameter names itself).
  */
 export function parseQuery<S extends z.ZodType>(c: Context, schema: S): RequestInput<z.output<S>> {
-  const present = Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value !== ''));
-  return toRequestInput(parseToolInput(schema, present));
+  return parseQueryParams(new URL(c.req.url).searchParams, schema);
+}
+
+/**
+ * {@link parseQuery} of a URL's query parameters (a page's URL, say): empty
+ * ones count as absent, a repeated one counts once (its first value).
+ */
+export function parseQueryParams<S extends z.ZodType>(params: URLSearchParams, schema: S): RequestInput<z.output<S>> {
+  const present = new Map<string, string>();
+  for (const [name, value] of params) {
+    if (value !== '' && !present.has(name)) present.set(name, value);
+  }
+  // Object.fromEntries makes "__proto__" an own key (which the schema then refuses), never the prototype.
+  return toRequestInput(parseToolInput(schema, Object.fromEntries(present)));
 }
 
 /**

@@ -3,6 +3,7 @@
  * The Events REST endpoints the pages call, typed by docs/events-api.md.
  * Each answers with an {@link ApiAnswer}: failures are data, never thrown.
  */
+import type { PageData } from './page-data.ts';
 import type { ApiAnswer, ApiClient } from './api-client.ts';
 import type {
   AccessToken,
@@ -53,6 +54,8 @@ export type EventsApi = {
   revokeAccessToken(tokenId: string): Promise<ApiAnswer<AccessTokenRevoked>>;
   /** `GET /api/connect-info`: the MCP URL, and how to start the stdio server when the site knows it. */
   getConnectInfo(signal?: AbortSignal): Promise<ApiAnswer<ConnectInfo>>;
+  /** `GET /api/page-data?path=…`: what the page at `location` (path and query) shows, as the server renders it. */
+  getPageData(location: string, signal?: AbortSignal): Promise<ApiAnswer<{ page: PageData }>>;
 };
 
 type IntentAnswer = { intent: string; expiresAt: string };
@@ -99,5 +102,6 @@ export function createEventsApi(client: ApiClient): EventsApi {
     createAccessToken: (label) => client.post('/api/access-tokens', { label }),
     revokeAccessToken: (tokenId) => client.delete(`/api/access-tokens/${path(tokenId)}`),
     getConnectInfo: (signal) => client.get('/api/connect-info', signal),
+    getPageData: (location, signal) => client.get(`/api/page-data?${new URLSearchParams({ path: location }).toString()}`, signal),
   };
 }

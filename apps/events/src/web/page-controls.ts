@@ -4,17 +4,16 @@
  * returns its controls when it renders; the router hands them, with the
  * route, to every `onRouteRendered` listener (the WebMCP wiring).
  *
- * Every control updates the DOM before it returns (or before its promise
- * resolves), so a tool can report `uiUpdated: true` truthfully.
+ * Every control updates the DOM before its promise resolves (or before it
+ * returns, where it returns nothing), so a tool can report `uiUpdated: true`
+ * truthfully.
  */
 import type { EventDetail, EventSearchResult, Registration } from './api-shapes.ts';
 import type { EventSearchFilters } from '../domain/search-filters.ts';
 
-/** The site's routes. `not-found` is any path none of the others match. */
-export type RouteName = 'home' | 'events' | 'event' | 'register' | 'registrations' | 'saved' | 'connect' | 'not-found';
+import type { RouteInfo, RouteName } from './routes.ts';
 
-/** A rendered route: its name, the path (no query), and its parameters (`id` on `event` and `register`). */
-export type RouteInfo<N extends RouteName = RouteName> = { name: N; path: string; params: Record<string, string> };
+export type { RouteInfo, RouteName };
 
 /** `/events`: the search form, the result list and the details panel. */
 export type EventsControls = {
@@ -24,15 +23,15 @@ export type EventsControls = {
    * {@link EventsControls.searchedEventIds}. Also cancels a form search still
    * in flight, so it cannot overwrite this result.
    */
-  showSearch(filters: EventSearchFilters, result: EventSearchResult): void;
+  showSearch(filters: EventSearchFilters, result: EventSearchResult): void | Promise<void>;
   /** Every event ID that any search (form, pager or tool) showed since this visit of /events began. */
   searchedEventIds(): ReadonlySet<string>;
   /** Opens the details panel on this event (with its Save button). */
-  showEventDetails(event: EventDetail): void;
+  showEventDetails(event: EventDetail): void | Promise<void>;
   /** The ID of the event in the details panel, or null while it is hidden. */
   shownEventId(): string | null;
   /** Shows the event as saved, in the details panel when it is the one shown. */
-  markSaved(eventId: string): void;
+  markSaved(eventId: string): void | Promise<void>;
 };
 
 /** `/events/:id`: one event's details. */
@@ -42,9 +41,9 @@ export type EventControls = {
   /** Resolves once the details are on screen, with them; null when there is no such event (or loading failed). */
   ready(): Promise<EventDetail | null>;
   /** Re-renders the details from this record (for the route's event). */
-  showEventDetails(event: EventDetail): void;
+  showEventDetails(event: EventDetail): void | Promise<void>;
   /** Shows the Save button as "Saved". */
-  markSaved(): void;
+  markSaved(): void | Promise<void>;
 };
 
 /** `/events/:id/register`: the registration form, its review step and its result. */
@@ -62,7 +61,7 @@ export type RegisterControls = {
    * step if the review step was showing, and focuses the Review button.
    * Never submits. After a successful registration it only sets the values.
    */
-  fillForm(values: { name?: string; email?: string }): void;
+  fillForm(values: { name?: string; email?: string }): void | Promise<void>;
 };
 
 /** `/registrations`: the session's active registrations. */
@@ -78,7 +77,7 @@ export type RegistrationsControls = {
    * is not listed. An open dialog is left as it is: true only when it already
    * shows this registration.
    */
-  openCancelDialog(registrationId: string): boolean;
+  openCancelDialog(registrationId: string): boolean | Promise<boolean>;
   /** The registration whose cancel dialog is open on screen, or null when none is. */
   cancelDialogTarget(): string | null;
 };

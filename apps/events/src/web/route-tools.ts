@@ -60,8 +60,8 @@ function eventsPageTools(controls: EventsControls): PageTool[] {
     pageTool({
       contract: searchEvents,
       description: `${searchEvents.description} The search form and the result list on this page show what the call found.`,
-      apply(result, filters) {
-        controls.showSearch({ ...filters, page: result.data.page }, result.data);
+      async apply(result, filters) {
+        await controls.showSearch({ ...filters, page: result.data.page }, result.data);
         return true;
       },
     }),
@@ -69,8 +69,8 @@ function eventsPageTools(controls: EventsControls): PageTool[] {
       contract: getEventDetails,
       description: `${getEventDetails.description} On this page, only an ID that search_events (or the person's search) returned here is accepted; the event opens in the details panel.`,
       check: ({ event_id }) => (controls.searchedEventIds().has(event_id) ? null : notFromThisSearch()),
-      apply(result) {
-        controls.showEventDetails(result.data.event);
+      async apply(result) {
+        await controls.showEventDetails(result.data.event);
         return true;
       },
     }),
@@ -78,8 +78,8 @@ function eventsPageTools(controls: EventsControls): PageTool[] {
       contract: saveEvent,
       description: `${saveEvent.description} On this page, only the event shown in the details panel (opened with get_event_details) can be saved.`,
       check: ({ event_id }) => (controls.shownEventId() === event_id ? null : notTheShownEvent(controls.shownEventId())),
-      apply(result) {
-        controls.markSaved(result.data.event.id);
+      async apply(result) {
+        await controls.markSaved(result.data.event.id);
         return true;
       },
     }),
@@ -93,8 +93,8 @@ function eventPageTools(controls: EventControls, context: RouteToolsContext): Pa
       input: z.object({}),
       description: `${getEventDetails.description} On this page the event is the one on screen: send an empty object {}.`,
       toServerInput: () => ({ event_id: controls.eventId }),
-      apply(result) {
-        controls.showEventDetails(result.data.event);
+      async apply(result) {
+        await controls.showEventDetails(result.data.event);
         return true;
       },
     }),
@@ -102,8 +102,8 @@ function eventPageTools(controls: EventControls, context: RouteToolsContext): Pa
       contract: saveEvent,
       description: `${saveEvent.description} On this page, event_id must be the ID of the event on screen.`,
       check: ({ event_id }) => (event_id === controls.eventId ? null : notTheShownEvent(controls.eventId)),
-      apply(result) {
-        controls.markSaved();
+      async apply(result) {
+        await controls.markSaved();
         return true;
       },
     }),
@@ -131,7 +131,7 @@ function registrationFormTool(eventId: string, what: string, form: () => Registe
     toServerInput: (input) => ({ ...input, event_id: eventId }),
     async apply(result, input) {
       // The e-mail never comes back from the server (results carry no addresses): the page keeps what the agent gave.
-      (await form()).fillForm(formValues(result.data.form.name, input.email));
+      await (await form()).fillForm(formValues(result.data.form.name, input.email));
       return true;
     },
   });
@@ -161,8 +161,8 @@ function registrationsPageTools(controls: RegistrationsControls): PageTool[] {
           nextAction: 'Call again without registration_id to see the candidates, or use an ID from them.',
         };
       },
-      apply(result) {
-        return controls.openCancelDialog(result.data.registration.id);
+      async apply(result) {
+        return await controls.openCancelDialog(result.data.registration.id);
       },
     }),
   ];

@@ -7,15 +7,16 @@
 import { createRouteToolRegistry, findModelContext } from 'agentready/webmcp';
 import type { ApiClient } from './api-client.ts';
 import { isRoute, type RegisterControls, type RouteRenderedArgs } from './page-controls.ts';
-import type { Router } from './router.ts';
+import type { SiteNavigation } from './site-navigation.ts';
 import { toolsForRoute } from './route-tools.ts';
+import { registerPath } from './routes.ts';
 
 /**
  * Registers each rendered route's tools on `document.modelContext`.
  *
  * @returns false when the browser has no WebMCP (nothing registered), true otherwise.
  */
-export function connectRouteTools(router: Router, api: ApiClient, doc: Document = document): boolean {
+export function connectRouteTools(navigation: SiteNavigation, api: ApiClient, doc: Document = document): boolean {
   const modelContext = findModelContext(doc);
   if (!modelContext) return false;
   const registry = createRouteToolRegistry({
@@ -28,8 +29,8 @@ export function connectRouteTools(router: Router, api: ApiClient, doc: Document 
   let latest: RouteRenderedArgs | null = null;
 
   async function openRegistrationForm(eventId: string): Promise<RegisterControls> {
-    router.navigate(`/events/${encodeURIComponent(eventId)}/register`);
-    // The router renders and announces synchronously, so the new route is here now.
+    await navigation.navigate(registerPath(eventId));
+    // navigate() resolves once the new page has announced its controls.
     const rendered = latest;
     if (!rendered || !isRoute(rendered, 'register')) throw new Error('The registration page did not open.');
     const controls = rendered[1];
@@ -37,7 +38,9 @@ export function connectRouteTools(router: Router, api: ApiClient, doc: Document 
     return controls;
   }
 
-  router.onRouteRendered((...args) => {
+  // A page being left offers nothing while the next one loads.
+  navigation.onLeave(() => registry.leave());
+  navigation.onRouteRendered((...args) => {
     latest = args;
     registry.enter(args[0].path, toolsForRoute(args, { openRegistrationForm }));
   });

@@ -37,7 +37,7 @@ export type LayerViolation = {
 type ImportedModule = { specifier: string; typeOnly: boolean };
 
 /**
- * Reads every `.ts` file under `root/<layer>/` (recursively) and checks its
+ * Reads every `.ts` and `.tsx` file under `root/<layer>/` (recursively) and checks its
  * imports, re-exports and dynamic `import()`s against `rules`.
  *
  * A relative import that lands in another layer must be in `uses` (or, for
@@ -113,7 +113,7 @@ export async function findLayerViolations(root: string, rules: Readonly<Record<s
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
 }

@@ -1,0 +1,85 @@
+/**
+ * @module Loads what each page shows (web/page-data.ts) from the domain, for
+ * a principal (or nobody): the server renders it into the page, and the
+ * browser asks for it with `GET /api/page-data?path=…` when it moves to
+ * another page. Reads only; a page without a session shows empty lists.
+ */
+import type { Principal } from 'agentready/runtime';
+import type { EventsServices } from '../domain/events-services.ts';
+import type { PageData } from '../web/page-data.ts';
+import { matchRoute } from '../web/routes.ts';
+import { filtersFromSearchParams } from '../web/search-filters.ts';
+import type { ConnectInfo } from './access-tokens-routes.ts';
+import { parseQueryParams } from './request-input.ts';
+import { searchQuerySchema } from './request-schemas.ts';
+
+/** The query parameters a search page reads; any other (a campaign tag, say) is ignored, not refused. */
+const SEARCH_PARAMS = ['keyword', 'location', 'price', 'level', 'date_from', 'date_to', 'page'] as const;
+
+/** What {@link loadPageData} needs besides the domain. */
+export type PageDataSources = {
+  services: EventsServices;
+  /** What /connect shows for a request to this URL. */
+  describeConnection(requested: URL): ConnectInfo;
+};
+
+/**
+ * The data of the page at `location` (path and query) as `principal` sees it.
+ *
+ * @param location an absolute URL of this site (its origin decides /connect's MCP URL).
+ * @returns the page's data; an unknown path is `{ route: 'not-found' }`. Refusals
+ *   (an invalid search, an unknown event) are part of the data, never thrown.
+ */
+export async function loadPageData(sources: PageDataSources, principal: Principal | null, location: URL): Promise<PageData> {
+  const { services } = sources;
+  const route = matchRoute(location.pathname);
+  switch (route.name) {
+    case 'home':
+      return { route: 'home' };
+    case 'events': {
+      const params = new URLSearchParams();
+      for (const name of SEARCH_PARAMS) for (const value of location.searchParams.getAll(name)) params.append(name, value);
+      const filters = filtersFromSearchParams(params);
+      const query = parseQueryParams(params, searchQuerySchema);
+      if (!query.ok) return { route: 'events', filters, search: { ok: false, error: query.failure } };
+      const result = await services.searchEvents(query.value);
+      return { route: 'events', filters, search: result.ok ? { ok: true, result: result.value } : { ok: false, error: failureOf(result) } };
+    }
+    case 'event': {
+      const eventId = route.params['id'] ?? '';
+      const result = await services.getEventDetail(principal, eventId);
+      return result.ok
+        ? { route: 'event', eventId, event: result.value, error: null }
+        : { route: 'event', eventId, event: null, error: failureOf(result) };
+    }
+    case 'register': {
+      const eventId = route.params['id'] ?? '';
+      const result = await services.getEventDetail(principal, eventId);
+      const draft = principal && result.ok ? await services.findRegistrationDraft(principal, eventId) : null;
+      return result.ok
+        ? { route: 'register', eventId, event: result.value, error: null, draft }
+        : { route: 'register', eventId, event: null, error: failureOf(result), draft: null };
+    }
+    case 'registrations':
+      return {
+        route: 'registrations',
+        registrations: principal ? await services.listActiveRegistrations(principal) : [],
+        cancelId: location.searchParams.get('cancel'),
+      };
+    case 'saved':
+      return { route: 'saved', events: principal ? await services.listSavedEvents(principal) : [] };
+    case 'connect':
+      return {
+        route: 'connect',
+        accessTokens: principal ? await services.listAccessTokens(principal) : [],
+        connectInfo: sources.describeConnection(location),
+      };
+    case 'not-found':
+      return { route: 'not-found', path: location.pathname };
+  }
+}
+
+/** A domain refusal as the page shows it: code, message and field, nothing else. */
+function failureOf(refusal: { code: string; message: string; field?: string }): { code: string; message: string; field?: string } {
+  return refusal.field === undefined ? { code: refusal.code, message: refusal.message } : { code: refusal.code, message: refusal.message, field: refusal.field };
+}

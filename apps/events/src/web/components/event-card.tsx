@@ -1,0 +1,46 @@
+/**
+ * @module
+ * One event as a card in a list (search results, saved events, registrations):
+ * its title links to the details page.
+ */
+import type { ComponentChildren } from 'preact';
+import type { EventSummary } from '../api-shapes.ts';
+import { formatDateRange, formatLevel, formatLocation, formatPlacesLeft, formatPrice, formatState } from '../event-format.ts';
+import { eventPath } from '../routes.ts';
+import { textLang } from '../text-language.ts';
+
+/** Props of {@link EventCard}. */
+export type EventCardProps = {
+  event: EventSummary;
+  /** `data-testid` of the card. */
+  testId: string;
+  /** Heading element of the title. Default: `h3`. */
+  heading?: 'h2' | 'h3';
+  /** Lines shown under the facts (e.g. "Registered on …"). */
+  notes?: ComponentChildren;
+  /** Buttons shown at the bottom. */
+  actions?: ComponentChildren;
+};
+
+/** A card `<li>` carrying `data-event-id`, with the title as a link (`data-testid="event-link"`) to the event's page. */
+export function EventCard({ event, testId, heading: Heading = 'h3', notes, actions }: EventCardProps) {
+  return (
+    <li class="event-card" data-testid={testId} data-event-id={event.id}>
+      <Heading class="card-title">
+        <a data-testid="event-link" href={eventPath(event.id)} lang={textLang(event.title)}>{event.title}</a>
+      </Heading>
+      <p class="card-when">
+        <time dateTime={event.startsAt}>{formatDateRange(event.startsAt, event.endsAt)}</time>
+      </p>
+      <p class="card-where"><span lang={textLang(event.venue)}>{event.venue}</span> · {formatLocation(event.location)}</p>
+      <ul class="tags" aria-label="Facts">
+        <li class="tag">{formatPrice(event)}</li>
+        <li class="tag">{formatLevel(event.level)}</li>
+        <li class="tag">{formatPlacesLeft(event.remainingCapacity)}</li>
+        <li class={`tag state state-${event.state}`}>{formatState(event.state)}</li>
+      </ul>
+      {notes}
+      {actions !== undefined && <div class="card-actions">{actions}</div>}
+    </li>
+  );
+}

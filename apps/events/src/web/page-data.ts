@@ -1,0 +1,103 @@
+/**
+ * @module
+ * What the server loads for each page, and hands to the page's component:
+ * rendered to HTML on the server, embedded in the page as
+ * `<script type="application/json" id="page-data">`, and read again by the
+ * browser to enhance the same markup. Moving to another page in the browser
+ * loads the same shape from `GET /api/page-data?path=…`, so a page looks the
+ * same however it was reached.
+ */
+import type { ApiFailure } from './api-client.ts';
+import type {
+  AccessToken,
+  ConnectInfo,
+  EventDetail,
+  EventSearchResult,
+  EventSummary,
+  Registration,
+  RegistrationDraft,
+} from './api-shapes.ts';
+import type { EventSearchFilters } from '../domain/search-filters.ts';
+
+/** A search as the URL asked for it, and its answer or refusal. */
+export type EventsPageData = {
+  route: 'events';
+  /** The filters read from the URL's query (the form shows exactly these). */
+  filters: EventSearchFilters;
+  search: { ok: true; result: EventSearchResult } | { ok: false; error: ApiFailure };
+};
+
+/** One event, or why there is none. */
+export type EventPageData = { route: 'event'; eventId: string; event: EventDetail | null; error: ApiFailure | null };
+
+/** The registration page: its event (or why there is none) and the session's draft for it. */
+export type RegisterPageData = {
+  route: 'register';
+  eventId: string;
+  event: EventDetail | null;
+  error: ApiFailure | null;
+  /** The draft an agent prepared in this session, or null. */
+  draft: RegistrationDraft | null;
+};
+
+/** The session's active registrations; `cancelId` is a `?cancel=` link's registration ID. */
+export type RegistrationsPageData = { route: 'registrations'; registrations: Registration[]; cancelId: string | null };
+
+/** The session's saved events. */
+export type SavedPageData = { route: 'saved'; events: EventSummary[] };
+
+/** The session's personal access tokens and how to connect an MCP client. */
+export type ConnectPageData = { route: 'connect'; accessTokens: AccessToken[]; connectInfo: ConnectInfo };
+
+/** The data of every page, by route. */
+export type PageData =
+  | { route: 'home' }
+  | EventsPageData
+  | EventPageData
+  | RegisterPageData
+  | RegistrationsPageData
+  | SavedPageData
+  | ConnectPageData
+  | { route: 'not-found'; path: string };
+
+/** What `<head>` says about a page: its title (without the site name) and a one-sentence description. */
+export type PageHead = { title: string; description: string };
+
+/** The site's name, appended to every document title. */
+export const SITE_NAME = 'AgentReady Events';
+
+const SITE_DESCRIPTION = 'Talks, workshops and meetups across Taiwan: find an event, save it, and register, with an AI agent helping if you like.';
+
+/**
+ * The title and description of a page's data. An event's page is described by
+ * the event's own summary, so a link preview shows what the event is.
+ */
+export function pageHead(data: PageData): PageHead {
+  switch (data.route) {
+    case 'home':
+      return { title: 'Home', description: SITE_DESCRIPTION };
+    case 'events':
+      return { title: 'Events', description: 'Search talks, workshops and meetups across Taiwan by keyword, place, price, level and date.' };
+    case 'event':
+      return data.event === null
+        ? { title: data.error?.code === 'NOT_FOUND' ? 'Event not found' : 'Event', description: 'This event could not be found.' }
+        : { title: data.event.title, description: data.event.summary };
+    case 'register':
+      return data.event === null
+        ? { title: 'Register', description: 'This event could not be found.' }
+        : { title: `Register: ${data.event.title}`, description: `Register for ${data.event.title}.` };
+    case 'registrations':
+      return { title: 'My registrations', description: 'The events you are registered for, and how to cancel a place.' };
+    case 'saved':
+      return { title: 'Saved events', description: 'Events you saved for later.' };
+    case 'connect':
+      return { title: 'Connect an agent', description: 'Connect an MCP client to this site with a personal access token you can revoke.' };
+    case 'not-found':
+      return { title: 'Page not found', description: 'There is nothing at this address.' };
+  }
+}
+
+/** The full document title of a page. */
+export function documentTitle(head: PageHead): string {
+  return `${head.title} · ${SITE_NAME}`;
+}

@@ -1,0 +1,87 @@
+/**
+ * @module
+ * What a page component uses of the site: the REST endpoints, moving to
+ * another page, and telling the WebMCP wiring that it is on screen with its
+ * controls. On the server there is no site: the hooks give a stand-in whose
+ * actions throw, as no handler runs there.
+ */
+import { createContext } from 'preact';
+import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { EventsApi } from './events-api.ts';
+import type { RouteControls, RouteRenderedArgs } from './page-controls.ts';
+import type { RouteInfo, RouteName } from './routes.ts';
+
+/** The site as pages see it in the browser. */
+export type PageSite = {
+  api: EventsApi;
+  /** Goes to another page of the site; resolves once it is on screen. */
+  navigate(path: string): Promise<void>;
+  /** Rewrites the URL's query without leaving the page (so Back returns to the same search). */
+  replaceQuery(query: URLSearchParams): void;
+};
+
+/** The visit a page is rendered for: its route, and where to announce its controls. */
+export type PageVisitContext = { route: RouteInfo; announce(args: RouteRenderedArgs): void };
+
+/** Provided by the browser's entry point; absent on the server. */
+export const PageSiteContext = createContext<PageSite | null>(null);
+
+/** Provided around each page by the site shell. */
+export const PageVisitContext = createContext<PageVisitContext>({ route: { name: 'not-found', path: '/', params: {} }, announce: () => {} });
+
+const serverSite: PageSite = {
+  get api(): EventsApi {
+    throw new Error('The REST endpoints are called from the browser only.');
+  },
+  navigate: () => Promise.reject(new Error('There is no navigation on the server.')),
+  replaceQuery: () => {},
+};
+
+/** The site of the page being rendered (a stand-in on the server, whose actions throw). */
+export function usePageSite(): PageSite {
+  return useContext(PageSiteContext) ?? serverSite;
+}
+
+/**
+ * Announces the page's controls once it is on screen (after its first
+ * render in the browser), so the WebMCP wiring registers the route's tools
+ * with them. Controls must read the page's latest state through refs.
+ */
+export function useRouteControls<N extends RouteName>(name: N, controls: RouteControls[N]): void {
+  const { route, announce } = useContext(PageVisitContext);
+  useEffect(() => {
+    if (route.name === name) announce([route, controls] as RouteRenderedArgs);
+    // Announced once per visit: the shell gives every visit a fresh page.
+  }, []);
+}
+
+/**
+ * A function that resolves after the component's next render is in the
+ * DOM. Call it after setting state, and a control can promise that what it
+ * changed is on screen when it resolves.
+ *
+ * @example const committed = useNextCommit(); setResult(r); await committed();
+ */
+export function useNextCommit(): () => Promise<void> {
+  const pending = useRef<Array<() => void>>([]);
+  const [, setRenders] = useState(0);
+  useLayoutEffect(() => {
+    if (pending.current.length === 0) return;
+    const done = pending.current;
+    pending.current = [];
+    for (const resolve of done) resolve();
+  });
+  return useCallback(() => {
+    return new Promise<void>((resolve) => {
+      pending.current.push(resolve);
+      setRenders((count) => count + 1);
+    });
+  }, []);
+}
+
+/** A ref that always holds the latest value, for controls and handlers created once. */
+export function useLatest<T>(value: T): { readonly current: T } {
+  const ref = useRef(value);
+  ref.current = value;
+  return ref;
+}

@@ -1,0 +1,179 @@
+/**
+ * @module
+ * Moving between pages in the browser after the first, server-rendered one:
+ * same-origin link clicks and Back/Forward load the next page's data
+ * (`GET /api/page-data`), the site renders it, and every rendered page is
+ * announced, with its controls, to `onRouteRendered` listeners (the WebMCP
+ * wiring). When the data cannot be loaded, the browser simply loads the page.
+ */
+import type { PageData } from './page-data.ts';
+import type { RouteRenderedArgs, RouteRenderedListener } from './page-controls.ts';
+import { matchRoute, type RouteInfo } from './routes.ts';
+
+/** One visit of a page: its data, where it was loaded from, and a number that changes on every visit (so the page starts fresh). */
+export type PageVisit = { data: PageData; route: RouteInfo; location: string; visit: number };
+
+/** What {@link createSiteNavigation} returns. */
+export type SiteNavigation = {
+  /** The page on screen (or about to be rendered). */
+  current(): PageVisit;
+  /** Called after the current visit changes; the site re-renders. Returns a function that removes it. */
+  subscribe(listener: () => void): () => void;
+  /** Starts handling link clicks and Back/Forward. Call once, after the first render. */
+  start(): void;
+  /**
+   * Goes to a path of this site: loads its data, renders it and resolves once
+   * the page has announced its controls (focus on its heading). The same
+   * path as now is a fresh visit without a new history entry. Another origin
+   * is a full page load.
+   */
+  navigate(path: string): Promise<void>;
+  /** Rewrites the URL's query without a new visit (so Back returns to the same search). */
+  replaceQuery(query: URLSearchParams): void;
+  /**
+   * Calls `listener()` when the person (or a tool) starts leaving the page on
+   * screen, before the next page's data arrives: its controls must no longer
+   * be driven. Returns a remover.
+   */
+  onLeave(listener: () => void): () => void;
+  /** A page calls this once it is on screen, with its controls. */
+  announce(visit: number, args: RouteRenderedArgs): void;
+  /**
+   * Calls `listener(route, controls)` after every page render: the first, each
+   * route change and each re-entry of the same path. A listener added after a
+   * render is called at once with the page on screen. Returns a remover.
+   */
+  onRouteRendered(listener: RouteRenderedListener): () => void;
+};
+
+/** Options of {@link createSiteNavigation}. */
+export type SiteNavigationOptions = {
+  window: Window;
+  /** The server-rendered page's data. */
+  initial: PageData;
+  /** Loads a path's page data; null when it could not be loaded (the browser then loads the page itself). */
+  loadPage(location: string): Promise<PageData | null>;
+  /** Sets `document.title` for a page's data. */
+  setTitle(data: PageData): void;
+};
+
+/**
+ * Creates the navigation of one page load.
+ *
+ * @example
+ * const navigation = createSiteNavigation({ window, initial, loadPage, setTitle });
+ * hydrate(<SiteApp navigation={navigation} … />, root);
+ * navigation.start();
+ */
+export function createSiteNavigation(options: SiteNavigationOptions): SiteNavigation {
+  const { window: win, loadPage, setTitle } = options;
+  const here = (): string => `${win.location.pathname}${win.location.search}`;
+  let current: PageVisit = { data: options.initial, route: matchRoute(win.location.pathname), location: here(), visit: 0 };
+  const subscribers = new Set<() => void>();
+  const listeners = new Set<RouteRenderedListener>();
+  const leaveListeners = new Set<() => void>();
+  const waiting = new Map<number, () => void>();
+  let announced: RouteRenderedArgs | null = null;
+  let latestRequest = 0;
+
+  function callListener(listener: RouteRenderedListener, args: RouteRenderedArgs): void {
+    try {
+      listener(...args);
+    } catch (error) {
+      // A failing listener (the agent wiring) must not break the page for the person.
+      console.error('A route listener failed.', error);
+    }
+  }
+
+  /** Loads and renders `target` (path, query, maybe a hash); `history` says how the URL changes once its data is here. */
+  async function show(target: string, history: 'push' | 'replace' | 'none'): Promise<void> {
+    const request = ++latestRequest;
+    for (const listener of [...leaveListeners]) listener();
+    const url = new URL(target, win.location.href);
+    const location = `${url.pathname}${url.search}`;
+    const data = await loadPage(location);
+    if (request !== latestRequest) return;
+    if (data === null) {
+      win.location.assign(target);
+      return;
+    }
+    if (history === 'push') win.history.pushState(null, '', target);
+    if (history === 'replace') win.history.replaceState(null, '', target);
+    const visit = current.visit + 1;
+    const rendered = new Promise<void>((resolve) => waiting.set(visit, resolve));
+    current = { data, route: matchRoute(url.pathname), location, visit };
+    setTitle(data);
+    for (const subscriber of [...subscribers]) subscriber();
+    await rendered;
+    win.scrollTo(0, 0);
+    const heading = win.document.querySelector<HTMLElement>('main h1');
+    if (heading !== null) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    }
+  }
+
+  function navigate(path: string): Promise<void> {
+    const url = new URL(path, win.location.href);
+    if (url.origin !== win.location.origin) {
+      win.location.assign(url.href);
+      return Promise.resolve();
+    }
+    const target = `${url.pathname}${url.search}${url.hash}`;
+    return show(target, target === `${here()}${win.location.hash}` ? 'replace' : 'push');
+  }
+
+  function onLinkClick(event: MouseEvent): void {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (!(link instanceof HTMLAnchorElement)) return;
+    if ((link.target !== '' && link.target !== '_self') || link.hasAttribute('download')) return;
+    const url = new URL(link.href, win.location.href);
+    if (url.origin !== win.location.origin || url.pathname.startsWith('/api/')) return;
+    if (url.hash !== '' && `${url.pathname}${url.search}` === current.location) return;
+    event.preventDefault();
+    void navigate(`${url.pathname}${url.search}${url.hash}`);
+  }
+
+  let started = false;
+  return {
+    current: () => current,
+    subscribe(listener) {
+      subscribers.add(listener);
+      return () => subscribers.delete(listener);
+    },
+    start() {
+      if (started) return;
+      started = true;
+      win.document.addEventListener('click', onLinkClick);
+      win.addEventListener('popstate', function renderHistoryEntry() {
+        // Moving between fragments of the same page also fires popstate; that is no page change.
+        if (here() !== current.location) void show(here(), 'none');
+      });
+    },
+    navigate,
+    replaceQuery(query) {
+      const search = query.toString();
+      win.history.replaceState(win.history.state, '', `${win.location.pathname}${search === '' ? '' : `?${search}`}`);
+      current = { ...current, location: here() };
+    },
+    onLeave(listener) {
+      leaveListeners.add(listener);
+      return () => leaveListeners.delete(listener);
+    },
+    announce(visit, args) {
+      if (visit !== current.visit) return;
+      announced = args;
+      for (const listener of [...listeners]) callListener(listener, args);
+      waiting.get(visit)?.();
+      waiting.delete(visit);
+    },
+    onRouteRendered(listener) {
+      listeners.add(listener);
+      if (announced !== null) callListener(listener, announced);
+      return function removeRouteListener() {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
