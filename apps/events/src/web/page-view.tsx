@@ -10,8 +10,8 @@ import { renderEventsPage } from './pages/events-page.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { renderRegisterPage } from './pages/register-page.ts';
-import { renderRegistrationsPage } from './pages/registrations-page.ts';
-import { renderSavedPage } from './pages/saved-page.ts';
+import { RegistrationsPage } from './pages/registrations-page.tsx';
+import { SavedPage } from './pages/saved-page.tsx';
 
 /** The page component for `data.route`, given its data. */
 export function PageView({ data }: { data: PageData }) {
@@ -25,9 +25,9 @@ export function PageView({ data }: { data: PageData }) {
     case 'register':
       return <LegacyPage name="register" render={renderRegisterPage} />;
     case 'registrations':
-      return <LegacyPage name="registrations" render={renderRegistrationsPage} />;
+      return <RegistrationsPage data={data} />;
     case 'saved':
-      return <LegacyPage name="saved" render={renderSavedPage} />;
+      return <SavedPage data={data} />;
     case 'connect':
       return <LegacyPage name="connect" render={renderConnectPage} />;
     case 'not-found':

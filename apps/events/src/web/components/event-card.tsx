@@ -14,6 +14,8 @@ export type EventCardProps = {
   event: EventSummary;
   /** `data-testid` of the card. */
   testId: string;
+  /** The registration the card stands for (the registrations page), as `data-registration-id`. */
+  registrationId?: string;
   /** Heading element of the title. Default: `h3`. */
   heading?: 'h2' | 'h3';
   /** Lines shown under the facts (e.g. "Registered on …"). */
@@ -22,10 +24,13 @@ export type EventCardProps = {
   actions?: ComponentChildren;
 };
 
-/** A card `<li>` carrying `data-event-id`, with the title as a link (`data-testid="event-link"`) to the event's page. */
-export function EventCard({ event, testId, heading: Heading = 'h3', notes, actions }: EventCardProps) {
+/**
+ * A card `<li>` carrying `data-event-id` (and `data-registration-id` when
+ * given), with the title as a link (`data-testid="event-link"`) to the event's page.
+ */
+export function EventCard({ event, testId, registrationId, heading: Heading = 'h3', notes, actions }: EventCardProps) {
   return (
-    <li class="event-card" data-testid={testId} data-event-id={event.id}>
+    <li class="event-card" data-testid={testId} data-event-id={event.id} data-registration-id={registrationId}>
       <Heading class="card-title">
         <a data-testid="event-link" href={eventPath(event.id)} lang={textLang(event.title)}>{event.title}</a>
       </Heading>
