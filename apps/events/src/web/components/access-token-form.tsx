@@ -2,12 +2,13 @@
  * @module
  * The form on /connect that creates a personal access token by name
  * (`POST /api/access-tokens` with `{ label }`, the session and the CSRF
- * token).
+ * token): the field is "Name", and so is every message about it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH } from '../../domain/access-token-label.ts';
 import type { AccessTokenCreated } from '../api-shapes.ts';
 import { usePageSite } from '../page-hooks.ts';
+import { tokenNameRefusal } from '../token-name-refusal.ts';
 
 /** Props of {@link AccessTokenForm}. */
 export type AccessTokenFormProps = {
@@ -21,9 +22,10 @@ export type AccessTokenFormProps = {
 type CreateRefusal = { message: string; aboutName: boolean };
 
 /**
- * The form. A refusal shows the server's message; a refused name also
- * marks the field invalid and focuses it, any other refusal (the limit of
- * tokens, a lost connection) gives focus back to the button.
+ * The form. A refused name is explained from what was typed
+ * (token-name-refusal.ts), the field marked invalid and focused; any other
+ * refusal (the limit of tokens, a lost connection) shows the server's message,
+ * and focus goes back to the button.
  * The field is emptied once the token is created.
  */
 export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
@@ -48,7 +50,7 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
     setCreating(false);
     if (!answer.ok) {
       const aboutName = answer.error.field === 'label';
-      setRefusal({ message: answer.error.message, aboutName });
+      setRefusal({ message: aboutName ? tokenNameRefusal(typed) : answer.error.message, aboutName });
       return;
     }
     setName('');
@@ -57,7 +59,7 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
 
   const describedBy = refusal?.aboutName ? 'token-label-hint create-token-error' : 'token-label-hint';
   return (
-    <form class="token-form" data-testid="token-form" onSubmit={(event) => void create(event)}>
+    <form class="token-form" data-testid="token-form" noValidate onSubmit={(event) => void create(event)}>
       <div class="field">
         <label for="token-label">Name</label>
         <input
