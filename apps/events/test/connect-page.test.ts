@@ -1,11 +1,13 @@
 /**
  * /connect for a person in Chromium: the page the server sends before any
- * script runs, and what the token form says about a name it refuses (in
- * the field's own word, and about what was typed).
+ * script runs, what the token form says about a name it refuses (in the
+ * field's own word, and about what was typed), and the page passing axe in
+ * each state it has.
  */
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 
@@ -111,5 +113,49 @@ describe('the token form on /connect', () => {
     const message = await refusedName('Claude\u200BDesktop');
     expect(message).toMatch(/name/i);
     expect(message).not.toMatch(/label|control|direction/i);
+  });
+});
+
+describe('/connect with axe', () => {
+  it('has no violations with no tokens', async () => {
+    await openConnectPage();
+    expect(await findAccessibilityViolations(page)).toEqual([]);
+  });
+
+  it('has no violations with a token just created and shown once', async () => {
+    await openConnectPage();
+    await page.fill(byTestId('token-label'), 'Claude Desktop');
+    await page.click(byTestId('create-token'));
+    await page.locator(byTestId('new-token-value')).waitFor();
+    await page.locator(byTestId('token-item')).filter({ hasText: 'Claude Desktop' }).waitFor();
+    expect(await findAccessibilityViolations(page)).toEqual([]);
+  });
+
+  it('has no violations with a list of tokens', async () => {
+    await openConnectPage();
+    for (const name of ['Claude Desktop', 'IDE agent']) {
+      await page.fill(byTestId('token-label'), name);
+      await page.click(byTestId('create-token'));
+      await page.locator(byTestId('token-item')).filter({ hasText: name }).waitFor();
+    }
+    await openConnectPage();
+    expect(await page.locator(byTestId('token-item')).count()).toBe(2);
+    expect(await findAccessibilityViolations(page)).toEqual([]);
+  });
+
+  it('has no violations with the form’s error shown', async () => {
+    await refusedName('   ');
+    expect(await findAccessibilityViolations(page)).toEqual([]);
+  });
+
+  it('has no violations with the revoke dialog open', async () => {
+    await openConnectPage();
+    await page.fill(byTestId('token-label'), 'Claude Desktop');
+    await page.click(byTestId('create-token'));
+    const item = page.locator(byTestId('token-item')).filter({ hasText: 'Claude Desktop' });
+    await item.waitFor();
+    await item.locator(byTestId('revoke-button')).click();
+    await page.locator(byTestId('revoke-dialog')).waitFor();
+    expect(await findAccessibilityViolations(page)).toEqual([]);
   });
 });
