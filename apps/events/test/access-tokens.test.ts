@@ -472,14 +472,14 @@ describe('a person on /connect', () => {
     expect(await principalOfToken(services, token)).toBeNull();
   });
 
-  it('says what is wrong with a label and creates nothing', async () => {
+  it('says what is wrong with a name and creates nothing', async () => {
     await page.goto(`${server.url}/connect`);
     await page.locator(byTestId('tokens-empty')).waitFor();
     await page.fill(byTestId('token-label'), '   ');
     await page.click(byTestId('create-token'));
     const error = page.locator(byTestId('create-token-error'));
     await error.waitFor();
-    expect(await error.textContent()).toContain('1 to 60 characters');
+    expect(await error.textContent()).toBe('Give the token a name, e.g. "Claude Desktop".');
     expect(await page.locator(byTestId('token-label')).getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator(byTestId('new-token')).isVisible()).toBe(false);
     expect(await page.locator(byTestId('token-item')).count()).toBe(0);

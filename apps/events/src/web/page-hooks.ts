@@ -85,3 +85,16 @@ export function useLatest<T>(value: T): { readonly current: T } {
   ref.current = value;
   return ref;
 }
+
+/**
+ * Whether the page's script has taken over the markup: false on the server
+ * and in the first render in the browser (so hydration matches the server's
+ * HTML), true from the next render on. Controls that need the script (a
+ * form posting with the CSRF token) stay disabled until then, so nothing a
+ * person types or clicks before is lost.
+ */
+export function useEnhanced(): boolean {
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  return enhanced;
+}

@@ -4,7 +4,7 @@
  */
 import type { PageData } from './page-data.ts';
 import { LegacyPage } from './legacy-page.tsx';
-import { renderConnectPage } from './pages/connect-page.ts';
+import { ConnectPage } from './pages/connect-page.tsx';
 import { EventPage } from './pages/event-page.tsx';
 import { renderEventsPage } from './pages/events-page.ts';
 import { HomePage } from './pages/home-page.tsx';
@@ -29,7 +29,7 @@ export function PageView({ data }: { data: PageData }) {
     case 'saved':
       return <SavedPage data={data} />;
     case 'connect':
-      return <LegacyPage name="connect" render={renderConnectPage} />;
+      return <ConnectPage data={data} />;
     case 'not-found':
       return <NotFoundPage />;
   }
