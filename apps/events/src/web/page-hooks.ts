@@ -98,3 +98,14 @@ export function useEnhanced(): boolean {
   useEffect(() => setEnhanced(true), []);
   return enhanced;
 }
+
+/**
+ * An AbortSignal aborted when the component unmounts (the person left the
+ * page): pass it to reads, and check it after every await before changing
+ * state. Never aborted on the server, where no effect runs.
+ */
+export function useLeaveSignal(): AbortSignal {
+  const [leave] = useState(() => new AbortController());
+  useEffect(() => () => leave.abort(), [leave]);
+  return leave.signal;
+}

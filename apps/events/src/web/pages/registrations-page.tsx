@@ -19,8 +19,7 @@ import { CancelDialog } from '../components/cancel-dialog.tsx';
 import { EventCard } from '../components/event-card.tsx';
 import { formatDateRange, formatDateTime } from '../event-format.ts';
 import type { RegistrationsPageData } from '../page-data.ts';
-import { useLatest, useNextCommit, usePageSite, useRouteControls } from '../page-hooks.ts';
-import { useEnhanced, useLeaveSignal } from '../page-lifetime.ts';
+import { useEnhanced, useLatest, useLeaveSignal, useNextCommit, usePageSite, useRouteControls } from '../page-hooks.ts';
 import { textLang } from '../text-language.ts';
 
 /** The query parameter naming the registration whose cancel dialog the page opens with. */

@@ -8,8 +8,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { EventSummary } from '../api-shapes.ts';
 import { EventCard } from '../components/event-card.tsx';
 import type { SavedPageData } from '../page-data.ts';
-import { useNextCommit, usePageSite, useRouteControls } from '../page-hooks.ts';
-import { useEnhanced, useLeaveSignal } from '../page-lifetime.ts';
+import { useEnhanced, useLeaveSignal, useNextCommit, usePageSite, useRouteControls } from '../page-hooks.ts';
 import { textLang } from '../text-language.ts';
 
 /** What the last Remove came to. */
