@@ -11,10 +11,10 @@ import { PRICE_KINDS } from './event-shapes.ts';
 import { oneLineTextSchema } from './one-line-text.ts';
 
 /** Longest keyword accepted, in characters (Unicode code points, as zod counts them). */
-const KEYWORD_MAX_LENGTH = 100;
+export const KEYWORD_MAX_LENGTH = 100;
 
 /** Highest page number accepted: 1,000 pages of 10 results. */
-const SEARCH_PAGE_MAX = 1000;
+export const SEARCH_PAGE_MAX = 1000;
 
 /**
  * A keyword: trimmed, at most {@link KEYWORD_MAX_LENGTH} characters, one line

@@ -21,7 +21,8 @@ export type EventsControls = {
    * Sets every form field to exactly these filters (absent ones cleared),
    * renders `result` with the renderer the form uses, and adds its IDs to
    * {@link EventsControls.searchedEventIds}. Also cancels a form search still
-   * in flight, so it cannot overwrite this result.
+   * in flight, so it cannot overwrite this result, and closes the details
+   * panel, as every new search does.
    */
   showSearch(filters: EventSearchFilters, result: EventSearchResult): void | Promise<void>;
   /** Every event ID that any search (form, pager or tool) showed since this visit of /events began. */

@@ -6,7 +6,7 @@ import type { PageData } from './page-data.ts';
 import { LegacyPage } from './legacy-page.tsx';
 import { ConnectPage } from './pages/connect-page.tsx';
 import { EventPage } from './pages/event-page.tsx';
-import { renderEventsPage } from './pages/events-page.ts';
+import { EventsPage } from './pages/events-page.tsx';
 import { HomePage } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { renderRegisterPage } from './pages/register-page.ts';
@@ -19,7 +19,7 @@ export function PageView({ data }: { data: PageData }) {
     case 'home':
       return <HomePage />;
     case 'events':
-      return <LegacyPage name="events" render={renderEventsPage} />;
+      return <EventsPage data={data} />;
     case 'event':
       return <EventPage data={data} />;
     case 'register':

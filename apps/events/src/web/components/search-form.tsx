@@ -1,0 +1,76 @@
+/**
+ * @module
+ * The /events search form: keyword, location, price, level and a date range.
+ * It is a plain `GET /events` form, so it works before (or without) the
+ * script; the page's handlers take over submit and Clear once it runs.
+ */
+import type { TargetedEvent, TargetedMouseEvent, TargetedSubmitEvent } from 'preact';
+import { SEARCH_FIELDS, type SearchFieldName, type SearchFormValues } from '../search-form-values.ts';
+
+/** Props of {@link SearchForm}. */
+export type SearchFormProps = {
+  values: SearchFormValues;
+  /** The field a refused search blames, marked `aria-invalid` and described by `errorId`; null when none is. */
+  invalidField: SearchFieldName | null;
+  /** The ID of the element saying why the search was refused. */
+  errorId: string;
+  /** A field changed. */
+  onChange(name: SearchFieldName, value: string): void;
+  /** Search was pressed (or Enter in a field): the default GET is already prevented. */
+  onSearch(): void;
+  /** Clear was pressed: the link to `/events` is already prevented. */
+  onClear(): void;
+};
+
+/**
+ * The form, `role="search"`. Without the script Search loads
+ * `/events?keyword=…` and Clear is a link to `/events`; with it, both call
+ * the page's handlers and nothing reloads.
+ */
+export function SearchForm({ values, invalidField, errorId, onChange, onSearch, onClear }: SearchFormProps) {
+  function submit(event: TargetedSubmitEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    onSearch();
+  }
+  function clear(event: TargetedMouseEvent<HTMLAnchorElement>): void {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    onClear();
+  }
+  return (
+    <form class="search-form" data-testid="search-form" role="search" aria-label="Search events" method="get" action="/events" onSubmit={submit}>
+      {SEARCH_FIELDS.map((field) => {
+        const invalid = field.name === invalidField;
+        const common = {
+          id: field.id,
+          name: field.name,
+          'data-testid': field.id,
+          'aria-invalid': invalid ? ('true' as const) : undefined,
+          'aria-describedby': invalid ? errorId : undefined,
+          value: values[field.name],
+          onInput: (event: TargetedEvent<HTMLInputElement | HTMLSelectElement>) => onChange(field.name, event.currentTarget.value),
+        };
+        return (
+          <div key={field.name} class={field.name === 'keyword' ? 'field field-wide' : 'field'}>
+            <label for={field.id}>{field.label}</label>
+            {field.choices !== undefined ? (
+              <select {...common}>
+                {field.choices.map((choice) => (
+                  <option key={choice.value} value={choice.value} selected={choice.value === values[field.name]}>{choice.label}</option>
+                ))}
+              </select>
+            ) : field.name === 'keyword' ? (
+              <input {...common} type="search" autocomplete="off" />
+            ) : (
+              <input {...common} type="date" />
+            )}
+          </div>
+        );
+      })}
+      <div class="form-actions">
+        <button class="button button-primary" data-testid="search-submit" type="submit">Search</button>
+        <a class="button" data-testid="search-clear" href="/events" onClick={clear}>Clear</a>
+      </div>
+    </form>
+  );
+}
