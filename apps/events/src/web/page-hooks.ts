@@ -57,8 +57,9 @@ export function useRouteControls<N extends RouteName>(name: N, controls: RouteCo
 
 /**
  * A function that resolves after the component's next render is in the
- * DOM. Call it after setting state, and a control can promise that what it
- * changed is on screen when it resolves.
+ * DOM (or when the component unmounts first, so a caller never hangs). Call
+ * it after setting state, and a control can promise that what it changed is
+ * on screen when it resolves.
  *
  * @example const committed = useNextCommit(); setResult(r); await committed();
  */
@@ -71,6 +72,15 @@ export function useNextCommit(): () => Promise<void> {
     pending.current = [];
     for (const resolve of done) resolve();
   });
+  // A page left before its next render never renders again: settle what waits, so no tool call hangs.
+  useLayoutEffect(
+    () => () => {
+      const done = pending.current;
+      pending.current = [];
+      for (const resolve of done) resolve();
+    },
+    [],
+  );
   return useCallback(() => {
     return new Promise<void>((resolve) => {
       pending.current.push(resolve);
