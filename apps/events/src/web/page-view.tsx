@@ -9,7 +9,7 @@ import { EventPage } from './pages/event-page.tsx';
 import { renderEventsPage } from './pages/events-page.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
-import { renderRegisterPage } from './pages/register-page.ts';
+import { RegisterPage } from './pages/register-page.tsx';
 import { renderRegistrationsPage } from './pages/registrations-page.ts';
 import { renderSavedPage } from './pages/saved-page.ts';
 
@@ -23,7 +23,7 @@ export function PageView({ data }: { data: PageData }) {
     case 'event':
       return <EventPage data={data} />;
     case 'register':
-      return <LegacyPage name="register" render={renderRegisterPage} />;
+      return <RegisterPage data={data} />;
     case 'registrations':
       return <LegacyPage name="registrations" render={renderRegistrationsPage} />;
     case 'saved':
