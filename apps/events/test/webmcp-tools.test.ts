@@ -404,8 +404,8 @@ describe('5. prepare_event_registration', () => {
     expect(await page.inputValue(byTestId('register-name'))).toBe('林美玲');
     expect(await page.inputValue(byTestId('register-email'))).toBe('mei.lin@example.com');
 
-    // On the form page the tool fills again; still nothing is sent.
-    expect(await call('prepare_event_registration', { name: 'Lin Mei' })).toMatchObject({ ok: true, data: { form: { name: 'Lin Mei', emailProvided: false } } });
+    // On the form page the tool fills again; still nothing is sent. The e-mail it left out stays in the form, and the result says so.
+    expect(await call('prepare_event_registration', { name: 'Lin Mei' })).toMatchObject({ ok: true, data: { form: { name: 'Lin Mei', emailProvided: true } } });
     expect(await page.inputValue(byTestId('register-name'))).toBe('Lin Mei');
     expect(await page.inputValue(byTestId('register-email'))).toBe('mei.lin@example.com');
     expect(postsTo(/^\/api\/registrations/)).toEqual([]);

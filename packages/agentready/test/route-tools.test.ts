@@ -15,6 +15,14 @@ const showThing = defineTool({
   input: z.object({ thing_id: z.string() }),
   output: z.object({ id: z.string() }),
 });
+const fillThing = defineTool({
+  name: 'fill_thing',
+  title: 'Fill thing',
+  description: 'Fills the form of a thing.',
+  effect: 'prepare',
+  input: z.object({ label: z.string().optional() }),
+  output: z.object({ form: z.object({ label: z.string().nullable() }) }),
+});
 const keepThing = defineTool({
   name: 'keep_thing',
   title: 'Keep thing',
@@ -121,5 +129,30 @@ describe('createRouteToolRegistry', () => {
     const refused = (await tools.get('keep_thing')!.execute({})) as Record<string, unknown>;
     expect(refused).toMatchObject({ ok: false, code: 'CONFLICT', message: 'Already kept.' });
     expect(refused).not.toHaveProperty('field');
+  });
+
+  it('answers the data the page\'s apply says is on screen, within the output schema; data the schema rejects is a page error', async () => {
+    const { context, tools } = inMemoryContext();
+    const pageErrors: string[] = [];
+    const registry = createRouteToolRegistry({
+      modelContext: context,
+      // The server describes what it was sent: no label.
+      callServer: async () => succeed({ form: { label: null } }, {}, { stateVersion: 3 }),
+      stateVersion: () => 3,
+      onPageError: (tool) => pageErrors.push(tool),
+    });
+    let onScreen: unknown = { form: { label: 'typed by the person' }, internal: 'not in the schema' };
+    await registry.enter('/things/a/form', [pageTool({ contract: fillThing, apply: () => ({ uiUpdated: true, data: onScreen as { form: { label: string | null } } }) })])
+      .registered;
+    const fill = tools.get('fill_thing')!;
+
+    const amended = (await fill.execute({})) as Record<string, unknown>;
+    expect(amended).toMatchObject({ ok: true, uiUpdated: true, data: { form: { label: 'typed by the person' } } });
+    expect(amended['data']).not.toHaveProperty('internal');
+    expect(pageErrors).toEqual([]);
+
+    onScreen = { form: { label: 42 } };
+    expect(await fill.execute({})).toMatchObject({ ok: true, uiUpdated: true, data: { form: { label: null } } });
+    expect(pageErrors).toEqual(['fill_thing']);
   });
 });

@@ -5,6 +5,7 @@
  * viewer's zone: an event in Taipei starts at 19:00 wherever you read it.
  */
 import { DateTime } from 'luxon';
+import { FEE_PAYMENT_RULE } from '../domain/event-shapes.ts';
 import { isLocationId, locationName } from '../vocabulary/locations.ts';
 import type { EventLevel, EventState, EventSummary } from './api-shapes.ts';
 
@@ -48,6 +49,17 @@ export function formatDateRange(startsAt: string, endsAt: string): string {
 export function formatPrice(event: Pick<EventSummary, 'price' | 'fee'>): string {
   if (event.price === 'free' || event.fee === null) return 'Free';
   return `${event.fee.currency} ${event.fee.amount.toLocaleString('en-US')}`;
+}
+
+/**
+ * For a paid event, what it costs and how that is paid (the site's rule,
+ * `FEE_PAYMENT_RULE` in domain/event-shapes.ts), e.g. `"This event costs TWD
+ * 1,200, paid at the door on the day; registering does not charge you."`;
+ * null for a free event.
+ */
+export function formatFeePayment(event: Pick<EventSummary, 'price' | 'fee'>): string | null {
+  if (event.price === 'free' || event.fee === null) return null;
+  return `This event costs ${formatPrice(event)}, ${FEE_PAYMENT_RULE}.`;
 }
 
 /** The location's English name; an unknown ID is shown as it is. */

@@ -47,20 +47,32 @@ export type EventControls = {
   markSaved(): void | Promise<void>;
 };
 
+/** One field of the registration form as it is on screen. */
+export type RegisterFormField = {
+  /** The value in the input, as typed. */
+  value: string;
+  /** Whether the person typed it (rather than their agent filling it); false while the field is empty. */
+  typedByPerson: boolean;
+};
+
 /** `/events/:id/register`: the registration form, its review step and its result. */
 export type RegisterControls = {
   /** The event ID from the route. */
   readonly eventId: string;
   /**
    * Resolves once the event's heading and the form are on screen, with an
-   * agent's stored draft filled in when the form was still empty; null when
-   * there is no such event.
+   * agent's stored draft filled in; null when there is no such event.
    */
   ready(): Promise<EventDetail | null>;
+  /** The form's fields as they are on screen now. */
+  formFields(): { name: RegisterFormField; email: RegisterFormField };
   /**
-   * Fills the given fields (others keep their value), returns to the form
-   * step if the review step was showing, and focuses the Review button.
-   * Never submits. After a successful registration it only sets the values.
+   * Fills the given fields (others keep their value) and shows the notice that
+   * the agent prepared the form; resolves once the DOM shows them. A field the
+   * person typed in keeps the person's value. Returns to the form step if the
+   * review step was showing, and focuses the Review button unless the person
+   * is typing in the form. Never submits. After a successful registration it
+   * only sets the values.
    */
   fillForm(values: { name?: string; email?: string }): void | Promise<void>;
 };

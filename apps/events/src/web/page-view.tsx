@@ -3,13 +3,12 @@
  * Which component shows each route's page data.
  */
 import type { PageData } from './page-data.ts';
-import { LegacyPage } from './legacy-page.tsx';
 import { ConnectPage } from './pages/connect-page.tsx';
 import { EventPage } from './pages/event-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
 import { HomePage } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
-import { renderRegisterPage } from './pages/register-page.ts';
+import { RegisterPage } from './pages/register-page.tsx';
 import { RegistrationsPage } from './pages/registrations-page.tsx';
 import { SavedPage } from './pages/saved-page.tsx';
 
@@ -23,7 +22,7 @@ export function PageView({ data }: { data: PageData }) {
     case 'event':
       return <EventPage data={data} />;
     case 'register':
-      return <LegacyPage name="register" render={renderRegisterPage} />;
+      return <RegisterPage data={data} />;
     case 'registrations':
       return <RegistrationsPage data={data} />;
     case 'saved':

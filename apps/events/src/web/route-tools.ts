@@ -116,25 +116,86 @@ function eventPageTools(controls: EventControls, context: RouteToolsContext): Pa
 }
 
 function registerPageTools(controls: RegisterControls): PageTool[] {
-  return [registrationFormTool(controls.eventId, 'Fills the registration form on screen with the name and e-mail given.', () => controls)];
+  return [
+    registrationFormTool(
+      controls.eventId,
+      'Fills the registration form on screen with the name and e-mail given (a field left out keeps what the form shows). ' +
+        'What the person typed in the form is theirs: a different value for a field they typed in is refused with CONFLICT (field names it) and nothing changes; ask the person.',
+      () => controls,
+      controls,
+    ),
+  ];
 }
 
 /**
  * prepare_event_registration where the route decides the event: the server checks
- * the event can take this person, then the page fills the form it gets from `form`.
+ * the event can take this person and stores the draft, then the page fills the
+ * form it gets from `form`. When the form is already on screen (`shown`), a
+ * value for a field the person typed in is refused before anything is sent,
+ * and a field left out is sent as the agent's value the form shows (so the
+ * stored draft, which a left-out field would clear, matches the screen). The
+ * result's `data.form` describes the form as it is on screen after the call.
  */
-function registrationFormTool(eventId: string, what: string, form: () => RegisterControls | Promise<RegisterControls>): PageTool {
+function registrationFormTool(
+  eventId: string,
+  what: string,
+  form: () => RegisterControls | Promise<RegisterControls>,
+  shown: RegisterControls | null = null,
+): PageTool {
   return pageTool({
     contract: prepareEventRegistration,
     input: registrationFormInput,
-    description: `${what} Nothing is sent: the person reviews the form and presses Submit. Never claim the person is registered.`,
-    toServerInput: (input) => ({ ...input, event_id: eventId }),
+    description:
+      `${what} Nothing is sent: the person reviews the form and presses Submit. Never claim the person is registered. ` +
+      'data.form describes the form on screen after the call: the name shown, and whether an e-mail is filled in (never the e-mail).',
+    check: (input) => (shown === null ? null : personTypedConflict(shown.formFields(), input)),
+    toServerInput: (input) => ({ ...agentValuesShown(shown), ...input, event_id: eventId }),
     async apply(result, input) {
+      const controls = await form();
       // The e-mail never comes back from the server (results carry no addresses): the page keeps what the agent gave.
-      await (await form()).fillForm(formValues(result.data.form.name, input.email));
-      return true;
+      await controls.fillForm(formValues(result.data.form.name, input.email));
+      return { uiUpdated: true, data: { ...result.data, form: formOnScreen(controls.formFields()) } };
     },
   });
+}
+
+type ShownFields = ReturnType<RegisterControls['formFields']>;
+type FormInput = { name?: string | undefined; email?: string | undefined };
+
+const FIELD_WORDS = { name: 'name', email: 'e-mail' } as const;
+
+/** CONFLICT when the agent gives a field the person typed in a different value; null otherwise. */
+function personTypedConflict(fields: ShownFields, input: FormInput): FailureDetails | null {
+  const clashing = (['name', 'email'] as const).filter((field) => {
+    const given = input[field];
+    return given !== undefined && fields[field].typedByPerson && given.trim() !== fields[field].value.trim();
+  });
+  const [first] = clashing;
+  if (first === undefined) return null;
+  const words = clashing.map((field) => FIELD_WORDS[field]).join(' and ');
+  return {
+    code: 'CONFLICT',
+    field: first,
+    message: `The person typed their own ${words} in the form; the page left the form as it is.`,
+    nextAction: `Ask the person which ${words} to use. To fill only the other fields, call again without ${clashing.join(' or ')}.`,
+  };
+}
+
+/** The values the agent put in the form shown (fields the person typed in, and empty ones, left out). */
+function agentValuesShown(shown: RegisterControls | null): FormInput {
+  if (shown === null) return {};
+  const fields = shown.formFields();
+  const values: FormInput = {};
+  for (const field of ['name', 'email'] as const) {
+    if (!fields[field].typedByPerson && fields[field].value !== '') values[field] = fields[field].value;
+  }
+  return values;
+}
+
+/** The form as the result tells the agent: the name shown (null when empty) and whether an e-mail is filled in. */
+function formOnScreen(fields: ShownFields): { name: string | null; emailProvided: boolean } {
+  const name = fields.name.value.trim();
+  return { name: name === '' ? null : name, emailProvided: fields.email.value.trim() !== '' };
 }
 
 function registrationsPageTools(controls: RegistrationsControls): PageTool[] {

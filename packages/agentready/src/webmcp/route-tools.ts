@@ -33,10 +33,25 @@ export type PageTool<C extends ToolContract = ToolContract, PageInput extends z.
   /**
    * Shows a success on the page, given the result and the page input it answers
    * (which may hold what the server never returns, such as an e-mail to put in a
-   * form). Return true only if the page re-rendered from it.
+   * form). Return true only if the page re-rendered from it; or a
+   * {@link PageApplied} when the page must also correct what `data` says (the
+   * server describes what it was sent, the page what it now shows).
    */
-  apply?: (result: ToolSuccess<ToolOutput<C>>, input: z.output<PageInput>) => boolean | Promise<boolean>;
+  apply?: (
+    result: ToolSuccess<ToolOutput<C>>,
+    input: z.output<PageInput>,
+  ) => boolean | PageApplied<ToolOutput<C>> | Promise<boolean | PageApplied<ToolOutput<C>>>;
 };
+
+/**
+ * What `apply` returns when the result's `data` must describe the page as it
+ * is after the call (say, a form where the person's own typing was kept):
+ * whether the page re-rendered, and the data to answer instead of the
+ * server's. The registry parses `data` with the contract's output schema, so
+ * the agent still gets only the fields the schema names; data the schema
+ * rejects is a page error (`onPageError`), and the server's data is answered.
+ */
+export type PageApplied<T> = { uiUpdated: boolean; data: T };
 
 /**
  * Declares a page tool with types inferred from its contract and route input.
@@ -179,8 +194,8 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
       if (!tool.apply) return result;
       try {
         // apply may itself move to another route (a prepare tool opening its form): trust its answer.
-        const uiUpdated = await tool.apply(result as ToolSuccess<ToolOutput<ToolContract>>, parsed.value);
-        return { ...result, uiUpdated };
+        const applied = await tool.apply(result as ToolSuccess<ToolOutput<ToolContract>>, parsed.value);
+        return typeof applied === 'boolean' ? { ...result, uiUpdated: applied } : withPageData(result, applied, contract, options);
       } catch (error) {
         options.onPageError?.(contract.name, error);
         return { ...result, uiUpdated: false };
@@ -194,6 +209,23 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
       options.stateVersion(),
     );
   }
+}
+
+/**
+ * The success the agent gets when `apply` answered what the page shows: its
+ * data, once the contract's output schema accepts it (fields it does not name
+ * are dropped), else the server's data, the schema's error going to `onPageError`.
+ */
+function withPageData(
+  result: ToolSuccess<unknown>,
+  applied: PageApplied<unknown>,
+  contract: ToolContract,
+  options: RouteToolRegistryOptions,
+): ToolSuccess<unknown> {
+  const projected = contract.output.safeParse(applied.data);
+  if (projected.success) return { ...result, data: projected.data, uiUpdated: applied.uiUpdated };
+  options.onPageError?.(contract.name, projected.error);
+  return { ...result, uiUpdated: applied.uiUpdated };
 }
 
 /**
