@@ -23,7 +23,7 @@ import { renderToString } from 'preact-render-to-string';
 import type { Principal } from 'agentready/runtime';
 import type { EventsServices } from '../domain/events-services.ts';
 import { documentTitle, pageHead, type PageData } from '../web/page-data.ts';
-import { matchRoute, PAGE_PATHS } from '../web/routes.ts';
+import { eventPath, matchRoute, PAGE_PATHS, registerPath } from '../web/routes.ts';
 import { SiteShell } from '../web/site-shell.tsx';
 import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
@@ -128,21 +128,51 @@ function renderDocument(template: PageTemplate, data: PageData, location: URL): 
 
 function renderHead(data: PageData, location: URL): string {
   const head = pageHead(data);
-  const url = `${location.origin}${location.pathname}`;
+  const path = canonicalPath(data);
+  const url = path === null ? null : `${location.origin}${path}`;
   const parts = [
     html`<title>${documentTitle(head)}</title>`,
     html`<meta name="description" content="${head.description}" />`,
-    html`<link rel="canonical" href="${url}" />`,
+    url === null ? '' : html`<link rel="canonical" href="${url}" />`,
     html`<meta property="og:site_name" content="AgentReady Events" />`,
     html`<meta property="og:title" content="${head.title}" />`,
     html`<meta property="og:description" content="${head.description}" />`,
-    html`<meta property="og:url" content="${url}" />`,
+    url === null ? '' : html`<meta property="og:url" content="${url}" />`,
     html`<meta property="og:type" content="website" />`,
-  ].map(String);
-  if (data.route === 'event' && data.event !== null) {
+  ]
+    .map(String)
+    .filter((part) => part !== '');
+  if (data.route === 'event' && data.event !== null && url !== null) {
     parts.push(jsonScript(null, 'application/ld+json', eventStructuredData(data.event, url)));
   }
   return parts.join('\n    ');
+}
+
+/**
+ * The one address of what a page shows, for its canonical, Open Graph and
+ * JSON-LD URLs: the route's own path without the query, an event's built
+ * from its ID, so `/events/evt-a/`, `/events/evt%2Da` and `/events/evt-a?utm_source=x`
+ * all name `/events/evt-a`. Null for a page of nothing (an unknown path or event).
+ */
+function canonicalPath(data: PageData): string | null {
+  switch (data.route) {
+    case 'home':
+      return '/';
+    case 'event':
+      return data.event === null ? null : eventPath(data.event.id);
+    case 'register':
+      return data.event === null ? null : registerPath(data.event.id);
+    case 'events':
+      return '/events';
+    case 'registrations':
+      return '/registrations';
+    case 'saved':
+      return '/saved';
+    case 'connect':
+      return '/connect';
+    case 'not-found':
+      return null;
+  }
 }
 
 /**

@@ -14,6 +14,8 @@ export type ActiveRegistration = { id: string; event: { id: string; title: strin
 
 /** A person with a browser session on the site at `siteUrl`. */
 export type SitePerson = {
+  /** The session cookie as a `Cookie` header sends it, `ar_session=…` (for a page fetched, or a browser given the same session). */
+  cookie: string;
   /** `GET`/`POST`/`DELETE` with the session cookie (and the CSRF header on changes); the JSON answer and status. */
   call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; body: JsonObject }>;
   /** Creates a personal access token as the /connect page does; answers the token. */
@@ -50,6 +52,7 @@ export async function openSitePerson(siteUrl: string): Promise<SitePerson> {
   }
 
   return {
+    cookie: sessionCookie,
     call,
     async createAccessToken(label = 'Test client') {
       const created = await call('POST', '/api/access-tokens', { label });
