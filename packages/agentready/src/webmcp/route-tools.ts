@@ -6,47 +6,9 @@
  * nothing: it answers STALE_TOOL (or, for a write the server already made, the
  * server's result with `uiUpdated: false`).
  */
-import { z } from 'zod';
-import type { ToolContract, ToolInput, ToolOutput } from '../contract/define-tool.ts';
-import { fail, type FailureDetails, type ToolFailure, type ToolResult, type ToolSuccess } from '../contract/envelope.ts';
-import { parseToolInput } from '../contract/input-validation.ts';
-import { portableJsonSchema } from '../contract/portable-json-schema.ts';
+import { fail, type ToolFailure, type ToolResult } from '../contract/envelope.ts';
 import type { ModelContext, WebMcpTool } from './model-context.ts';
-
-/** How one tool behaves on one route. */
-export type PageTool<C extends ToolContract = ToolContract, PageInput extends z.ZodObject = z.ZodObject> = {
-  contract: C;
-  /**
-   * The input this route accepts (strict). Defaults to the contract's input.
-   * A route that decides the target itself takes `z.object({})`.
-   */
-  input?: PageInput;
-  /** Replaces the contract's description where the route changes what to send. */
-  description?: string;
-  /**
-   * Page-side preconditions, after validation: is this ID the one on screen,
-   * did a search on this page return it. Return failure details to refuse.
-   */
-  check?: (input: z.output<PageInput>) => FailureDetails | null | Promise<FailureDetails | null>;
-  /** Builds the server input from the page input (e.g. adds the route's ID). Default: the page input. */
-  toServerInput?: (input: z.output<PageInput>) => ToolInput<C> | Promise<ToolInput<C>>;
-  /**
-   * Shows a success on the page, given the result and the page input it answers
-   * (which may hold what the server never returns, such as an e-mail to put in a
-   * form). Return true only if the page re-rendered from it.
-   */
-  apply?: (result: ToolSuccess<ToolOutput<C>>, input: z.output<PageInput>) => boolean | Promise<boolean>;
-};
-
-/**
- * Declares a page tool with types inferred from its contract and route input.
- * Identity at run time; it exists so the callbacks are typed.
- */
-export function pageTool<C extends ToolContract, PageInput extends z.ZodObject = C['input']>(
-  tool: PageTool<C, PageInput>,
-): PageTool<ToolContract, z.ZodObject> {
-  return tool as unknown as PageTool<ToolContract, z.ZodObject>;
-}
+import type { PageTool } from './page-tools.ts';
 
 /** Options of {@link createRouteToolRegistry}. */
 export type RouteToolRegistryOptions = {
@@ -108,7 +70,7 @@ export function createRouteToolRegistry(options: RouteToolRegistryOptions): Rout
       try {
         await options.modelContext.registerTool(toWebMcpTool(tool, scope, options), { signal: controller.signal });
       } catch (error) {
-        if (!controller.signal.aborted) options.onRegistrationError?.(tool.contract.name, error);
+        if (!controller.signal.aborted) options.onRegistrationError?.(tool.published.name, error);
       }
     });
     const registered = Promise.all(registrations).then(() => undefined);
@@ -125,9 +87,8 @@ export function createRouteToolRegistry(options: RouteToolRegistryOptions): Rout
 }
 
 function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean }, options: RouteToolRegistryOptions): WebMcpTool {
-  const contract = tool.contract;
-  const input = tool.input ? tool.input.strict() : contract.input;
-  const { readOnlyHint, untrustedContentHint, destructiveHint, idempotentHint, openWorldHint } = contract.annotations;
+  const { published } = tool;
+  const { readOnlyHint, untrustedContentHint, destructiveHint, idempotentHint, openWorldHint } = published.annotations;
   const stale = () =>
     fail(
       {
@@ -139,14 +100,14 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
     );
 
   return {
-    name: contract.name,
-    title: contract.title,
-    description: tool.description ?? contract.description,
-    inputSchema: jsonSchemaOf(input),
+    name: published.name,
+    title: published.title,
+    description: tool.description ?? published.description,
+    inputSchema: structuredClone(published.inputSchema),
     annotations: { readOnlyHint, untrustedContentHint, destructiveHint, idempotentHint, openWorldHint },
     async execute(rawInput) {
       if (!scope.active) return stale();
-      const parsed = parseToolInput(input, rawInput);
+      const parsed = tool.parseInput(rawInput);
       if (!parsed.ok) return fail(parsed.failure, options.stateVersion());
       let serverInput: unknown;
       try {
@@ -155,16 +116,16 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
         if (refusal) return fail(refusal, options.stateVersion());
         serverInput = tool.toServerInput ? await tool.toServerInput(parsed.value) : parsed.value;
       } catch (error) {
-        options.onPageError?.(contract.name, error);
+        options.onPageError?.(published.name, error);
         return pageFailure();
       }
       // The last moment at which nothing has been sent: a route left by now sends nothing.
       if (!scope.active) return stale();
       let result: ToolResult<unknown>;
       try {
-        result = await options.callServer(contract.name, serverInput);
+        result = await options.callServer(published.name, serverInput);
       } catch (error) {
-        options.onPageError?.(contract.name, error);
+        options.onPageError?.(published.name, error);
         return fail(
           { code: 'TEMPORARY_FAILURE', message: 'The page could not reach the site.', nextAction: 'Try the same call again in a moment.' },
           options.stateVersion(),
@@ -173,16 +134,16 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
       if (!scope.active) {
         // The route was left while the server answered. A write happened and is reported as it
         // is (nothing re-rendered); a read or a prepare has nothing left to show, so it is stale.
-        return result.ok && (contract.effect === 'write' || contract.effect === 'commit') ? { ...result, uiUpdated: false } : stale();
+        return result.ok && (published.effect === 'write' || published.effect === 'commit') ? { ...result, uiUpdated: false } : stale();
       }
-      if (!result.ok) return withinPageInput(result, input);
+      if (!result.ok) return withinPageInput(result, published.inputSchema);
       if (!tool.apply) return result;
       try {
         // apply may itself move to another route (a prepare tool opening its form): trust its answer.
-        const uiUpdated = await tool.apply(result as ToolSuccess<ToolOutput<ToolContract>>, parsed.value);
+        const uiUpdated = await tool.apply(result, parsed.value);
         return { ...result, uiUpdated };
       } catch (error) {
-        options.onPageError?.(contract.name, error);
+        options.onPageError?.(published.name, error);
         return { ...result, uiUpdated: false };
       }
     },
@@ -201,13 +162,9 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
  * route supplied it, e.g. the event on screen) loses `field`: the agent could
  * not send it anyway, and the message still says what is wrong.
  */
-function withinPageInput(result: ToolFailure, input: z.ZodObject): ToolFailure {
-  if (result.field === undefined || result.field.split('.')[0]! in input.shape) return result;
+function withinPageInput(result: ToolFailure, inputSchema: Record<string, unknown>): ToolFailure {
+  const properties = (inputSchema['properties'] ?? {}) as Record<string, unknown>;
+  if (result.field === undefined || Object.hasOwn(properties, result.field.split('.')[0]!)) return result;
   const { field: _routeSupplied, ...failure } = result;
   return failure;
-}
-
-function jsonSchemaOf(schema: z.ZodObject): Record<string, unknown> {
-  const { $schema: _ignored, ...jsonSchema } = portableJsonSchema(schema, 'input');
-  return jsonSchema;
 }
