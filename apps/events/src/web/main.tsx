@@ -5,6 +5,7 @@
  * reloading, and, where the browser has WebMCP, puts each route's tools on
  * `document.modelContext`.
  */
+import './zod-without-eval.ts';
 import { hydrate } from 'preact';
 import { createApiClient } from './api-client.ts';
 import { createEventsApi } from './events-api.ts';
