@@ -31,7 +31,6 @@ export function buildTimeModules(paths: readonly string[]): Plugin {
       if (!modules.has(path)) return null;
       const namespace = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
       return Object.entries(namespace)
-        .filter(([name]) => name !== 'module.exports')
         .map(([name, value]) => `export const ${exportName(path, name)} = ${jsonLiteral(path, name, value)};`)
         .join('\n');
     },
