@@ -9,8 +9,9 @@
  *   mounted through legacy-page.tsx, what the script weighs without them (a
  *   second build in which those DOM pages are stubs);
  * - how soon `/events/:id` paints in Chromium, with its script allowed and
- *   with every `.js` request blocked: first contentful paint and largest
- *   contentful paint (Paint Timing and LCP APIs, ms from navigation start),
+ *   with every `.js` request blocked: when the page's first byte arrived,
+ *   first contentful paint and largest contentful paint (Navigation Timing,
+ *   Paint Timing and LCP APIs, ms from navigation start),
  *   median and range over `BENCH_RUNS` runs (default 10) after one visit not
  *   counted, and how much text the page's `<main>` holds once loaded.
  *
@@ -136,7 +137,7 @@ async function printRouteWeights(browser: Browser, origin: string): Promise<void
   }
 }
 
-type PaintRun = { fcp: number | null; lcp: number | null; lcpElement: string; mainText: number };
+type PaintRun = { firstByte: number | null; fcp: number | null; lcp: number | null; lcpElement: string; mainText: number };
 
 /** One cold visit to `url`: its paint timings once the network is idle, and how much text `<main>` holds. */
 async function paintOnce(browser: Browser, url: string, blockScripts: boolean): Promise<PaintRun> {
@@ -159,7 +160,9 @@ async function paintOnce(browser: Browser, url: string, blockScripts: boolean): 
       requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(last), 50)));
     });
     const element = (largest as (PerformanceEntry & { element?: Element | null }) | null)?.element ?? null;
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     return {
+      firstByte: navigation?.responseStart ?? null,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
       lcp: largest?.startTime ?? null,
       lcpElement: element ? `<${element.tagName.toLowerCase()}> "${(element.textContent ?? '').trim().slice(0, 40)}"` : 'none',
@@ -181,14 +184,15 @@ function summary(values: Array<number | null>): string {
 
 async function printPaints(browser: Browser, origin: string): Promise<void> {
   console.log(`\nPaint of ${EVENT_PATH}, ${RUNS} cold visits each (ms from navigation start: median (min–max)):`);
-  console.log(`  ${''.padEnd(16)}${'first contentful paint'.padEnd(30)}${'largest contentful paint'.padEnd(30)}largest element; text in <main>`);
+  console.log(`  ${''.padEnd(16)}${'first byte of the page'.padEnd(26)}${'first contentful paint'.padEnd(26)}${'largest contentful paint'.padEnd(26)}largest element; text in <main>`);
   for (const [label, blocked] of [['script allowed', false], ['script blocked', true]] as const) {
     const runs: PaintRun[] = [];
     // One visit first, not counted: the browser's own first-page costs are not the page's.
     await paintOnce(browser, `${origin}${EVENT_PATH}`, blocked);
     for (let run = 0; run < RUNS; run += 1) runs.push(await paintOnce(browser, `${origin}${EVENT_PATH}`, blocked));
     const last = runs.at(-1)!;
-    console.log(`  ${label.padEnd(16)}${summary(runs.map((run) => run.fcp)).padEnd(30)}${summary(runs.map((run) => run.lcp)).padEnd(30)}${last.lcpElement}; ${last.mainText} characters`);
+    const columns = [runs.map((run) => run.firstByte), runs.map((run) => run.fcp), runs.map((run) => run.lcp)].map((values) => summary(values).padEnd(26));
+    console.log(`  ${label.padEnd(16)}${columns.join('')}${last.lcpElement}; ${last.mainText} characters`);
   }
 }
 
