@@ -2,14 +2,18 @@
  * @module
  * Builds the browser's part of the site for people (src/web/main.tsx and its
  * stylesheet) into dist/web. The server renders every page itself into
- * dist/web/index.html and serves dist/web/assets.
+ * dist/web/index.html and serves dist/web/assets. The pages' tool contracts
+ * (src/web/published-tools.ts) are computed here, at build time, and shipped
+ * as data.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { buildTimeModules } from './build/build-time-modules.ts';
 
 export default defineConfig({
   root: fileURLToPath(new URL('./src/web', import.meta.url)),
   publicDir: false,
+  plugins: [buildTimeModules([fileURLToPath(new URL('./src/web/published-tools.ts', import.meta.url))])],
   // JSX is Preact's (automatic runtime), as in tsconfig.json.
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {

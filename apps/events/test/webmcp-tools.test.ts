@@ -3,9 +3,12 @@
  * WebMCP switched on, reached through playwright-core's `page.webmcp`, which
  * talks to the browser's own `document.modelContext` (no stand-in).
  */
+import { portableJsonSchema, type ToolContract } from 'agentready';
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { eventsCatalog, prepareEventRegistration } from '../src/tools/catalog.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 
@@ -244,6 +247,38 @@ describe('2. get_event_details', () => {
     expect(await call('get_event_details', { include_internal: true })).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'include_internal' });
     const schema = (await page.webmcp.tools()).find((tool) => tool.name === 'get_event_details')?.inputSchema;
     expect(schema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+  });
+});
+
+describe('0. the contracts each page publishes', () => {
+  /** What the page must list for a tool: the catalog's input schema (as MCP publishes it) or the route's own, and its annotations. */
+  function published(contract: ToolContract, input: z.ZodObject = contract.input) {
+    const { $schema: _ignored, ...inputSchema } = portableJsonSchema(input.strict(), 'input');
+    // Chromium reports the two annotations WebMCP defines, without the Hint suffix, when they are true.
+    const annotations = { readOnly: contract.annotations.readOnlyHint, untrustedContent: contract.annotations.untrustedContentHint };
+    return { name: contract.name, inputSchema, annotations: Object.fromEntries(Object.entries(annotations).filter(([, value]) => value)) };
+  }
+  const byName = (name: string) => eventsCatalog.tools.find((tool) => tool.name === name)!;
+
+  it('lists, on every page, the catalog\'s names, input schemas, words and annotations, or the route\'s own input', async () => {
+    const routeInputs: Record<string, Record<string, z.ZodObject>> = {
+      '/events': {},
+      [`/events/${OPEN_EVENT}`]: { get_event_details: z.object({}), prepare_event_registration: prepareEventRegistration.input.omit({ event_id: true }) },
+      [`/events/${OPEN_EVENT}/register`]: { prepare_event_registration: prepareEventRegistration.input.omit({ event_id: true }) },
+      '/registrations': {},
+    };
+    for (const [path, inputs] of Object.entries(routeInputs)) {
+      await page.goto(`${server.url}${path}`);
+      await expect.poll(async () => (await page.webmcp.tools()).length).toBeGreaterThan(0);
+      for (const tool of await page.webmcp.tools()) {
+        const contract = byName(tool.name);
+        expect({ name: tool.name, inputSchema: tool.inputSchema, annotations: tool.annotations }, `${tool.name} on ${path}`).toEqual(
+          published(contract, inputs[tool.name]),
+        );
+        // The route adds what its page decides; the registration form's words are the route's own.
+        if (inputs[tool.name] === undefined) expect(tool.description.startsWith(contract.description), `${tool.name} on ${path}`).toBe(true);
+      }
+    }
   });
 });
 

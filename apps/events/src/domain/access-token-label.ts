@@ -12,5 +12,6 @@ export const ACCESS_TOKEN_LABEL_MAX_LENGTH = 60;
  * A token's label ("Claude Desktop"): trimmed, 1 to
  * {@link ACCESS_TOKEN_LABEL_MAX_LENGTH} characters, one line of visible text
  * (no control, invisible or text-direction characters; one-line-text.ts).
+ * Marked pure: a page that takes only the length from this module ships no zod.
  */
-export const accessTokenLabelSchema = oneLineTextSchema(ACCESS_TOKEN_LABEL_MAX_LENGTH);
+export const accessTokenLabelSchema = /* @__PURE__ */ oneLineTextSchema(ACCESS_TOKEN_LABEL_MAX_LENGTH);

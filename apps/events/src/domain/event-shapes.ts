@@ -9,19 +9,10 @@ import { untrustedText } from 'agentready';
 import { z } from 'zod';
 import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
 import { LOCATION_IDS } from '../vocabulary/locations.ts';
+import { PRICE_KINDS } from '../vocabulary/price-kinds.ts';
 
-/** Whether attending costs a fee. */
-export const PRICE_KINDS = ['free', 'paid'] as const;
-export type PriceKind = (typeof PRICE_KINDS)[number];
+export { FEE_PAYMENT_RULE, PRICE_KINDS, type PriceKind } from '../vocabulary/price-kinds.ts';
 
-/**
- * How a paid event's fee is paid, the site's one rule for every paid event:
- * the site takes no payment, so registering charges nothing, and the
- * attendee pays at the door on the day. (The events' records say nothing
- * about payment.) Pages say it wherever a person is about to register for, or
- * has registered for, a paid event (web/event-format.ts, `formatFeePayment`).
- */
-export const FEE_PAYMENT_RULE = 'paid at the door on the day; registering does not charge you';
 
 /**
  * `open`: places left and the deadline not passed; `full`: no places left;

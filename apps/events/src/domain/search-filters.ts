@@ -7,14 +7,12 @@
 import { z } from 'zod';
 import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
 import { LOCATION_IDS } from '../vocabulary/locations.ts';
-import { PRICE_KINDS } from './event-shapes.ts';
+import { PRICE_KINDS } from '../vocabulary/price-kinds.ts';
 import { oneLineTextSchema } from './one-line-text.ts';
 
-/** Longest keyword accepted, in characters (Unicode code points, as zod counts them). */
-export const KEYWORD_MAX_LENGTH = 100;
+import { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX } from './search-limits.ts';
 
-/** Highest page number accepted: 1,000 pages of 10 results. */
-export const SEARCH_PAGE_MAX = 1000;
+export { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX } from './search-limits.ts';
 
 /**
  * A keyword: trimmed, at most {@link KEYWORD_MAX_LENGTH} characters, one line

@@ -4,8 +4,7 @@
  * session first, sends the CSRF token on every POST and DELETE, and keeps the
  * latest `stateVersion` any answer carried.
  */
-import { envelopeSchema, type ToolResult } from 'agentready';
-import { z } from 'zod';
+import { readToolResult, type ToolResult } from 'agentready';
 import type { SessionInfo } from './api-shapes.ts';
 
 /** A failed call, as data: the server's code and safe message, or `TEMPORARY_FAILURE` when it could not be reached or named no code. */
@@ -50,18 +49,19 @@ const UNREACHABLE_MESSAGE = 'The site could not be reached. Check your connectio
 const UNREADABLE_MESSAGE = 'The site answered in a way this page could not read. Try again in a moment.';
 const REFUSED_MESSAGE = 'The site refused this request.';
 
-/** Any tool's result: both branches of the envelope, `data` left to the page tool. */
-const toolResultSchema = envelopeSchema(z.unknown());
-
 /**
  * A refusal of the REST API (docs/events-api.md, "Errors"): the server answers
- * every one as an envelope failure; only its code, message and field are read here.
+ * every one as an envelope failure; only its code, message and field are read
+ * here. Null when `body` names no code.
  */
-const apiFailureBodySchema = z.object({
-  code: z.string(),
-  message: z.string().optional(),
-  field: z.string().optional(),
-});
+function refusalOf(body: unknown): ApiFailure | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { code, message, field } = body as Record<string, unknown>;
+  if (typeof code !== 'string' || (message !== undefined && typeof message !== 'string') || (field !== undefined && typeof field !== 'string')) return null;
+  const refusal: ApiFailure = { code, message: message ?? REFUSED_MESSAGE };
+  if (field !== undefined) refusal.field = field;
+  return refusal;
+}
 
 /**
  * Creates the API client of one page load.
@@ -153,8 +153,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const opened = await session();
       const answer = opened.ok ? await exchange('POST', `/api/tools/${encodeURIComponent(name)}`, input ?? {}) : null;
       // The pipeline answers failures as envelopes too (with a 4xx status): an envelope is handed on whatever the status.
-      const envelope = answer === null ? null : toolResultSchema.safeParse(answer.body);
-      if (envelope?.success) return envelope.data;
+      const envelope = answer === null ? null : readToolResult(answer.body);
+      if (envelope !== null) return envelope;
       return {
         ok: false,
         code: 'TEMPORARY_FAILURE',
@@ -178,15 +178,10 @@ async function readJson(response: Response): Promise<unknown> {
 
 /** The server's refusal as it stated it; TEMPORARY_FAILURE only when the body names no code (a proxy's page, no body). */
 function failureFrom(body: unknown): ApiFailure {
-  const parsed = apiFailureBodySchema.safeParse(body);
-  if (!parsed.success) return { code: 'TEMPORARY_FAILURE', message: UNREADABLE_MESSAGE };
-  const { code, message, field } = parsed.data;
-  const failure: ApiFailure = { code, message: message ?? REFUSED_MESSAGE };
-  if (field !== undefined) failure.field = field;
-  return failure;
+  return refusalOf(body) ?? { code: 'TEMPORARY_FAILURE', message: UNREADABLE_MESSAGE };
 }
 
 function isSessionLost(body: unknown): boolean {
-  const refusal = apiFailureBodySchema.safeParse(body);
-  return refusal.success && (refusal.data.code === 'SESSION_EXPIRED' || refusal.data.code === 'UNAUTHENTICATED');
+  const refusal = refusalOf(body);
+  return refusal !== null && (refusal.code === 'SESSION_EXPIRED' || refusal.code === 'UNAUTHENTICATED');
 }

@@ -10,17 +10,13 @@
  * - `/events/:id/register`: prepare_event_registration({name?, email?}).
  * - `/registrations`: prepare_registration_cancellation({registration_id?}).
  * - home, `/saved`, `/connect`: none.
+ *
+ * The tools' contracts come as data (published-tools.ts, computed at build
+ * time): the page checks each call's input against the schema it publishes,
+ * and the server checks every call against the contract as well.
  */
 import type { FailureDetails } from 'agentready';
-import { pageTool, type PageTool } from 'agentready/webmcp';
-import { z } from 'zod';
-import {
-  getEventDetails,
-  prepareEventRegistration,
-  prepareRegistrationCancellation,
-  saveEvent,
-  searchEvents,
-} from '../tools/catalog.ts';
+import { publishedPageTool, type PageTool } from 'agentready/webmcp';
 import {
   isRoute,
   type EventControls,
@@ -29,6 +25,7 @@ import {
   type RegistrationsControls,
   type RouteRenderedArgs,
 } from './page-controls.ts';
+import { publishedTools } from './published-tools.ts';
 
 /** What the profiles need from the app besides the page's controls. */
 export type RouteToolsContext = {
@@ -39,7 +36,7 @@ export type RouteToolsContext = {
   openRegistrationForm(eventId: string): Promise<RegisterControls>;
 };
 
-const registrationFormInput = prepareEventRegistration.input.omit({ event_id: true });
+const { searchEvents, getEventDetails, getShownEventDetails, saveEvent, fillRegistrationForm, prepareRegistrationCancellation } = publishedTools;
 
 /**
  * The page tools of one rendered route.
@@ -57,16 +54,16 @@ export function toolsForRoute(args: RouteRenderedArgs, context: RouteToolsContex
 
 function eventsPageTools(controls: EventsControls): PageTool[] {
   return [
-    pageTool({
-      contract: searchEvents,
+    publishedPageTool({
+      tool: searchEvents,
       description: `${searchEvents.description} The search form and the result list on this page show what the call found.`,
       async apply(result, filters) {
         await controls.showSearch({ ...filters, page: result.data.page }, result.data);
         return true;
       },
     }),
-    pageTool({
-      contract: getEventDetails,
+    publishedPageTool({
+      tool: getEventDetails,
       description: `${getEventDetails.description} On this page, only an ID that search_events (or the person's search) returned here is accepted; the event opens in the details panel.`,
       check: ({ event_id }) => (controls.searchedEventIds().has(event_id) ? null : notFromThisSearch()),
       async apply(result) {
@@ -74,8 +71,8 @@ function eventsPageTools(controls: EventsControls): PageTool[] {
         return true;
       },
     }),
-    pageTool({
-      contract: saveEvent,
+    publishedPageTool({
+      tool: saveEvent,
       description: `${saveEvent.description} On this page, only the event shown in the details panel (opened with get_event_details) can be saved.`,
       check: ({ event_id }) => (controls.shownEventId() === event_id ? null : notTheShownEvent(controls.shownEventId())),
       async apply(result) {
@@ -88,9 +85,8 @@ function eventsPageTools(controls: EventsControls): PageTool[] {
 
 function eventPageTools(controls: EventControls, context: RouteToolsContext): PageTool[] {
   return [
-    pageTool({
-      contract: getEventDetails,
-      input: z.object({}),
+    publishedPageTool({
+      tool: getShownEventDetails,
       description: `${getEventDetails.description} On this page the event is the one on screen: send an empty object {}.`,
       toServerInput: () => ({ event_id: controls.eventId }),
       async apply(result) {
@@ -98,8 +94,8 @@ function eventPageTools(controls: EventControls, context: RouteToolsContext): Pa
         return true;
       },
     }),
-    pageTool({
-      contract: saveEvent,
+    publishedPageTool({
+      tool: saveEvent,
       description: `${saveEvent.description} On this page, event_id must be the ID of the event on screen.`,
       check: ({ event_id }) => (event_id === controls.eventId ? null : notTheShownEvent(controls.eventId)),
       async apply(result) {
@@ -142,9 +138,8 @@ function registrationFormTool(
   form: () => RegisterControls | Promise<RegisterControls>,
   shown: RegisterControls | null = null,
 ): PageTool {
-  return pageTool({
-    contract: prepareEventRegistration,
-    input: registrationFormInput,
+  return publishedPageTool({
+    tool: fillRegistrationForm,
     description:
       `${what} Nothing is sent: the person reviews the form and presses Submit. Never claim the person is registered. ` +
       'data.form describes the form on screen after the call: the name shown, and whether an e-mail is filled in (never the e-mail).',
@@ -200,8 +195,8 @@ function formOnScreen(fields: ShownFields): { name: string | null; emailProvided
 
 function registrationsPageTools(controls: RegistrationsControls): PageTool[] {
   return [
-    pageTool({
-      contract: prepareRegistrationCancellation,
+    publishedPageTool({
+      tool: prepareRegistrationCancellation,
       description: `${prepareRegistrationCancellation.description} The dialog opens on this page.`,
       async check({ registration_id }) {
         const deciding = controls.cancelDialogTarget();

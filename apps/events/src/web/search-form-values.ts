@@ -6,8 +6,9 @@
  * at fault, never the parameter's name or the schema's wording).
  */
 import type { ApiFailure } from './api-client.ts';
-import { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX, type EventSearchFilters } from '../domain/search-filters.ts';
-import { PRICE_KINDS } from '../domain/event-shapes.ts';
+import type { EventSearchFilters } from '../domain/search-filters.ts';
+import { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX } from '../domain/search-limits.ts';
+import { PRICE_KINDS } from '../vocabulary/price-kinds.ts';
 import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
 import { LOCATIONS } from '../vocabulary/locations.ts';
 import { formatLevel } from './event-format.ts';

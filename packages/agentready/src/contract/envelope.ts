@@ -1,9 +1,10 @@
 /**
  * @module The result envelope every tool returns on every surface
- * (docs/architecture.md, "The envelope"), its builders and its zod schema.
+ * (docs/architecture.md, "The envelope"), its builders, and a reader of an
+ * envelope received as JSON. No zod: the page imports it (the zod schema is
+ * in envelope-schema.ts).
  */
-import { z } from 'zod';
-import { ERROR_CODE_LIST, isRetryable, type ErrorCode } from './errors.ts';
+import { ERROR_CODES, isRetryable, type ErrorCode } from './errors.ts';
 
 /** What the agent may do next, and whether a person must finish. */
 export type Guidance<Action extends string = string> = {
@@ -97,42 +98,76 @@ export function fail(details: FailureDetails, stateVersion: number): ToolFailure
   return failure;
 }
 
-const guidanceSchema = z.object({
-  availableActions: z.array(z.string()),
-  currentTarget: z.object({ kind: z.string(), id: z.string() }).optional(),
-  requiresHumanConfirmation: z.boolean(),
-  confirmationUrl: z.string().optional(),
-});
-
-/** Schema of the failure branch, the same for every tool. */
-export const toolFailureSchema = z.object({
-  ok: z.literal(false),
-  code: z.enum(ERROR_CODE_LIST),
-  message: z.string(),
-  retryable: z.boolean(),
-  nextAction: z.string().optional(),
-  field: z.string().optional(),
-  candidates: z.array(z.object({ id: z.string(), label: z.string() })).optional(),
-  uiUpdated: z.literal(false),
-  stateVersion: z.number().int().nonnegative(),
-});
-
 /**
- * The schema of a tool's whole result: both branches, so that error results
- * validate too (the published outputSchema accepts both branches).
- *
- * @param data the tool's output (allowlist) schema.
+ * Reads a tool result received as JSON (a page reading `POST /api/tools/:name`):
+ * the envelope when `value` is one, as `envelopeSchema(z.unknown())` would
+ * parse it (envelope-schema.ts: both branches checked, `data` present and
+ * taken as it is, keys the envelope does not name left out), else null. Written without zod
+ * so that a page need not ship it.
  */
-export function envelopeSchema<D extends z.ZodType>(data: D) {
-  return z.discriminatedUnion('ok', [
-    z.object({
-      ok: z.literal(true),
-      code: z.literal('SUCCESS'),
-      data,
-      guidance: guidanceSchema,
-      uiUpdated: z.boolean(),
-      stateVersion: z.number().int().nonnegative(),
-    }),
-    toolFailureSchema,
-  ]);
+export function readToolResult(value: unknown): ToolResult<unknown> | null {
+  if (!isRecord(value)) return null;
+  const { stateVersion } = value;
+  if (typeof stateVersion !== 'number' || !Number.isSafeInteger(stateVersion) || stateVersion < 0) return null;
+  if (value['ok'] === true) return readSuccess(value, stateVersion);
+  if (value['ok'] === false) return readFailure(value, stateVersion);
+  return null;
+}
+
+function readSuccess(value: Record<string, unknown>, stateVersion: number): ToolSuccess<unknown> | null {
+  const guidance = readGuidance(value['guidance']);
+  if (value['code'] !== 'SUCCESS' || !Object.hasOwn(value, 'data') || guidance === null || typeof value['uiUpdated'] !== 'boolean') return null;
+  return { ok: true, code: 'SUCCESS', data: value['data'], guidance, uiUpdated: value['uiUpdated'], stateVersion };
+}
+
+function readGuidance(value: unknown): Guidance | null {
+  if (!isRecord(value)) return null;
+  const { availableActions, currentTarget, requiresHumanConfirmation, confirmationUrl } = value;
+  if (!Array.isArray(availableActions) || !availableActions.every((action) => typeof action === 'string')) return null;
+  if (typeof requiresHumanConfirmation !== 'boolean' || !isOptional(confirmationUrl, 'string')) return null;
+  const target = currentTarget === undefined ? undefined : readStringPair(currentTarget, 'kind', 'id');
+  if (target === null) return null;
+  const guidance: Guidance = { availableActions: [...availableActions], requiresHumanConfirmation };
+  if (target !== undefined) guidance.currentTarget = { kind: target[0], id: target[1] };
+  if (confirmationUrl !== undefined) guidance.confirmationUrl = confirmationUrl as string;
+  return guidance;
+}
+
+function readFailure(value: Record<string, unknown>, stateVersion: number): ToolFailure | null {
+  const { code, message, retryable, nextAction, field, candidates, uiUpdated } = value;
+  if (typeof code !== 'string' || !Object.hasOwn(ERROR_CODES, code) || typeof message !== 'string' || typeof retryable !== 'boolean') return null;
+  if (!isOptional(nextAction, 'string') || !isOptional(field, 'string') || uiUpdated !== false) return null;
+  const choices = candidates === undefined ? undefined : readCandidates(candidates);
+  if (choices === null) return null;
+  const failure: ToolFailure = { ok: false, code: code as ErrorCode, message, retryable, uiUpdated: false, stateVersion };
+  if (nextAction !== undefined) failure.nextAction = nextAction as string;
+  if (field !== undefined) failure.field = field as string;
+  if (choices !== undefined) failure.candidates = choices;
+  return failure;
+}
+
+function readCandidates(value: unknown): Candidate[] | null {
+  if (!Array.isArray(value)) return null;
+  const candidates: Candidate[] = [];
+  for (const item of value) {
+    const pair = readStringPair(item, 'id', 'label');
+    if (pair === null) return null;
+    candidates.push({ id: pair[0], label: pair[1] });
+  }
+  return candidates;
+}
+
+/** `[value[first], value[second]]` when both are strings, else null. */
+function readStringPair(value: unknown, first: string, second: string): [string, string] | null {
+  if (!isRecord(value)) return null;
+  const [a, b] = [value[first], value[second]];
+  return typeof a === 'string' && typeof b === 'string' ? [a, b] : null;
+}
+
+function isOptional(value: unknown, type: 'string'): boolean {
+  return value === undefined || typeof value === type;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

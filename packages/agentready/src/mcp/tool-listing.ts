@@ -6,7 +6,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
-import { envelopeSchema } from '../contract/envelope.ts';
+import { envelopeSchema } from '../contract/envelope-schema.ts';
 import { portableJsonSchema } from '../contract/portable-json-schema.ts';
 import { untrustedContentToolMeta } from './untrusted-content-meta.ts';
 

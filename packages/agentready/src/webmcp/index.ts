@@ -2,7 +2,9 @@
  * @module agentready/webmcp: route-scoped tool registration on the browser's
  * `document.modelContext` (browser only, framework-free).
  */
-export { createRouteToolRegistry, pageTool } from './route-tools.ts';
-export type { PageApplied, PageTool, RouteScope, RouteToolRegistry, RouteToolRegistryOptions } from './route-tools.ts';
+export { createRouteToolRegistry } from './route-tools.ts';
+export type { RouteScope, RouteToolRegistry, RouteToolRegistryOptions } from './route-tools.ts';
+export { pageTool, publishedPageTool } from './page-tools.ts';
+export type { ContractPageTool, PageApplied, PageTool, ProjectedData, PublishedPageTool } from './page-tools.ts';
 export { findModelContext } from './model-context.ts';
 export type { ModelContext, WebMcpTool, WebMcpAnnotations } from './model-context.ts';

@@ -1,0 +1,82 @@
+/**
+ * The tools as the pages publish them (src/web/published-tools.ts, shipped to
+ * the browser as data): the page checks a call's input without zod, and the
+ * server checks it with the contract's zod schema. Next to each other on the
+ * same values (fast-check), the page never refuses what the server accepts,
+ * refuses in the server's words, and lets through only what breaks a rule the
+ * page leaves to the server (trimmed one-line text, a date range in order).
+ */
+import { parseJsonInput, parseToolInput, type ToolContract } from 'agentready';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  getEventDetails,
+  prepareEventRegistration,
+  prepareRegistrationCancellation,
+  saveEvent,
+  searchEvents,
+} from '../src/tools/catalog.ts';
+import { publishedTools } from '../src/web/published-tools.ts';
+
+/** Each published tool and the zod schema the server would check the same input with. */
+const CASES: Array<[keyof typeof publishedTools, ToolContract, z.ZodType]> = [
+  ['searchEvents', searchEvents, searchEvents.input],
+  ['getEventDetails', getEventDetails, getEventDetails.input],
+  ['getShownEventDetails', getEventDetails, z.object({}).strict()],
+  ['saveEvent', saveEvent, saveEvent.input],
+  ['fillRegistrationForm', prepareEventRegistration, prepareEventRegistration.input.omit({ event_id: true }).strict()],
+  ['prepareRegistrationCancellation', prepareRegistrationCancellation, prepareRegistrationCancellation.input],
+];
+
+const KEYS = ['keyword', 'location', 'price', 'level', 'date_from', 'date_to', 'page', 'event_id', 'name', 'email', 'registration_id', 'sort_by'];
+const anyValue = fc.oneof(
+  fc.constantFrom<unknown>(
+    'evt-webmcp-intro', '', 'x'.repeat(80), 'x'.repeat(81), '😀'.repeat(80), ' WebMCP ', 'Ada\u2028Lovelace', 'Ada\u{E0041}', '工作坊', ' '.repeat(3) + 'x'.repeat(100),
+    'taipei', 'tokyo', 'free', 'cheap', 'beginner', '2027-03-01', '2027-02-29', '2027-3-1', 'Lin Mei', 'lin.mei@example.com', 'lin@example', 'x'.repeat(250) + '@ex.com',
+    1, 2, 1000, 1001, 0, 1.5, 1e300, null, true, [], {},
+  ),
+  fc.string({ maxLength: 6 }),
+  fc.integer(),
+);
+const anyInput = fc.oneof(
+  { weight: 9, arbitrary: fc.dictionary(fc.constantFrom(...KEYS), anyValue, { maxKeys: 4 }) },
+  { weight: 1, arbitrary: anyValue },
+);
+
+describe('the tools the pages publish', () => {
+  it('are the catalog\'s tools, named and worded as the catalog declares them', () => {
+    for (const [key, contract] of CASES) {
+      const tool = publishedTools[key];
+      expect({ name: tool.name, title: tool.title, description: tool.description, annotations: tool.annotations }).toEqual({
+        name: contract.name,
+        title: contract.title,
+        description: contract.description,
+        annotations: contract.annotations,
+      });
+    }
+  });
+
+  for (const [key, , schema] of CASES) {
+    it(`${key}: the page refuses only what the server refuses, in its words, and accepts what it accepts`, () => {
+      const tool = publishedTools[key];
+      fc.assert(
+        fc.property(anyInput, (raw) => {
+          const page = parseJsonInput(tool, raw);
+          const server = parseToolInput(schema, raw);
+          const parsed = schema.safeParse(raw);
+          const issues = parsed.success ? [] : parsed.error.issues;
+          const serverOnly = issues.some((issue) => issue.code === 'custom' || tool.serverCheckedFields.includes(String(issue.path[0])));
+          if (server.ok) expect(page.ok).toBe(true);
+          if (!page.ok) {
+            expect(server.ok).toBe(false);
+            if (!server.ok && !serverOnly) expect(page.failure).toEqual(server.failure);
+          } else if (!server.ok) {
+            expect(serverOnly).toBe(true);
+          }
+        }),
+        { numRuns: 2000 },
+      );
+    });
+  }
+});

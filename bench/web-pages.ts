@@ -1,0 +1,226 @@
+/**
+ * @module Benchmark: what the site's pages cost a browser. Builds the client
+ * (apps/events/vite.config.ts) into a temporary folder and prints:
+ *
+ * - the JavaScript and CSS each page route loads in Chromium (a fresh context
+ *   per route, counted from the responses), raw and gzip (zlib, default level);
+ * - the biggest modules of the script (their rendered size before
+ *   minification, from the build's output chunks), and, while pages are still
+ *   mounted through legacy-page.tsx, what the script weighs without them (a
+ *   second build in which those DOM pages are stubs);
+ * - how soon `/events/:id` paints in Chromium, with its script allowed and
+ *   with every `.js` request blocked: when the page's first byte arrived,
+ *   first contentful paint and largest contentful paint (Navigation Timing,
+ *   Paint Timing and LCP APIs, ms from navigation start),
+ *   median and range over `BENCH_RUNS` runs (default 10) after one visit not
+ *   counted, and how much text the page's `<main>` holds once loaded.
+ *
+ * The site runs in this process on a fresh SQLite file (36 curated events),
+ * over 127.0.0.1, in Debian's Chromium with the test browser's switches
+ * (agentready/testing). Run with `npm run bench:web`; it asserts nothing.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { serve } from '@hono/node-server';
+import { launchWebMcpChromium } from 'agentready/testing';
+import type { Browser } from 'playwright-core';
+import { pino } from 'pino';
+import { build, type Plugin, type Rollup } from 'vite';
+import { createEventsApp } from '../apps/events/src/server/create-events-app.ts';
+import { prepareEventsDatabase } from '../apps/events/src/store/prepare-database.ts';
+
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
+const EVENT_PATH = '/events/evt-webmcp-intro';
+const ROUTES: ReadonlyArray<[string, string]> = [
+  ['home', '/'],
+  ['events', '/events'],
+  ['event', EVENT_PATH],
+  ['register', `${EVENT_PATH}/register`],
+  ['registrations', '/registrations'],
+  ['saved', '/saved'],
+  ['connect', '/connect'],
+  ['not found', '/no-such-page'],
+];
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const VITE_CONFIG = join(REPO, 'apps/events/vite.config.ts');
+const LEGACY_PAGE = join(REPO, 'apps/events/src/web/legacy-page.tsx');
+
+type Size = { raw: number; gzip: number };
+type BuiltClient = { chunks: Rollup.OutputChunk[]; css: Size };
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const sizeOf = (text: string | Uint8Array): Size => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text).length });
+const addSizes = (sizes: Size[]): Size => sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip }), { raw: 0, gzip: 0 });
+
+/** `vite build` of the site into `outDir`, with `plugins` added; the JS chunks and the CSS it wrote. */
+async function buildClient(outDir: string, plugins: Plugin[] = []): Promise<BuiltClient> {
+  const result = await build({ configFile: VITE_CONFIG, logLevel: 'silent', mode: 'production', plugins, build: { outDir, emptyOutDir: true } });
+  const outputs = (Array.isArray(result) ? result : [result as Rollup.RollupOutput]).flatMap((each) => each.output);
+  const chunks = outputs.filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
+  const css = addSizes(outputs.filter((item) => item.type === 'asset' && item.fileName.endsWith('.css')).map((item) => sizeOf((item as Rollup.OutputAsset).source)));
+  return { chunks, css };
+}
+
+/** The DOM pages still mounted through legacy-page.tsx: src/web/pages/*.ts (not .tsx) and legacy-page.tsx. */
+function isDomPage(id: string): boolean {
+  return /\/apps\/events\/src\/web\/pages\/[^/]+\.ts$/.test(id) || id === LEGACY_PAGE;
+}
+
+/** Replaces every DOM page by functions of the same names that do nothing, so the build keeps only what the components need. */
+function withoutDomPages(): Plugin {
+  return {
+    name: 'bench:without-dom-pages',
+    enforce: 'pre',
+    load(id) {
+      if (!isDomPage(id)) return null;
+      const names = [...readFileSync(id, 'utf8').matchAll(/export (?:async )?function (\w+)/g)].map((match) => match[1]);
+      return names.map((name) => `export function ${name}() { return null; }`).join('\n');
+    },
+  };
+}
+
+/** A module's name for people: the package for node_modules, else the path from the repository. */
+function moduleName(id: string): string {
+  const inPackage = id.split('node_modules/').at(-1)!;
+  if (inPackage !== id) return inPackage.split('/').slice(0, inPackage.startsWith('@') ? 2 : 1).join('/');
+  return id.startsWith(REPO) ? relative(REPO, id) : id.replace(/^\0/, '');
+}
+
+function printBuild(client: BuiltClient, withoutPages: BuiltClient | null): void {
+  const js = addSizes(client.chunks.map((chunk) => sizeOf(chunk.code)));
+  console.log(`Client build: JavaScript ${kB(js.raw)} (${kB(js.gzip)} gzip) in ${client.chunks.length} chunk(s); CSS ${kB(client.css.raw)} (${kB(client.css.gzip)} gzip)`);
+  if (withoutPages !== null) {
+    const rest = addSizes(withoutPages.chunks.map((chunk) => sizeOf(chunk.code)));
+    console.log(
+      `Without the DOM pages (legacy-page.tsx and src/web/pages/*.ts as stubs): JavaScript ${kB(rest.raw)} (${kB(rest.gzip)} gzip); ` +
+        `the DOM pages and what only they use: ${kB(js.raw - rest.raw)} (${kB(js.gzip - rest.gzip)} gzip)`,
+    );
+  }
+  // A module the build without the DOM pages left out (or stubbed) serves only them.
+  const keptIds = new Set(withoutPages?.chunks.flatMap((chunk) => Object.keys(chunk.modules)).filter((id) => !isDomPage(id)) ?? []);
+  const byModule = new Map<string, { length: number; domPagesOnly: boolean }>();
+  for (const chunk of client.chunks) {
+    for (const [id, info] of Object.entries(chunk.modules)) {
+      const entry = byModule.get(moduleName(id)) ?? { length: 0, domPagesOnly: withoutPages !== null };
+      byModule.set(moduleName(id), { length: entry.length + info.renderedLength, domPagesOnly: entry.domPagesOnly && !keptIds.has(id) });
+    }
+  }
+  const total = [...byModule.values()].reduce((sum, entry) => sum + entry.length, 0);
+  console.log('\nBiggest modules (rendered size before minification, share of all modules):');
+  for (const [name, { length, domPagesOnly }] of [...byModule].sort((a, b) => b[1].length - a[1].length).slice(0, 20)) {
+    console.log(`  ${kB(length).padStart(9)}  ${String(Math.round((100 * length) / total)).padStart(3)} %  ${name}${domPagesOnly ? '  (DOM pages only)' : ''}`);
+  }
+}
+
+/** The JavaScript and CSS a fresh visit to each route loads, as the browser received them. */
+async function printRouteWeights(browser: Browser, origin: string): Promise<void> {
+  console.log('\nWhat each page loads (fresh browser context, responses counted):');
+  console.log(`  ${'route'.padEnd(14)}${'path'.padEnd(36)}${'JS'.padStart(10)}${'gzip'.padStart(10)}${'CSS'.padStart(10)}${'gzip'.padStart(10)}  files`);
+  for (const [route, path] of ROUTES) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const bodies: Array<Promise<{ type: string; size: Size }>> = [];
+    page.on('response', (response) => {
+      const type = response.request().resourceType();
+      if (type === 'script' || type === 'stylesheet') bodies.push(response.body().then((body) => ({ type, size: sizeOf(body) })));
+    });
+    await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
+    const loaded = await Promise.all(bodies);
+    await context.close();
+    const js = addSizes(loaded.filter((item) => item.type === 'script').map((item) => item.size));
+    const css = addSizes(loaded.filter((item) => item.type === 'stylesheet').map((item) => item.size));
+    console.log(`  ${route.padEnd(14)}${path.padEnd(36)}${kB(js.raw).padStart(10)}${kB(js.gzip).padStart(10)}${kB(css.raw).padStart(10)}${kB(css.gzip).padStart(10)}  ${loaded.length}`);
+  }
+}
+
+type PaintRun = { firstByte: number | null; fcp: number | null; lcp: number | null; lcpElement: string; mainText: number };
+
+/** One cold visit to `url`: its paint timings once the network is idle, and how much text `<main>` holds. */
+async function paintOnce(browser: Browser, url: string, blockScripts: boolean): Promise<PaintRun> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  if (blockScripts) {
+    // Blocked by the browser itself: a playwright route would intercept every request, the document's too, and slow it.
+    const devtools = await context.newCDPSession(page);
+    await devtools.send('Network.enable');
+    await devtools.send('Network.setBlockedURLs', { urls: ['*.js'] });
+  }
+  await page.goto(url, { waitUntil: 'networkidle' });
+  const run = await page.evaluate(async () => {
+    const largest = await new Promise<PerformanceEntry | null>((resolve) => {
+      let last: PerformanceEntry | null = null;
+      new PerformanceObserver((list) => {
+        last = list.getEntries().at(-1) ?? last;
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+      // Buffered entries are delivered in the observer's first task; give it two frames.
+      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(last), 50)));
+    });
+    const element = (largest as (PerformanceEntry & { element?: Element | null }) | null)?.element ?? null;
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return {
+      firstByte: navigation?.responseStart ?? null,
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      lcp: largest?.startTime ?? null,
+      lcpElement: element ? `<${element.tagName.toLowerCase()}> "${(element.textContent ?? '').trim().slice(0, 40)}"` : 'none',
+      mainText: (document.querySelector('main')?.textContent ?? '').trim().length,
+    };
+  });
+  await context.close();
+  return run;
+}
+
+function summary(values: Array<number | null>): string {
+  const known = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
+  if (known.length === 0) return 'no paint';
+  const middle = Math.floor(known.length / 2);
+  const median = known.length % 2 === 1 ? known[middle]! : (known[middle - 1]! + known[middle]!) / 2;
+  const missing = values.length - known.length;
+  return `${median.toFixed(0)} ms (${known[0]!.toFixed(0)}–${known.at(-1)!.toFixed(0)})${missing > 0 ? `, ${missing} without` : ''}`;
+}
+
+async function printPaints(browser: Browser, origin: string): Promise<void> {
+  console.log(`\nPaint of ${EVENT_PATH}, ${RUNS} cold visits each (ms from navigation start: median (min–max)):`);
+  console.log(`  ${''.padEnd(16)}${'first byte of the page'.padEnd(26)}${'first contentful paint'.padEnd(26)}${'largest contentful paint'.padEnd(26)}largest element; text in <main>`);
+  for (const [label, blocked] of [['script allowed', false], ['script blocked', true]] as const) {
+    const runs: PaintRun[] = [];
+    // One visit first, not counted: the browser's own first-page costs are not the page's.
+    await paintOnce(browser, `${origin}${EVENT_PATH}`, blocked);
+    for (let run = 0; run < RUNS; run += 1) runs.push(await paintOnce(browser, `${origin}${EVENT_PATH}`, blocked));
+    const last = runs.at(-1)!;
+    const columns = [runs.map((run) => run.firstByte), runs.map((run) => run.fcp), runs.map((run) => run.lcp)].map((values) => summary(values).padEnd(26));
+    console.log(`  ${label.padEnd(16)}${columns.join('')}${last.lcpElement}; ${last.mainText} characters`);
+  }
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'agentready-bench-web-'));
+try {
+  const webRoot = join(folder, 'web');
+  const withoutPages = existsSync(LEGACY_PAGE) ? await buildClient(join(folder, 'web-without-dom-pages'), [withoutDomPages()]) : null;
+  const client = await buildClient(webRoot);
+  printBuild(client, withoutPages);
+
+  const now = () => new Date();
+  const logger = pino({ level: 'silent' });
+  const db = await prepareEventsDatabase({ url: pathToFileURL(join(folder, 'events.sqlite')).href, now, logger });
+  const app = createEventsApp({ db, now, logger, webRoot });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(listening));
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await launchWebMcpChromium();
+  try {
+    console.log(`\nChromium ${browser.version()}, site at ${origin}`);
+    await printRouteWeights(browser, origin);
+    await printPaints(browser, origin);
+  } finally {
+    await browser.close();
+    server.close();
+    await db.destroy();
+  }
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}

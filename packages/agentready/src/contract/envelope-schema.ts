@@ -1,0 +1,46 @@
+/**
+ * @module The zod schema of the result envelope (envelope.ts), for the tools'
+ * published `outputSchema` and for tests that check an answer against it.
+ */
+import { z } from 'zod';
+import { ERROR_CODE_LIST } from './errors.ts';
+
+const guidanceSchema = z.object({
+  availableActions: z.array(z.string()),
+  currentTarget: z.object({ kind: z.string(), id: z.string() }).optional(),
+  requiresHumanConfirmation: z.boolean(),
+  confirmationUrl: z.string().optional(),
+});
+
+/** Schema of the failure branch, the same for every tool. */
+export const toolFailureSchema = z.object({
+  ok: z.literal(false),
+  code: z.enum(ERROR_CODE_LIST),
+  message: z.string(),
+  retryable: z.boolean(),
+  nextAction: z.string().optional(),
+  field: z.string().optional(),
+  candidates: z.array(z.object({ id: z.string(), label: z.string() })).optional(),
+  uiUpdated: z.literal(false),
+  stateVersion: z.number().int().nonnegative(),
+});
+
+/**
+ * The schema of a tool's whole result: both branches, so that error results
+ * validate too (the published outputSchema accepts both branches).
+ *
+ * @param data the tool's output (allowlist) schema.
+ */
+export function envelopeSchema<D extends z.ZodType>(data: D) {
+  return z.discriminatedUnion('ok', [
+    z.object({
+      ok: z.literal(true),
+      code: z.literal('SUCCESS'),
+      data,
+      guidance: guidanceSchema,
+      uiUpdated: z.boolean(),
+      stateVersion: z.number().int().nonnegative(),
+    }),
+    toolFailureSchema,
+  ]);
+}

@@ -1,0 +1,124 @@
+/**
+ * @module The INVALID_INPUT details a refused tool input gets, whichever
+ * validator refused it (the contract's zod schema in input-validation.ts, or
+ * the page's reading of a published JSON Schema in json-input-validation.ts):
+ * they name the field and never echo the value. No zod: the page imports it.
+ */
+import type { FailureDetails } from './envelope.ts';
+
+/** The outcome of validating a tool's input: the value to run on, or INVALID_INPUT details. */
+export type ParsedInput<T> = { ok: true; value: T } | { ok: false; failure: FailureDetails };
+
+/**
+ * The rule a value broke, in zod's issue terms (zod's issues are such
+ * objects): a wrong type, a bound, a closed list of values, a format, or a
+ * refinement with its own message.
+ */
+export type BrokenRule = {
+  code: string;
+  expected?: string;
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+  values?: readonly unknown[];
+  format?: string;
+  message?: string;
+};
+
+/** INVALID_INPUT for an input that is not a JSON object. */
+export function notAnObject(): FailureDetails {
+  return { code: 'INVALID_INPUT', message: 'The input must be a JSON object.', nextAction: 'Send an object with the fields the input schema lists.' };
+}
+
+/**
+ * INVALID_INPUT for a value that broke `rule` at `path` (the field, dotted;
+ * none for the input itself). The words come from the rule, not from the
+ * value: "this field is required." only when the value is absent
+ * (`present` false), else "expected <type>."; a bound states the bound; a
+ * refinement is worded by its own message.
+ */
+export function brokenRule(path: readonly PropertyKey[], rule: BrokenRule, present: boolean): FailureDetails {
+  const field = path.map(String).join('.');
+  const description = describeRule(rule, present);
+  const failure: FailureDetails = {
+    code: 'INVALID_INPUT',
+    message: field ? `Field "${field}": ${description}` : description,
+    nextAction: 'Correct the field and call again.',
+  };
+  if (field) failure.field = field;
+  return failure;
+}
+
+function describeRule(rule: BrokenRule, present: boolean): string {
+  switch (rule.code) {
+    case 'invalid_type':
+      return present ? `expected ${rule.expected === 'int' ? 'integer' : rule.expected}.` : 'this field is required.';
+    case 'too_big':
+      return `too long or too large (at most ${String(rule.maximum)}).`;
+    case 'too_small':
+      return `too short or too small (at least ${String(rule.minimum)}).`;
+    case 'invalid_value':
+      return `must be one of ${(rule.values ?? []).map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'invalid_format':
+      return `not a valid ${rule.format}.`;
+    case 'custom':
+      // A refinement's message is the schema author's sentence (e.g. "date_to must not be before date_from.").
+      return rule.message ?? 'not valid.';
+    default:
+      return 'not valid.';
+  }
+}
+
+// A key the caller sent is echoed only when it reads as a field's name: a
+// token, an e-mail address or invisible characters sent as a key must not
+// come back in a message, a text content or a log line.
+const PLAIN_FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,39}$/;
+
+/**
+ * INVALID_INPUT for an unknown key (the last step of `path`): it is named
+ * when it is a plain field name of at most 40 characters, else only its
+ * parent's path is (or no field), so a token, an e-mail or invisible text
+ * sent as a key is never repeated.
+ */
+export function unknownField(path: readonly PropertyKey[]): FailureDetails {
+  const key = String(path.at(-1) ?? '');
+  const parent = path.slice(0, -1).map(String).join('.');
+  const nextAction = 'Remove the field and call again with only the fields the input schema lists.';
+  if (!PLAIN_FIELD_NAME.test(key)) {
+    const where = parent ? ` in "${truncate(parent)}"` : '';
+    return {
+      code: 'INVALID_INPUT',
+      ...(parent && { field: truncate(parent) }),
+      message: `An unknown field${where} is not accepted here (its name is not repeated: it is not a plain field name).`,
+      nextAction,
+    };
+  }
+  const field = truncate([...path.slice(0, -1).map(String), key].join('.'));
+  return { code: 'INVALID_INPUT', field, message: `Unknown field "${field}": it is not accepted here.`, nextAction };
+}
+
+/**
+ * The path to the first own `__proto__` key in `raw` (objects and arrays, any
+ * depth; walked without recursion, so deep nesting cannot exhaust the stack,
+ * and each object once, so an in-page caller's cyclic object ends too), or
+ * null when there is none. Such a key is an unknown field whatever the
+ * schema: a parser that assigns it would drop it or make it the value's
+ * prototype (ECMA-262's `Object.prototype.__proto__`), though JSON (RFC 8259)
+ * allows the name.
+ */
+export function pathOfPrototypeKey(raw: object): PropertyKey[] | null {
+  const seen = new Set<object>([raw]);
+  const pending: Array<{ value: object; path: PropertyKey[] }> = [{ value: raw, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (Object.hasOwn(next.value, '__proto__')) return [...next.path, '__proto__'];
+    for (const [key, child] of Object.entries(next.value)) {
+      if (typeof child !== 'object' || child === null || seen.has(child)) continue;
+      seen.add(child);
+      pending.push({ value: child, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] });
+    }
+  }
+  return null;
+}
+
+function truncate(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
