@@ -70,20 +70,9 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
   const here = (): string => `${win.location.pathname}${win.location.search}`;
   let current: PageVisit = { data: options.initial, route: matchRoute(win.location.pathname), location: here(), visit: 0 };
   const subscribers = new Set<() => void>();
-  const listeners = new Set<RouteRenderedListener>();
   const leaveListeners = new Set<() => void>();
-  const waiting = new Map<number, () => void>();
-  let announced: RouteRenderedArgs | null = null;
+  const renders = createRenderAnnouncements();
   let latestRequest = 0;
-
-  function callListener(listener: RouteRenderedListener, args: RouteRenderedArgs): void {
-    try {
-      listener(...args);
-    } catch (error) {
-      // A failing listener (the agent wiring) must not break the page for the person.
-      console.error('A route listener failed.', error);
-    }
-  }
 
   /** Loads and renders `target` (path, query, maybe a hash); `history` says how the URL changes once its data is here. */
   async function show(target: string, history: 'push' | 'replace' | 'none'): Promise<void> {
@@ -100,17 +89,12 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
     if (history === 'push') win.history.pushState(null, '', target);
     if (history === 'replace') win.history.replaceState(null, '', target);
     const visit = current.visit + 1;
-    const rendered = new Promise<void>((resolve) => waiting.set(visit, resolve));
+    const rendered = renders.expect(visit);
     current = { data, route: matchRoute(url.pathname), location, visit };
     setTitle(data);
     for (const subscriber of [...subscribers]) subscriber();
     await rendered;
-    win.scrollTo(0, 0);
-    const heading = win.document.querySelector<HTMLElement>('main h1');
-    if (heading !== null) {
-      heading.tabIndex = -1;
-      heading.focus({ preventScroll: true });
-    }
+    if (current.visit === visit) focusPageHeading(win);
   }
 
   function navigate(path: string): Promise<void> {
@@ -124,15 +108,10 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
   }
 
   function onLinkClick(event: MouseEvent): void {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    if (!(link instanceof HTMLAnchorElement)) return;
-    if ((link.target !== '' && link.target !== '_self') || link.hasAttribute('download')) return;
-    const url = new URL(link.href, win.location.href);
-    if (url.origin !== win.location.origin || url.pathname.startsWith('/api/')) return;
-    if (url.hash !== '' && `${url.pathname}${url.search}` === current.location) return;
+    const target = inSiteLinkTarget(event, win, current.location);
+    if (target === null) return;
     event.preventDefault();
-    void navigate(`${url.pathname}${url.search}${url.hash}`);
+    void navigate(target);
   }
 
   let started = false;
@@ -162,13 +141,65 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
       return () => leaveListeners.delete(listener);
     },
     announce(visit, args) {
-      if (visit !== current.visit) return;
+      if (visit === current.visit) renders.announce(visit, args);
+    },
+    onRouteRendered: renders.listen,
+  };
+}
+
+function callListener(listener: RouteRenderedListener, args: RouteRenderedArgs): void {
+  try {
+    listener(...args);
+  } catch (error) {
+    // A failing listener (the agent wiring) must not break the page for the person.
+    console.error('A route listener failed.', error);
+  }
+}
+
+/**
+ * The path, query and hash a click on a link of this site's pages goes to,
+ * or null when the browser should handle it: a modified or non-primary click,
+ * a link to another window, a download, another origin, the API, or a jump
+ * within the page on screen (`renderedLocation`, path and query).
+ */
+function inSiteLinkTarget(event: MouseEvent, win: Window, renderedLocation: string): string | null {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!(link instanceof HTMLAnchorElement)) return null;
+  if ((link.target !== '' && link.target !== '_self') || link.hasAttribute('download')) return null;
+  const url = new URL(link.href, win.location.href);
+  if (url.origin !== win.location.origin || url.pathname.startsWith('/api/')) return null;
+  if (url.hash !== '' && `${url.pathname}${url.search}` === renderedLocation) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
+ * Who hears that a page is on screen: the route listeners, and the
+ * navigation waiting for that visit. Waiting for a visit settles the wait for
+ * any earlier one (a newer navigation took over), so no caller hangs.
+ */
+function createRenderAnnouncements() {
+  const listeners = new Set<RouteRenderedListener>();
+  const waiting = new Map<number, () => void>();
+  let announced: RouteRenderedArgs | null = null;
+  function settleUpTo(visit: number): void {
+    for (const [waitingVisit, resolve] of waiting) {
+      if (waitingVisit > visit) continue;
+      resolve();
+      waiting.delete(waitingVisit);
+    }
+  }
+  return {
+    expect(visit: number): Promise<void> {
+      settleUpTo(visit - 1);
+      return new Promise<void>((resolve) => waiting.set(visit, resolve));
+    },
+    announce(visit: number, args: RouteRenderedArgs): void {
       announced = args;
       for (const listener of [...listeners]) callListener(listener, args);
-      waiting.get(visit)?.();
-      waiting.delete(visit);
+      settleUpTo(visit);
     },
-    onRouteRendered(listener) {
+    listen(listener: RouteRenderedListener): () => void {
       listeners.add(listener);
       if (announced !== null) callListener(listener, announced);
       return function removeRouteListener() {
@@ -176,4 +207,13 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
       };
     },
   };
+}
+
+/** After a page change: back to the top, and focus on the new page's heading (so a screen reader starts there). */
+function focusPageHeading(win: Window): void {
+  win.scrollTo(0, 0);
+  const heading = win.document.querySelector<HTMLElement>('main h1');
+  if (heading === null) return;
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
 }
