@@ -5,9 +5,7 @@
  * - the JavaScript and CSS each page route loads in Chromium (a fresh context
  *   per route, counted from the responses), raw and gzip (zlib, default level);
  * - the biggest modules of the script (their rendered size before
- *   minification, from the build's output chunks), and, while pages are still
- *   mounted through legacy-page.tsx, what the script weighs without them (a
- *   second build in which those DOM pages are stubs);
+ *   minification, from the build's output chunks);
  * - how soon `/events/:id` paints in Chromium, with its script allowed and
  *   with every `.js` request blocked: when the page's first byte arrived,
  *   first contentful paint and largest contentful paint (Navigation Timing,
@@ -19,7 +17,7 @@
  * over 127.0.0.1, in Debian's Chromium with the test browser's switches
  * (agentready/testing). Run with `npm run bench:web`; it asserts nothing.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -29,7 +27,7 @@ import { serve } from '@hono/node-server';
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
-import { build, type Plugin, type Rollup } from 'vite';
+import { build, type Rollup } from 'vite';
 import { createEventsApp } from '../apps/events/src/server/create-events-app.ts';
 import { prepareEventsDatabase } from '../apps/events/src/store/prepare-database.ts';
 
@@ -47,7 +45,6 @@ const ROUTES: ReadonlyArray<[string, string]> = [
 ];
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const VITE_CONFIG = join(REPO, 'apps/events/vite.config.ts');
-const LEGACY_PAGE = join(REPO, 'apps/events/src/web/legacy-page.tsx');
 
 type Size = { raw: number; gzip: number };
 type BuiltClient = { chunks: Rollup.OutputChunk[]; css: Size };
@@ -56,31 +53,13 @@ const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 const sizeOf = (text: string | Uint8Array): Size => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text).length });
 const addSizes = (sizes: Size[]): Size => sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip }), { raw: 0, gzip: 0 });
 
-/** `vite build` of the site into `outDir`, with `plugins` added; the JS chunks and the CSS it wrote. */
-async function buildClient(outDir: string, plugins: Plugin[] = []): Promise<BuiltClient> {
-  const result = await build({ configFile: VITE_CONFIG, logLevel: 'silent', mode: 'production', plugins, build: { outDir, emptyOutDir: true } });
+/** `vite build` of the site into `outDir`; the JS chunks and the CSS it wrote. */
+async function buildClient(outDir: string): Promise<BuiltClient> {
+  const result = await build({ configFile: VITE_CONFIG, logLevel: 'silent', mode: 'production', build: { outDir, emptyOutDir: true } });
   const outputs = (Array.isArray(result) ? result : [result as Rollup.RollupOutput]).flatMap((each) => each.output);
   const chunks = outputs.filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
   const css = addSizes(outputs.filter((item) => item.type === 'asset' && item.fileName.endsWith('.css')).map((item) => sizeOf((item as Rollup.OutputAsset).source)));
   return { chunks, css };
-}
-
-/** The DOM pages still mounted through legacy-page.tsx: src/web/pages/*.ts (not .tsx) and legacy-page.tsx. */
-function isDomPage(id: string): boolean {
-  return /\/apps\/events\/src\/web\/pages\/[^/]+\.ts$/.test(id) || id === LEGACY_PAGE;
-}
-
-/** Replaces every DOM page by functions of the same names that do nothing, so the build keeps only what the components need. */
-function withoutDomPages(): Plugin {
-  return {
-    name: 'bench:without-dom-pages',
-    enforce: 'pre',
-    load(id) {
-      if (!isDomPage(id)) return null;
-      const names = [...readFileSync(id, 'utf8').matchAll(/export (?:async )?function (\w+)/g)].map((match) => match[1]);
-      return names.map((name) => `export function ${name}() { return null; }`).join('\n');
-    },
-  };
 }
 
 /** A module's name for people: the package for node_modules, else the path from the repository. */
@@ -90,29 +69,17 @@ function moduleName(id: string): string {
   return id.startsWith(REPO) ? relative(REPO, id) : id.replace(/^\0/, '');
 }
 
-function printBuild(client: BuiltClient, withoutPages: BuiltClient | null): void {
+function printBuild(client: BuiltClient): void {
   const js = addSizes(client.chunks.map((chunk) => sizeOf(chunk.code)));
   console.log(`Client build: JavaScript ${kB(js.raw)} (${kB(js.gzip)} gzip) in ${client.chunks.length} chunk(s); CSS ${kB(client.css.raw)} (${kB(client.css.gzip)} gzip)`);
-  if (withoutPages !== null) {
-    const rest = addSizes(withoutPages.chunks.map((chunk) => sizeOf(chunk.code)));
-    console.log(
-      `Without the DOM pages (legacy-page.tsx and src/web/pages/*.ts as stubs): JavaScript ${kB(rest.raw)} (${kB(rest.gzip)} gzip); ` +
-        `the DOM pages and what only they use: ${kB(js.raw - rest.raw)} (${kB(js.gzip - rest.gzip)} gzip)`,
-    );
-  }
-  // A module the build without the DOM pages left out (or stubbed) serves only them.
-  const keptIds = new Set(withoutPages?.chunks.flatMap((chunk) => Object.keys(chunk.modules)).filter((id) => !isDomPage(id)) ?? []);
-  const byModule = new Map<string, { length: number; domPagesOnly: boolean }>();
+  const byModule = new Map<string, number>();
   for (const chunk of client.chunks) {
-    for (const [id, info] of Object.entries(chunk.modules)) {
-      const entry = byModule.get(moduleName(id)) ?? { length: 0, domPagesOnly: withoutPages !== null };
-      byModule.set(moduleName(id), { length: entry.length + info.renderedLength, domPagesOnly: entry.domPagesOnly && !keptIds.has(id) });
-    }
+    for (const [id, info] of Object.entries(chunk.modules)) byModule.set(moduleName(id), (byModule.get(moduleName(id)) ?? 0) + info.renderedLength);
   }
-  const total = [...byModule.values()].reduce((sum, entry) => sum + entry.length, 0);
+  const total = [...byModule.values()].reduce((sum, length) => sum + length, 0);
   console.log('\nBiggest modules (rendered size before minification, share of all modules):');
-  for (const [name, { length, domPagesOnly }] of [...byModule].sort((a, b) => b[1].length - a[1].length).slice(0, 20)) {
-    console.log(`  ${kB(length).padStart(9)}  ${String(Math.round((100 * length) / total)).padStart(3)} %  ${name}${domPagesOnly ? '  (DOM pages only)' : ''}`);
+  for (const [name, length] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+    console.log(`  ${kB(length).padStart(9)}  ${String(Math.round((100 * length) / total)).padStart(3)} %  ${name}`);
   }
 }
 
@@ -199,9 +166,8 @@ async function printPaints(browser: Browser, origin: string): Promise<void> {
 const folder = mkdtempSync(join(tmpdir(), 'agentready-bench-web-'));
 try {
   const webRoot = join(folder, 'web');
-  const withoutPages = existsSync(LEGACY_PAGE) ? await buildClient(join(folder, 'web-without-dom-pages'), [withoutDomPages()]) : null;
   const client = await buildClient(webRoot);
-  printBuild(client, withoutPages);
+  printBuild(client);
 
   const now = () => new Date();
   const logger = pino({ level: 'silent' });
