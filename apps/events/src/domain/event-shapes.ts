@@ -11,8 +11,6 @@ import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
 import { LOCATION_IDS } from '../vocabulary/locations.ts';
 import { PRICE_KINDS } from '../vocabulary/price-kinds.ts';
 
-export { FEE_PAYMENT_RULE, PRICE_KINDS, type PriceKind } from '../vocabulary/price-kinds.ts';
-
 
 /**
  * `open`: places left and the deadline not passed; `full`: no places left;

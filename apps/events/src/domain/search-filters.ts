@@ -12,7 +12,6 @@ import { oneLineTextSchema } from './one-line-text.ts';
 
 import { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX } from './search-limits.ts';
 
-export { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX } from './search-limits.ts';
 
 /**
  * A keyword: trimmed, at most {@link KEYWORD_MAX_LENGTH} characters, one line

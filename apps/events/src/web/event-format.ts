@@ -124,7 +124,7 @@ export function formatPrice(event: Pick<EventSummary, 'price' | 'fee'>): string 
 
 /**
  * For a paid event, what it costs and how that is paid (the site's rule,
- * `FEE_PAYMENT_RULE` in domain/event-shapes.ts), e.g. `"This event costs TWD
+ * `FEE_PAYMENT_RULE` in vocabulary/price-kinds.ts), e.g. `"This event costs TWD
  * 1,200, paid at the door on the day; registering does not charge you."`;
  * null for a free event.
  */
