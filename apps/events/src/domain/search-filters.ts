@@ -9,9 +9,7 @@ import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
 import { LOCATION_IDS } from '../vocabulary/locations.ts';
 import { PRICE_KINDS } from '../vocabulary/price-kinds.ts';
 import { oneLineTextSchema } from './one-line-text.ts';
-
 import { KEYWORD_MAX_LENGTH, SEARCH_PAGE_MAX } from './search-limits.ts';
-
 
 /**
  * A keyword: trimmed, at most {@link KEYWORD_MAX_LENGTH} characters, one line
