@@ -269,7 +269,20 @@ describe('an event page fetched without a cookie, as curl or a crawler gets it',
     expect(mainHeadingsOf(page.html)).toEqual(['Event not found']);
     expect(documentTitleOf(page.html)).toBe('Event not found · AgentReady Events');
     expect(scriptBlocks(page.html, 'application/ld+json')).toEqual([]);
-    expect((await fetchPage('/events/evt-nope/register')).status).toBe(404);
+    const register = await fetchPage('/events/evt-nope/register');
+    expect(register.status).toBe(404);
+    expect(mainHeadingsOf(register.html)).toContain('Event not found');
+    expect(documentTitleOf(register.html)).toBe('Event not found · AgentReady Events');
+  });
+
+  it('keeps a path that starts with "//" a path of this site: 404, and no other host in any URL of the page', async () => {
+    for (const path of ['//evil.example/connect', '//evil.example/events/evt-webmcp-intro', '//evil.example/']) {
+      const page = await fetchPage(path);
+      expect(page.status, path).toBe(404);
+      expect(mainHeadingsOf(page.html), path).toEqual(['Page not found']);
+      expect(page.html, path).not.toContain('evil.example/mcp');
+      expect(page.html, path).not.toMatch(/(href|content)="https?:\/\/evil\.example/);
+    }
   });
 });
 
@@ -313,7 +326,65 @@ describe('the 404 page', () => {
   });
 });
 
+describe('the head after moving to another page in the browser', () => {
+  it('describes the page on screen: title, description, canonical, Open Graph, JSON-LD and page data follow each move', async () => {
+    const other = await apiEvent(ENGLISH_TITLED_EVENT);
+    const page = await openPage();
+    await page.goto(`${server.url}/events/${OPEN_EVENT}`);
+    await page.evaluate(() => {
+      (window as { __samePageLoad?: boolean }).__samePageLoad = true;
+      const link = document.createElement('a');
+      link.href = '/events/evt-accessible-forms-workshop';
+      link.textContent = 'Another event';
+      document.querySelector('main')?.append(link);
+    });
+    await page.getByRole('link', { name: 'Another event' }).click();
+    await page.locator(`${byTestId('event-title')}:text-is("${other.title}")`).waitFor();
+
+    const head = () =>
+      page.evaluate(() => ({
+        description: document.querySelector('meta[name="description"]')?.getAttribute('content'),
+        canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? null,
+        ogTitle: document.querySelector('meta[property="og:title"]')?.getAttribute('content'),
+        ogUrl: document.querySelector('meta[property="og:url"]')?.getAttribute('content') ?? null,
+        structuredData: [...document.querySelectorAll('script[type="application/ld+json"]')].map((block) => JSON.parse(block.textContent ?? '') as { name?: string; url?: string }),
+        pageData: JSON.parse(document.getElementById('page-data')?.textContent ?? 'null') as { route?: string; eventId?: string },
+      }));
+    const otherUrl = `${server.url}/events/${ENGLISH_TITLED_EVENT}`;
+    expect(await page.evaluate(() => (window as { __samePageLoad?: boolean }).__samePageLoad)).toBe(true);
+    expect(await page.title()).toBe(`${other.title} · AgentReady Events`);
+    expect(await head()).toEqual({
+      description: other.summary,
+      canonical: otherUrl,
+      ogTitle: other.title,
+      ogUrl: otherUrl,
+      structuredData: [expect.objectContaining({ name: other.title, url: otherUrl })],
+      pageData: expect.objectContaining({ route: 'event', eventId: ENGLISH_TITLED_EVENT }),
+    });
+
+    await page.evaluate(() => {
+      const link = document.createElement('a');
+      link.href = '/nope';
+      link.textContent = 'An old link';
+      document.querySelector('main')?.append(link);
+    });
+    await page.getByRole('link', { name: 'An old link' }).click();
+    await page.locator(byTestId('not-found')).waitFor();
+    expect(await head()).toMatchObject({ canonical: null, ogTitle: 'Page not found', ogUrl: null, structuredData: [], pageData: { route: 'not-found' } });
+  });
+});
+
 describe('pages with JavaScript off', () => {
+  it('say once, above every page, what needs JavaScript; with it on, nothing is said', async () => {
+    const off = await openPage({ javaScript: false });
+    await off.goto(`${server.url}/events/${OPEN_EVENT}`);
+    expect(await off.locator(byTestId('noscript-note')).isVisible()).toBe(true);
+    expect(await off.locator(byTestId('noscript-note')).textContent()).toContain('Saving, registering, cancelling and access tokens need it');
+    const on = await openPage();
+    await on.goto(`${server.url}/events/${OPEN_EVENT}`);
+    expect(await on.locator(byTestId('noscript-note')).count()).toBe(0);
+  });
+
   it('shows the events list, and the filters the URL names', async () => {
     const page = await openPage({ javaScript: false });
     await page.goto(`${server.url}/events`);

@@ -22,12 +22,12 @@ import type { Logger } from 'pino';
 import { renderToString } from 'preact-render-to-string';
 import type { Principal } from 'agentready/runtime';
 import type { EventsServices } from '../domain/events-services.ts';
-import { documentTitle, pageHead, type PageData } from '../web/page-data.ts';
-import { eventPath, matchRoute, PAGE_PATHS, registerPath } from '../web/routes.ts';
+import { SITE_NAME, type PageData } from '../web/page-data.ts';
+import { pageHeadTags } from '../web/page-head-tags.ts';
+import { matchRoute, PAGE_PATHS } from '../web/routes.ts';
 import { SiteShell } from '../web/site-shell.tsx';
 import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
-import { eventStructuredData } from './event-structured-data.ts';
 import { loadPageData, type PageDataSources } from './page-data-loader.ts';
 import { SESSION_COOKIE } from './session-middleware.ts';
 
@@ -82,7 +82,10 @@ export function mountPages(app: Hono<EventsEnv>, options: PagesOptions): void {
   app.use('/assets/*', serveStatic({ root: options.webRoot }));
   app.get('*', async function renderPage(c) {
     const requested = new URL(c.req.url);
-    const location = new URL(`${requested.pathname}${requested.search}`, options.siteUrl ?? requested.origin);
+    // The path is set on the site's own URL, never parsed against it: a path such as `//other.example/connect` stays a path.
+    const location = new URL(options.siteUrl ?? requested.origin);
+    location.pathname = requested.pathname;
+    location.search = requested.search;
     const principal = await sessionPrincipal(c, options.services);
     const data = await loadPageData(options, principal, location);
     c.header('Cache-Control', 'no-store');
@@ -127,52 +130,21 @@ function renderDocument(template: PageTemplate, data: PageData, location: URL): 
 }
 
 function renderHead(data: PageData, location: URL): string {
-  const head = pageHead(data);
-  const path = canonicalPath(data);
-  const url = path === null ? null : `${location.origin}${path}`;
+  const tags = pageHeadTags(data, location.origin);
   const parts = [
-    html`<title>${documentTitle(head)}</title>`,
-    html`<meta name="description" content="${head.description}" />`,
-    url === null ? '' : html`<link rel="canonical" href="${url}" />`,
-    html`<meta property="og:site_name" content="AgentReady Events" />`,
-    html`<meta property="og:title" content="${head.title}" />`,
-    html`<meta property="og:description" content="${head.description}" />`,
-    url === null ? '' : html`<meta property="og:url" content="${url}" />`,
+    html`<title>${tags.title}</title>`,
+    html`<meta name="description" content="${tags.description}" />`,
+    tags.url === null ? '' : html`<link rel="canonical" href="${tags.url}" />`,
+    html`<meta property="og:site_name" content="${SITE_NAME}" />`,
+    html`<meta property="og:title" content="${tags.ogTitle}" />`,
+    html`<meta property="og:description" content="${tags.description}" />`,
+    tags.url === null ? '' : html`<meta property="og:url" content="${tags.url}" />`,
     html`<meta property="og:type" content="website" />`,
   ]
     .map(String)
     .filter((part) => part !== '');
-  if (data.route === 'event' && data.event !== null && url !== null) {
-    parts.push(jsonScript(null, 'application/ld+json', eventStructuredData(data.event, url)));
-  }
+  if (tags.structuredData !== null) parts.push(jsonScript(null, 'application/ld+json', tags.structuredData));
   return parts.join('\n    ');
-}
-
-/**
- * The one address of what a page shows, for its canonical, Open Graph and
- * JSON-LD URLs: the route's own path without the query, an event's built
- * from its ID, so `/events/evt-a/`, `/events/evt%2Da` and `/events/evt-a?utm_source=x`
- * all name `/events/evt-a`. Null for a page of nothing (an unknown path or event).
- */
-function canonicalPath(data: PageData): string | null {
-  switch (data.route) {
-    case 'home':
-      return '/';
-    case 'event':
-      return data.event === null ? null : eventPath(data.event.id);
-    case 'register':
-      return data.event === null ? null : registerPath(data.event.id);
-    case 'events':
-      return '/events';
-    case 'registrations':
-      return '/registrations';
-    case 'saved':
-      return '/saved';
-    case 'connect':
-      return '/connect';
-    case 'not-found':
-      return null;
-  }
 }
 
 /**

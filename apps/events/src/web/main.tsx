@@ -9,7 +9,8 @@ import './zod-without-eval.ts';
 import { hydrate } from 'preact';
 import { createApiClient } from './api-client.ts';
 import { createEventsApi } from './events-api.ts';
-import { documentTitle, pageHead, type PageData } from './page-data.ts';
+import type { PageData } from './page-data.ts';
+import { applyPageHeadTags } from './page-head-tags.ts';
 import { PageSiteContext } from './page-hooks.ts';
 import { ClientSiteApp } from './site-shell.tsx';
 import { createSiteNavigation } from './site-navigation.ts';
@@ -29,7 +30,9 @@ const navigation = createSiteNavigation({
     return answer.ok ? answer.data.page : null;
   },
   setTitle(data) {
-    document.title = documentTitle(pageHead(data));
+    // The head and the page data describe the page on screen, for whatever reads the live document.
+    applyPageHeadTags(document, data, window.location.origin);
+    dataElement.textContent = JSON.stringify(data);
   },
 });
 // Listen before the first render, so the first route's tools are registered too.

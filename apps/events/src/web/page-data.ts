@@ -84,7 +84,7 @@ export function pageHead(data: PageData): PageHead {
         : { title: data.event.title, description: data.event.summary };
     case 'register':
       return data.event === null
-        ? { title: 'Register', description: 'This event could not be found.' }
+        ? { title: data.error?.code === 'NOT_FOUND' ? 'Event not found' : 'Register', description: 'This event could not be found.' }
         : { title: `Register: ${data.event.title}`, description: `Register for ${data.event.title}.` };
     case 'registrations':
       return { title: 'My registrations', description: 'The events you are registered for, and how to cancel a place.' };

@@ -53,7 +53,7 @@ export type SiteNavigationOptions = {
   initial: PageData;
   /** Loads a path's page data; null when it could not be loaded (the browser then loads the page itself). */
   loadPage(location: string): Promise<PageData | null>;
-  /** Sets `document.title` for a page's data. */
+  /** Sets `document.title` (and the rest of the head) for a page's data, before it renders. */
   setTitle(data: PageData): void;
 };
 
