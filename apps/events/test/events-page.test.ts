@@ -11,6 +11,7 @@ import { LOCATION_IDS } from '../src/vocabulary/locations.ts';
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const PHONE = { width: 390, height: 844 };
@@ -226,6 +227,20 @@ describe('the preview panel after a new search (finding 3)', () => {
     const searched = (await page.webmcp.callTool('search_events', { keyword: '工作坊' })) as { ok: boolean; uiUpdated: boolean };
     expect(searched).toMatchObject({ ok: true, uiUpdated: true });
     expect(await panel.isHidden()).toBe(true);
+  });
+});
+
+describe('Save pressed twice at once in the preview', () => {
+  it('saves once, and the button says Saved with no error', async () => {
+    const page = await visit('/events');
+    await preview(page, OPEN_EVENT);
+    const save = `${byTestId('details-panel')} ${byTestId('save-button')}`;
+    const sent = recordSentRequests(page);
+    await clickTwiceAtOnce(page, save);
+    await page.locator(`${save}:text-is("Saved")`).waitFor();
+
+    expect(sent('POST', '/api/saved')).toBe(1);
+    expect(await page.locator(byTestId('save-error')).count()).toBe(0);
   });
 });
 
