@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
 
 const BLANK_NAME = 'Give the token a name, e.g. "Claude Desktop".';
 
@@ -113,6 +114,43 @@ describe('the token form on /connect', () => {
     const message = await refusedName('Claude\u200BDesktop');
     expect(message).toMatch(/name/i);
     expect(message).not.toMatch(/label|control|direction/i);
+  });
+});
+
+describe('/connect when a person acts twice at once', () => {
+  it('creates one token when the form is submitted twice in one moment, and shows its secret', async () => {
+    await openConnectPage();
+    await page.fill(byTestId('token-label'), 'Claude Desktop');
+    const sent = recordSentRequests(page);
+    await page.evaluate(() => {
+      const form = document.querySelector<HTMLFormElement>('[data-testid="token-form"]');
+      form?.requestSubmit();
+      form?.requestSubmit();
+    });
+    await page.locator(byTestId('new-token-value')).waitFor();
+    await page.locator(byTestId('token-item')).filter({ hasText: 'Claude Desktop' }).first().waitFor();
+
+    expect(sent('POST', '/api/access-tokens')).toBe(1);
+    await openConnectPage();
+    expect(await page.locator(byTestId('token-label-text')).allTextContents()).toEqual(['Claude Desktop']);
+  });
+
+  it('revokes once when Revoke token is pressed twice in one moment, and says it was revoked, with no error', async () => {
+    await openConnectPage();
+    await page.fill(byTestId('token-label'), 'IDE agent');
+    await page.click(byTestId('create-token'));
+    const item = page.locator(byTestId('token-item')).filter({ hasText: 'IDE agent' });
+    await item.waitFor();
+    const tokenId = await item.getAttribute('data-token-id');
+    await item.locator(byTestId('revoke-button')).click();
+    await page.locator(byTestId('revoke-dialog')).waitFor();
+    const sent = recordSentRequests(page);
+    await clickTwiceAtOnce(page, byTestId('dialog-confirm-revoke'));
+    await page.locator(byTestId('revoke-success')).waitFor();
+    await page.locator(`${byTestId('tokens-empty')}:visible`).waitFor();
+
+    expect(sent('DELETE', `/api/access-tokens/${tokenId}`)).toBe(1);
+    expect(await page.locator(byTestId('revoke-error')).count()).toBe(0);
   });
 });
 

@@ -5,12 +5,13 @@
  * search, and the page's states checked with axe.
  */
 import { launchWebMcpChromium } from 'agentready/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCATION_IDS } from '../src/vocabulary/locations.ts';
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const PHONE = { width: 390, height: 844 };
@@ -226,6 +227,50 @@ describe('the preview panel after a new search (finding 3)', () => {
     const searched = (await page.webmcp.callTool('search_events', { keyword: '工作坊' })) as { ok: boolean; uiUpdated: boolean };
     expect(searched).toMatchObject({ ok: true, uiUpdated: true });
     expect(await panel.isHidden()).toBe(true);
+  });
+});
+
+describe('what a person does before the script has loaded', () => {
+  it('keeps the keyword typed and the price chosen once the script takes over, and Search searches with them', async () => {
+    context = await browser.newContext({ viewport: DESKTOP });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    let releaseScript!: () => void;
+    const scriptHeld = new Promise<void>((resolve) => (releaseScript = resolve));
+    await page.route('**/assets/*.js', async (route: Route) => {
+      await scriptHeld;
+      await route.continue();
+    });
+    // The script is a module, which holds back DOMContentLoaded: the form is there as soon as the HTML is.
+    await page.goto(`${server.url}/events`, { waitUntil: 'commit' });
+    await page.fill(byTestId('search-keyword'), 'Design');
+    await page.selectOption(byTestId('search-price'), 'paid');
+    releaseScript();
+    await enhanced(page);
+
+    expect(await page.inputValue(byTestId('search-keyword'))).toBe('Design');
+    expect(await page.inputValue(byTestId('search-price'))).toBe('paid');
+
+    const expected = (await (await fetch(`${server.url}/api/events?keyword=Design&price=paid`)).json()) as { events: Array<{ id: string }> };
+    expect(expected.events.length).toBeGreaterThan(0);
+    await page.click(byTestId('search-submit'));
+    await page.waitForURL((url) => url.search === '?keyword=Design&price=paid');
+    expect(await resultIds(page)).toEqual(expected.events.map((event) => event.id));
+  });
+});
+
+describe('Save pressed twice at once in the preview', () => {
+  it('saves once, and the button says Saved with no error', async () => {
+    const page = await visit('/events');
+    await preview(page, OPEN_EVENT);
+    const save = `${byTestId('details-panel')} ${byTestId('save-button')}`;
+    const sent = recordSentRequests(page);
+    await clickTwiceAtOnce(page, save);
+    await page.locator(`${save}:text-is("Saved")`).waitFor();
+
+    expect(sent('POST', '/api/saved')).toBe(1);
+    expect(await page.locator(byTestId('save-error')).count()).toBe(0);
   });
 });
 

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
 
 type Envelope = {
   ok: boolean;
@@ -206,6 +207,21 @@ describe('the agent\'s prepare_event_registration on this page', () => {
       ok: true,
       data: { form: { name: 'Wang Xiao-Ming', emailProvided: true } },
     });
+  });
+});
+
+describe('Submit pressed twice at once', () => {
+  it('sends one registration, and the page says the person is registered', async () => {
+    await openRegisterPage(OPEN_EVENT);
+    await review('Lin Mei', 'lin.mei@example.com');
+    const sent = recordSentRequests(page);
+    await clickTwiceAtOnce(page, byTestId('submit-button'));
+    await page.locator(byTestId('register-success')).waitFor();
+
+    expect(sent('POST', '/api/confirmation-intents')).toBe(1);
+    expect(sent('POST', '/api/registrations')).toBe(1);
+    expect(await page.locator(byTestId('register-error')).count()).toBe(0);
+    expect(await server.db.selectFrom('registrations').select('attendee_name').execute()).toEqual([{ attendee_name: 'Lin Mei' }]);
   });
 });
 

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
 
 /** Chinese title and venue. */
 const CHINESE_EVENT = 'evt-webmcp-intro';
@@ -196,6 +197,37 @@ describe('Chinese event text', () => {
     await page.locator(byTestId('saved-status')).waitFor();
     expect(await page.textContent(byTestId('saved-status'))).toContain(CHINESE_TITLE);
     expect(await chineseTextWithoutLang()).toEqual([]);
+  });
+});
+
+describe('a button pressed twice at once', () => {
+  it('Cancel registration in the dialog sends one cancellation, and the page says it was cancelled, with no error', async () => {
+    const registrationId = await register(CHINESE_EVENT);
+    await openRegistrations();
+    await card(registrationId).locator(byTestId('cancel-button')).click();
+    await page.locator(byTestId('cancel-dialog')).waitFor();
+    const sent = recordSentRequests(page);
+    await clickTwiceAtOnce(page, byTestId('dialog-confirm-cancel'));
+    await page.locator(byTestId('cancel-success')).waitFor();
+    await page.locator(byTestId('registrations-empty')).waitFor();
+
+    expect(sent('POST', '/api/confirmation-intents')).toBe(1);
+    expect(sent('POST', `/api/registrations/${registrationId}/cancel`)).toBe(1);
+    expect(await page.locator(byTestId('cancel-error')).count()).toBe(0);
+  });
+
+  it('Remove on /saved sends one removal, and the page says the event was removed, with no error', async () => {
+    await save(CHINESE_EVENT);
+    await page.goto(`${server.url}/saved`);
+    const remove = `${byTestId('saved-item')}[data-event-id="${CHINESE_EVENT}"] ${byTestId('remove-button')}`;
+    await page.locator(`${remove}:not([disabled])`).waitFor();
+    const sent = recordSentRequests(page);
+    await clickTwiceAtOnce(page, remove);
+    await page.locator(byTestId('saved-status')).waitFor();
+
+    expect(sent('DELETE', `/api/saved/${CHINESE_EVENT}`)).toBe(1);
+    expect(await page.locator(byTestId('saved-error')).count()).toBe(0);
+    expect(await page.locator(byTestId('saved-empty')).isVisible()).toBe(true);
   });
 });
 

@@ -89,6 +89,37 @@ export function useNextCommit(): () => Promise<void> {
   }, []);
 }
 
+/**
+ * Runs `action` and answers what it resolves to, unless an action under the
+ * same `key` is still in flight: then it runs nothing and answers undefined.
+ * See {@link useSingleFlight}.
+ */
+export type SingleFlight = <T>(action: () => Promise<T>, key?: string) => Promise<T | undefined>;
+
+/**
+ * Lets an action that changes something (register, cancel, save, remove,
+ * create or revoke a token) send its request once at a time: a second call
+ * while the first is in flight, under the same `key` (default: one for the
+ * component), is ignored. Two clicks in the same task both run before any
+ * re-render, so a guard that reads render state ("submitting", a disabled
+ * button) lets both through; this one reads a ref, set at once. The key is
+ * free again once the action settles, whether it succeeded or threw.
+ *
+ * @example const once = useSingleFlight(); <button onClick={() => void once(submit)}>
+ */
+export function useSingleFlight(): SingleFlight {
+  const inFlight = useRef(new Set<string>());
+  return useCallback(async <T>(action: () => Promise<T>, key = ''): Promise<T | undefined> => {
+    if (inFlight.current.has(key)) return undefined;
+    inFlight.current.add(key);
+    try {
+      return await action();
+    } finally {
+      inFlight.current.delete(key);
+    }
+  }, []);
+}
+
 /** A ref that always holds the latest value, for controls and handlers created once. */
 export function useLatest<T>(value: T): { readonly current: T } {
   const ref = useRef(value);

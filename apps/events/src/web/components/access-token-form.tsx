@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH } from '../../domain/access-token-label.ts';
 import type { AccessTokenCreated } from '../api-shapes.ts';
-import { usePageSite } from '../page-hooks.ts';
+import { usePageSite, useSingleFlight } from '../page-hooks.ts';
 import { tokenNameRefusal } from '../token-name-refusal.ts';
 
 /** Props of {@link AccessTokenForm}. */
@@ -32,6 +32,7 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
   const site = usePageSite();
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
+  const once = useSingleFlight();
   const [refusal, setRefusal] = useState<CreateRefusal | null>(null);
   const field = useRef<HTMLInputElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -40,9 +41,7 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
     if (refusal !== null) (refusal.aboutName ? field : button).current?.focus();
   }, [refusal]);
 
-  async function create(event: Event): Promise<void> {
-    event.preventDefault();
-    if (creating) return;
+  async function create(): Promise<void> {
     const typed = name;
     setCreating(true);
     setRefusal(null);
@@ -59,7 +58,11 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
 
   const describedBy = refusal?.aboutName ? 'token-label-hint create-token-error' : 'token-label-hint';
   return (
-    <form class="token-form" data-testid="token-form" noValidate onSubmit={(event) => void create(event)}>
+    <form class="token-form" data-testid="token-form" noValidate onSubmit={(event) => {
+        event.preventDefault();
+        // One token per submit, however fast the submits: `creating` is not re-rendered between two in one task.
+        void once(create);
+      }}>
       <div class="field">
         <label for="token-label">Name</label>
         <input

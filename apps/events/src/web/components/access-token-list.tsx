@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AccessToken } from '../api-shapes.ts';
 import { formatDateTime } from '../event-format.ts';
-import { usePageSite } from '../page-hooks.ts';
+import { usePageSite, useSingleFlight } from '../page-hooks.ts';
 import { textLang } from '../text-language.ts';
 import { RevokeTokenDialog } from './revoke-token-dialog.tsx';
 
@@ -38,6 +38,7 @@ export function AccessTokenList({ tokens, loading, loadError, enhanced, outcome,
   const site = usePageSite();
   const [asking, setAsking] = useState<AccessToken | null>(null);
   const [revoking, setRevoking] = useState(false);
+  const once = useSingleFlight();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (outcome !== null) heading.current?.focus();
@@ -67,7 +68,7 @@ export function AccessTokenList({ tokens, loading, loadError, enhanced, outcome,
         ))}
       </ul>
       {tokens.length === 0 && <p class="empty" data-testid="tokens-empty">You have no access tokens.</p>}
-      <RevokeTokenDialog token={asking} revoking={revoking} onConfirm={(token) => void revoke(token)} onDismiss={() => setAsking(null)} />
+      <RevokeTokenDialog token={asking} revoking={revoking} onConfirm={(token) => void once(() => revoke(token))} onDismiss={() => setAsking(null)} />
     </section>
   );
 }

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { EventDetail } from '../api-shapes.ts';
 import { formatDateRange, formatDateTime, formatLevel, formatLocation, formatPrice, formatState } from '../event-format.ts';
-import { usePageSite } from '../page-hooks.ts';
+import { usePageSite, useSingleFlight } from '../page-hooks.ts';
 import { registerPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
 
@@ -28,6 +28,7 @@ export function EventDetails({ event, heading: Heading }: EventDetailsProps) {
   const [savedHere, setSavedHere] = useState(false);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const once = useSingleFlight();
   const saved = event.saved || savedHere;
 
   async function save(): Promise<void> {
@@ -65,7 +66,7 @@ export function EventDetails({ event, heading: Heading }: EventDetailsProps) {
           data-testid="save-button"
           disabled={saved || saving}
           aria-pressed={saved ? 'true' : undefined}
-          onClick={() => void save()}
+          onClick={() => void once(save, event.id)}
         >
           {saved ? 'Saved' : 'Save'}
         </button>

@@ -5,6 +5,7 @@
  * script; the page's handlers take over submit and Clear once it runs.
  */
 import type { TargetedEvent, TargetedMouseEvent, TargetedSubmitEvent } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import { SEARCH_FIELDS, type SearchFieldName, type SearchFormValues } from '../search-form-values.ts';
 
 /** Props of {@link SearchForm}. */
@@ -14,7 +15,7 @@ export type SearchFormProps = {
   invalidField: SearchFieldName | null;
   /** The ID of the element saying why the search was refused. */
   errorId: string;
-  /** A field changed. */
+  /** A field changed (also for what the person typed or chose before the script ran, once it does). */
   onChange(name: SearchFieldName, value: string): void;
   /** Search was pressed (or Enter in a field): the default GET is already prevented. */
   onSearch(): void;
@@ -25,9 +26,14 @@ export type SearchFormProps = {
 /**
  * The form, `role="search"`. Without the script Search loads
  * `/events?keyword=…` and Clear is a link to `/events`; with it, both call
- * the page's handlers and nothing reloads.
+ * the page's handlers and nothing reloads. What the person typed or chose
+ * in the server's form before the script ran is kept: the script takes it
+ * over as the form's values (`onChange`) instead of putting back the ones
+ * the server rendered.
  */
 export function SearchForm({ values, invalidField, errorId, onChange, onSearch, onClear }: SearchFormProps) {
+  const form = useRef<HTMLFormElement>(null);
+  useAdoptEarlyInput(form, values, onChange);
   function submit(event: TargetedSubmitEvent<HTMLFormElement>): void {
     event.preventDefault();
     onSearch();
@@ -38,7 +44,7 @@ export function SearchForm({ values, invalidField, errorId, onChange, onSearch, 
     onClear();
   }
   return (
-    <form class="search-form" data-testid="search-form" role="search" aria-label="Search events" method="get" action="/events" onSubmit={submit}>
+    <form ref={form} class="search-form" data-testid="search-form" role="search" aria-label="Search events" method="get" action="/events" onSubmit={submit}>
       {SEARCH_FIELDS.map((field) => {
         const invalid = field.name === invalidField;
         const common = {
@@ -73,4 +79,24 @@ export function SearchForm({ values, invalidField, errorId, onChange, onSearch, 
       </div>
     </form>
   );
+}
+
+/**
+ * On the first effect after hydration, reads each field's value in the DOM
+ * (what the person typed or chose while the script loaded) and passes on
+ * those that differ from the values rendered, as register-page.tsx does for
+ * the name and e-mail.
+ */
+function useAdoptEarlyInput(
+  form: { current: HTMLFormElement | null },
+  rendered: SearchFormValues,
+  onChange: (name: SearchFieldName, value: string) => void,
+): void {
+  useEffect(() => {
+    for (const field of SEARCH_FIELDS) {
+      const control = form.current?.elements.namedItem(field.name);
+      if (!(control instanceof HTMLInputElement || control instanceof HTMLSelectElement)) continue;
+      if (control.value !== rendered[field.name]) onChange(field.name, control.value);
+    }
+  }, []);
 }

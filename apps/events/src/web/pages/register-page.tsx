@@ -15,7 +15,7 @@ import { RegistrationReviewStep } from '../components/registration-review-step.t
 import { RegistrationSuccess } from '../components/registration-success.tsx';
 import { formatDateRange } from '../event-format.ts';
 import type { RegisterPageData } from '../page-data.ts';
-import { useLatest, useNextCommit, usePageSite, useRouteControls } from '../page-hooks.ts';
+import { useLatest, useNextCommit, usePageSite, useRouteControls, useSingleFlight } from '../page-hooks.ts';
 import { initialRegisterState, registerReducer, type AttendeeField, type FocusRequest, type RegisterAction, type RegisterState } from '../register-form-state.ts';
 import { eventPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
@@ -79,10 +79,12 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
   const site = usePageSite();
   const refs = usePageFocus(state.focus);
   const interactive = useInBrowser();
+  const once = useSingleFlight();
   useAdoptEarlyTyping(refs, state, dispatch);
   const { step } = state;
   const reason = step.kind === 'registered' ? null : unavailableReason(event);
 
+  /** Submit: one registration at a time, however fast the clicks (useSingleFlight). */
   async function submit(): Promise<void> {
     if (step.kind !== 'review' || step.submitting) return;
     dispatch({ type: 'submitting' });
@@ -127,7 +129,7 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
               headingRef={refs['review-heading']}
               errorRef={refs.error}
               onBack={() => dispatch({ type: 'back' })}
-              onSubmit={() => void submit()}
+              onSubmit={() => void once(submit)}
             />
           )}
           {step.kind === 'registered' && <RegistrationSuccess event={event} eventTitle={step.eventTitle} statusRef={refs.success} />}

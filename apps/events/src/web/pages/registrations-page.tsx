@@ -19,7 +19,7 @@ import { CancelDialog } from '../components/cancel-dialog.tsx';
 import { EventCard } from '../components/event-card.tsx';
 import { formatDateRange, formatDateTime } from '../event-format.ts';
 import type { RegistrationsPageData } from '../page-data.ts';
-import { useEnhanced, useLatest, useLeaveSignal, useNextCommit, usePageSite, useRouteControls } from '../page-hooks.ts';
+import { useEnhanced, useLatest, useLeaveSignal, useNextCommit, usePageSite, useRouteControls, useSingleFlight } from '../page-hooks.ts';
 import { textLang } from '../text-language.ts';
 
 /** The query parameter naming the registration whose cancel dialog the page opens with. */
@@ -198,6 +198,7 @@ function useCancellation(list: ReturnType<typeof useRegistrationsList>) {
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<CancelOutcome | null>(null);
   const pending = useRef<Registration | null>(null);
+  const once = useSingleFlight();
   const successMessage = useRef<HTMLParagraphElement | null>(null);
 
   function show(registration: Registration | null): void {
@@ -216,18 +217,27 @@ function useCancellation(list: ReturnType<typeof useRegistrationsList>) {
     return true;
   }
 
-  /** The person's confirmation: cancels with a fresh intent, closes the dialog, says what happened and reloads the list. */
+  /**
+   * The person's confirmation: cancels with a fresh intent, closes the
+   * dialog, says what happened and reloads the list. A second confirmation
+   * while the first is being sent (two clicks at once) is ignored.
+   */
   async function confirm(): Promise<void> {
-    const target = pending.current;
-    if (target === null) return;
-    setConfirming(true);
-    const answer = await site.api.cancelRegistration(target.id);
-    if (leave.aborted) return;
-    setConfirming(false);
-    show(null);
-    setOutcome(answer.ok ? { kind: 'cancelled', registration: target } : { kind: 'failed', message: answer.error.message });
+    // Only the request is single: the list's reload after it does not hold up the next confirmation.
+    const answered = await once(async () => {
+      const target = pending.current;
+      if (target === null) return null;
+      setConfirming(true);
+      const answer = await site.api.cancelRegistration(target.id);
+      if (leave.aborted) return null;
+      setConfirming(false);
+      show(null);
+      setOutcome(answer.ok ? { kind: 'cancelled', registration: target } : { kind: 'failed', message: answer.error.message });
+      return { cancelled: answer.ok };
+    });
+    if (answered === undefined || answered === null) return;
     await list.reload();
-    if (answer.ok && !leave.aborted) successMessage.current?.focus();
+    if (answered.cancelled && !leave.aborted) successMessage.current?.focus();
   }
 
   return { shown, pending, confirming, outcome, successMessage, open, confirm, dismiss: () => show(null) };

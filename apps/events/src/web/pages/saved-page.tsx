@@ -8,7 +8,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { EventSummary } from '../api-shapes.ts';
 import { EventCard } from '../components/event-card.tsx';
 import type { SavedPageData } from '../page-data.ts';
-import { useEnhanced, useLeaveSignal, useNextCommit, usePageSite, useRouteControls } from '../page-hooks.ts';
+import { useEnhanced, useLeaveSignal, useNextCommit, usePageSite, useRouteControls, useSingleFlight } from '../page-hooks.ts';
 import { textLang } from '../text-language.ts';
 
 /** What the last Remove came to. */
@@ -27,6 +27,7 @@ export function SavedPage({ data }: { data: SavedPageData }) {
   const [removing, setRemoving] = useState<ReadonlySet<string>>(() => new Set());
   const [outcome, setOutcome] = useState<RemoveOutcome | null>(null);
   const removedMessage = useRef<HTMLParagraphElement | null>(null);
+  const once = useSingleFlight();
   useRouteControls('saved', {});
 
   async function remove(event: EventSummary): Promise<void> {
@@ -70,7 +71,8 @@ export function SavedPage({ data }: { data: SavedPageData }) {
                 class="button button-small"
                 data-testid="remove-button"
                 disabled={!enhanced || removing.has(event.id)}
-                onClick={() => void remove(event)}
+                // One removal per event at a time; another event's Remove is not held up.
+                onClick={() => void once(() => remove(event), event.id)}
               >
                 Remove<span class="visually-hidden"> <span lang={textLang(event.title)}>{event.title}</span> from saved events</span>
               </button>
