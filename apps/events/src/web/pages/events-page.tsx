@@ -5,12 +5,12 @@
  * The server renders the search its URL asks for; the script then searches
  * in place and keeps the URL in step.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { EventPreviewPanel } from '../components/event-preview-panel.tsx';
 import { SearchForm } from '../components/search-form.tsx';
 import { SearchResults } from '../components/search-results.tsx';
 import type { EventsPageData } from '../page-data.ts';
-import { useLatest, useNextCommit, useRouteControls } from '../page-hooks.ts';
+import { useEnhanced, useLatest, useNextCommit, useRouteControls } from '../page-hooks.ts';
 import { describeSearchRefusal, emptyFormValues, filtersFromFormValues, formValuesFromFilters, type SearchFormValues } from '../search-form-values.ts';
 import { useEventSearch, usePreviewPanel, useSideBySideLayout, type EventSearchState, type PreviewPanelState } from './events-page-state.ts';
 
@@ -34,8 +34,7 @@ const SEARCH_ERROR_ID = 'search-error';
  */
 export function EventsPage({ data }: { data: EventsPageData }) {
   const [values, setValues] = useState<SearchFormValues>(() => formValuesFromFilters(data.filters));
-  const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => setEnhanced(true), []);
+  const enhanced = useEnhanced();
   const panel = usePreviewPanel();
   const searching = useEventSearch(data, function closePanelForNewSearch() {
     // The panel goes: a focus inside it moves to the results first, not to the page's start.
