@@ -10,7 +10,7 @@ import type { EventSearchFilters } from '../../domain/search-filters.ts';
 import type { PreviewState } from '../components/event-preview-panel.tsx';
 import type { ShownSearch } from '../components/search-results.tsx';
 import type { EventsPageData } from '../page-data.ts';
-import { useNextCommit, usePageSite } from '../page-hooks.ts';
+import { useLeaveSignal, useNextCommit, usePageSite } from '../page-hooks.ts';
 import { filtersToSearchParams } from '../search-filters.ts';
 
 /** What {@link useEventSearch} gives the page. */
@@ -36,6 +36,7 @@ export type EventSearchState = {
 export function useEventSearch(data: EventsPageData, onShown: () => void): EventSearchState {
   const site = usePageSite();
   const committed = useNextCommit();
+  const left = useLeaveSignal();
   const [search, setSearch] = useState<ShownSearch>({ filters: data.filters, outcome: data.search });
   const [busy, setBusy] = useState(false);
   const searchedIds = useRef(new Set(data.search.ok ? data.search.result.events.map((event) => event.id) : []));
@@ -48,7 +49,8 @@ export function useEventSearch(data: EventsPageData, onShown: () => void): Event
     setBusy(false);
     onShown();
     await committed();
-    site.replaceQuery(filtersToSearchParams(shown.filters));
+    // A page left meanwhile no longer owns the URL: the next page's query is not this search's.
+    if (!left.aborted) site.replaceQuery(filtersToSearchParams(shown.filters));
   }
 
   async function run(filters: EventSearchFilters): Promise<boolean> {
