@@ -283,6 +283,16 @@ describe('0. the contracts each page publishes', () => {
 });
 
 describe('3. route lifecycle', () => {
+  it('offers no tools on the page or register page of an event that does not exist', async () => {
+    for (const path of ['/events/evt-nope', '/events/evt-nope/register']) {
+      await page.goto(`${server.url}${path}`);
+      await page.locator('main h1:text-is("Event not found")').waitFor();
+      // The page registers its tools in an effect after it is painted: two frames and a task later, they are there or never.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
+      expect(await toolNames(), path).toEqual([]);
+    }
+  });
+
   it('each page holds its own profile, and leaving a page removes its tools', async () => {
     await open('/', []);
     await page.click(byTestId('nav-events'));

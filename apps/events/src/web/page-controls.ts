@@ -39,6 +39,8 @@ export type EventsControls = {
 export type EventControls = {
   /** The event ID from the route. */
   readonly eventId: string;
+  /** True when no event has the route's ID (NOT_FOUND): the page offers the agent no tools. */
+  readonly eventMissing: boolean;
   /** Resolves once the details are on screen, with them; null when there is no such event (or loading failed). */
   ready(): Promise<EventDetail | null>;
   /** Re-renders the details from this record (for the route's event). */
@@ -59,6 +61,8 @@ export type RegisterFormField = {
 export type RegisterControls = {
   /** The event ID from the route. */
   readonly eventId: string;
+  /** True when no event has the route's ID (NOT_FOUND): the page offers the agent no tools. */
+  readonly eventMissing: boolean;
   /**
    * Resolves once the event's heading and the form are on screen, with an
    * agent's stored draft filled in; null when there is no such event.

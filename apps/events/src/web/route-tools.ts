@@ -9,7 +9,8 @@
  *   save_event({event_id}) for the route's event only, prepare_event_registration.
  * - `/events/:id/register`: prepare_event_registration({name?, email?}).
  * - `/registrations`: prepare_registration_cancellation({registration_id?}).
- * - home, `/saved`, `/connect`: none.
+ * - home, `/saved`, `/connect`, and an event page or register page whose event
+ *   does not exist: none.
  *
  * The tools' contracts come as data (published-tools.ts, computed at build
  * time): the page checks each call's input against the schema it publishes,
@@ -46,8 +47,9 @@ const { searchEvents, getEventDetails, getShownEventDetails, saveEvent, fillRegi
  */
 export function toolsForRoute(args: RouteRenderedArgs, context: RouteToolsContext): PageTool[] {
   if (isRoute(args, 'events')) return eventsPageTools(args[1]);
-  if (isRoute(args, 'event')) return eventPageTools(args[1], context);
-  if (isRoute(args, 'register')) return registerPageTools(args[1]);
+  // A page about an event that does not exist has nothing for a tool to act on.
+  if (isRoute(args, 'event')) return args[1].eventMissing ? [] : eventPageTools(args[1], context);
+  if (isRoute(args, 'register')) return args[1].eventMissing ? [] : registerPageTools(args[1]);
   if (isRoute(args, 'registrations')) return registrationsPageTools(args[1]);
   return [];
 }

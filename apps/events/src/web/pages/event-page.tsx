@@ -20,6 +20,7 @@ export function EventPage({ data }: { data: EventPageData }) {
 
   useRouteControls('event', {
     eventId: data.eventId,
+    eventMissing: data.error?.code === 'NOT_FOUND',
     ready: () => Promise.resolve(latest.current),
     async showEventDetails(shown) {
       if (shown.id !== data.eventId) return;

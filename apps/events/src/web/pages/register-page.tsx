@@ -34,6 +34,7 @@ export function RegisterPage({ data }: { data: RegisterPageData }) {
 
   useRouteControls('register', {
     eventId: data.eventId,
+    eventMissing: data.error?.code === 'NOT_FOUND',
     ready: () => Promise.resolve(data.event),
     formFields() {
       const { values, sources } = latest.current;
