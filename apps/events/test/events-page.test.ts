@@ -332,6 +332,33 @@ describe('a keyboard-only search', () => {
   });
 });
 
+describe('Escape while a preview is still loading', () => {
+  it('closes the panel, and the focus stays on the Preview pressed', async () => {
+    const page = await visit('/events');
+    let releaseDetails: () => void = () => {};
+    const detailsHeld = new Promise<void>((resolve) => {
+      releaseDetails = resolve;
+    });
+    await page.route('**/api/events/*', async (route) => {
+      await detailsHeld;
+      await route.continue();
+    });
+    const button = page.locator(`${byTestId('event-result')} ${byTestId('preview-button')}`).first();
+    const eventId = await page.locator(byTestId('event-result')).first().getAttribute('data-event-id');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.locator(byTestId('details-panel')).waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator(byTestId('details-panel')).waitFor({ state: 'hidden' });
+    // The details arriving after Escape (if the load was not dropped) must not open the panel again.
+    releaseDetails();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
+
+    expect(await page.locator(byTestId('details-panel')).isHidden()).toBe(true);
+    expect(await focused(page)).toMatchObject({ testId: 'preview-button', eventId });
+  });
+});
+
 describe('without JavaScript', () => {
   it('the form is a GET form to /events and the pager is links, and both work', async () => {
     const page = await visit('/events', { script: false });

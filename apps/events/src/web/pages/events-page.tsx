@@ -27,7 +27,8 @@ const SEARCH_ERROR_ID = 'search-error';
  * On a wide screen the panel sits beside the list; on a narrow one it opens
  * under the card whose Preview was pressed, where the person is looking.
  * A person's Preview moves the focus to the panel's heading; Close or Escape
- * closes it and returns the focus to that Preview button.
+ * (also while the details are still loading) closes it and returns the focus
+ * to that Preview button.
  *
  * Its controls (page-controls.ts, `EventsControls`) let the tools show a
  * search and open, read and mark the event in the panel.
@@ -76,7 +77,15 @@ export function EventsPage({ data }: { data: EventsPageData }) {
           void searching.run({});
         }}
       />
-      <div class="events-layout">
+      <div
+        class="events-layout"
+        onKeyDown={(event) => {
+          // Escape closes a preview still loading too, while the focus is still on the Preview pressed (the panel handles its own).
+          if (event.key !== 'Escape' || event.defaultPrevented || preview === null) return;
+          event.preventDefault();
+          closePreview();
+        }}
+      >
         <SearchResults
           search={search}
           refusalMessage={refusal?.message ?? null}
