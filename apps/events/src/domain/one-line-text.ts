@@ -53,6 +53,34 @@ function isOneLineOfText(text: string): boolean {
   return !NOT_ONE_LINE_OF_TEXT.test(text.replace(JOINERS_IN_PLACE, ''));
 }
 
+/** Breaks the line: control characters and the line and paragraph separators. */
+const LINE_BREAKING = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+
+/** Sets the direction text reads in: bidi marks, embeddings, overrides and isolates (https://www.unicode.org/reports/tr9/). */
+const DIRECTION_SETTING = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** Why text breaks the rule of {@link oneLineTextSchema}, the first that applies; `unseen` covers every other character the rule refuses. */
+export type OneLineTextProblem = 'blank' | 'too-long' | 'line-breaking' | 'direction-setting' | 'unseen';
+
+/**
+ * What is wrong with `text` under {@link oneLineTextSchema}(`maxLength`, 1),
+ * for a page that words a refusal by what the person typed; null when the
+ * rule accepts it. Trims first, counts code points, as the schema does.
+ * `line-breaking` and `direction-setting` may both apply: both are listed.
+ *
+ * @example oneLineTextProblems('   ', 60) // ['blank']
+ */
+export function oneLineTextProblems(text: string, maxLength: number): OneLineTextProblem[] | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return ['blank'];
+  if ([...trimmed].length > maxLength) return ['too-long'];
+  if (isOneLineOfText(trimmed)) return null;
+  const kinds: OneLineTextProblem[] = [];
+  if (LINE_BREAKING.test(trimmed)) kinds.push('line-breaking');
+  if (DIRECTION_SETTING.test(trimmed)) kinds.push('direction-setting');
+  return kinds.length > 0 ? kinds : ['unseen'];
+}
+
 /**
  * The rule in words, the same wherever it refuses (`The name must be …`,
  * `Field "label": must be …`): "1 to 60 characters on one line, without

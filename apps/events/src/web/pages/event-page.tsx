@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { EventDetail } from '../api-shapes.ts';
 import { EventDetails } from '../components/event-details.tsx';
+import { EventMissing } from '../components/event-missing.tsx';
 import type { EventPageData } from '../page-data.ts';
 import { useLatest, useNextCommit, useRouteControls } from '../page-hooks.ts';
 
@@ -42,9 +43,7 @@ export function EventPage({ data }: { data: EventPageData }) {
         </div>
       ) : (
         <div class="event-page-body">
-          <h1>{data.error?.code === 'NOT_FOUND' ? 'Event not found' : 'The event could not be loaded'}</h1>
-          <p class="message message-error" data-testid="event-error" role="alert">{data.error?.message ?? 'The event could not be loaded.'}</p>
-          <p><a href="/events">Find another event</a></p>
+          <EventMissing error={data.error} testId="event-error" />
         </div>
       )}
     </>

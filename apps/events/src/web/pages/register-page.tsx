@@ -10,6 +10,7 @@
  */
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import type { EventDetail } from '../api-shapes.ts';
+import { EventMissing } from '../components/event-missing.tsx';
 import { RegistrationFormStep } from '../components/registration-form-step.tsx';
 import { RegistrationReviewStep } from '../components/registration-review-step.tsx';
 import { RegistrationSuccess } from '../components/registration-success.tsx';
@@ -58,9 +59,7 @@ function RegisterEventMissing({ error }: { error: RegisterPageData['error'] }) {
   return (
     <>
       <p class="back-link"><a href="/events">← All events</a></p>
-      <h1>{error?.code === 'NOT_FOUND' ? 'Event not found' : 'The event could not be loaded'}</h1>
-      <p class="message message-error" data-testid="register-unavailable" role="alert">{error?.message ?? 'The event could not be loaded.'}</p>
-      <p><a href="/events">Find another event</a></p>
+      <EventMissing error={error} testId="register-unavailable" />
     </>
   );
 }
