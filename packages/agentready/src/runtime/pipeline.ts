@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract, ToolInput } from '../contract/define-tool.ts';
-import { requiresPrincipal } from '../contract/effects.ts';
+import { requiresPrincipal, type EffectClass } from '../contract/effects.ts';
 import { fail, succeed, type FailureDetails, type Guidance, type ToolResult } from '../contract/envelope.ts';
 import { parseToolInput } from '../contract/input-validation.ts';
 import type { AuditEvidence, AuditSink } from './audit-log.ts';
@@ -21,8 +21,30 @@ export type Surface = 'webmcp' | 'mcp' | 'ui';
 /**
  * Who calls. `id` is internal: it reaches operations and (as `ref`) audit
  * evidence, never a result.
+ *
+ * - `kind`: how the caller proved who it is: a browser `session`, a personal
+ *   access `token`, or an `oauth` access token from a grant the person approved.
+ * - `id`: the internal key the application files the caller's things under
+ *   (the account's key when `account` is set; for an anonymous visitor's
+ *   session, the session's key).
+ * - `ref`: an opaque reference to that credential (`ses-…`, `pat-…`, `oag-…`)
+ *   for audit evidence and logs.
+ * - `account`: the account it acts for (`id` internal, `ref` opaque `acc-…`),
+ *   or null/absent for an anonymous visitor.
+ * - `scope`: the effect classes the credential may run; absent means every
+ *   effect (a person in their own browser). The pipeline refuses a tool whose
+ *   effect is not in it.
+ * - `clientName`: who acts, as the person named it (a token's label) or as the
+ *   client registered itself (an OAuth client's name), for activity pages.
  */
-export type Principal = { id: string; kind: 'session' | 'token'; ref: string };
+export type Principal = {
+  id: string;
+  kind: 'session' | 'token' | 'oauth';
+  ref: string;
+  account?: { id: string; ref: string } | null;
+  scope?: readonly EffectClass[];
+  clientName?: string;
+};
 
 /**
  * The principal a bearer access token stands for, and when the token stops
