@@ -10,8 +10,8 @@ import type { EventsDatabase } from '../store/schema.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
 import type { EventsContext } from './events-context.ts';
 import { cancellationRefusal, checkRegistrable, findOwnedRegistration } from './registration-rules.ts';
-import { newSecretToken, sha256Hex } from './secret-tokens.ts';
-import { sessionRowIdOf } from './sessions.ts';
+import { newSecretToken, sha256Hex } from 'agentready/identity';
+import { accountRowIdOf, signInRequired } from './principal-owners.ts';
 import { toSiteIso } from './site-time.ts';
 
 /** How long an intent stays valid: five minutes, in milliseconds. */
@@ -38,12 +38,13 @@ export async function createConfirmationIntent(
   principal: Principal,
   request: { action: ConfirmationAction; targetId: string },
 ): Promise<DomainResult<IssuedIntent>> {
-  const sessionRowId = sessionRowIdOf(principal);
+  const accountRowId = accountRowIdOf(principal);
+  if (accountRowId === null) return signInRequired(request.action === 'register' ? 'register for an event' : 'cancel a registration');
   if (request.action === 'register') {
     const check = await checkRegistrable(ctx, principal, request.targetId);
     if (!check.ok) return { ...check, field: 'target_id' };
   } else {
-    const refusal = cancellationRefusal(await findOwnedRegistration(ctx.db, sessionRowId, request.targetId));
+    const refusal = cancellationRefusal(await findOwnedRegistration(ctx.db, accountRowId, request.targetId));
     if (refusal) return { ...refusal, field: 'target_id' };
   }
 
@@ -54,7 +55,7 @@ export async function createConfirmationIntent(
     .insertInto('confirmation_intents')
     .values({
       token_hash: sha256Hex(intent),
-      session_id: sessionRowId,
+      account_id: accountRowId,
       action: request.action,
       target_id: request.targetId,
       expires_at_ms: expiresAtMs,
@@ -76,14 +77,14 @@ export async function createConfirmationIntent(
 export async function consumeConfirmationIntent(
   trx: Kysely<EventsDatabase>,
   now: Date,
-  expected: { sessionRowId: number; action: ConfirmationAction; targetId: string; intent: string },
+  expected: { accountRowId: number; action: ConfirmationAction; targetId: string; intent: string },
 ): Promise<DomainFailure | null> {
   const row = await trx
     .selectFrom('confirmation_intents')
-    .select(['id', 'session_id', 'action', 'target_id', 'expires_at_ms'])
+    .select(['id', 'account_id', 'action', 'target_id', 'expires_at_ms'])
     .where('token_hash', '=', sha256Hex(expected.intent))
     .executeTakeFirst();
-  if (!row || row.session_id !== expected.sessionRowId || row.action !== expected.action || row.target_id !== expected.targetId) {
+  if (!row || row.account_id !== expected.accountRowId || row.action !== expected.action || row.target_id !== expected.targetId) {
     return confirmationRequired('This confirmation does not match this request. Confirm again.');
   }
   if (now.getTime() >= row.expires_at_ms) return confirmationRequired('This confirmation has expired. Confirm again.');

@@ -21,6 +21,8 @@ export type DomainFailure = {
   /** The input field at fault, named as the API names it (`event_id`, `date_to`, …). */
   field?: string;
   reason?: ConflictReason;
+  /** What to do instead, when the message alone does not say. */
+  nextAction?: string;
 };
 
 /** A domain answer. */
@@ -35,7 +37,7 @@ export function succeeded<T>(value: T): { ok: true; value: T } {
 export function refused(
   code: DomainFailureCode,
   message: string,
-  details: { field?: string; reason?: ConflictReason } = {},
+  details: { field?: string; reason?: ConflictReason; nextAction?: string } = {},
 ): DomainFailure {
   return { ok: false, code, message, ...details };
 }

@@ -10,7 +10,7 @@ import { refused, succeeded, type DomainResult } from './domain-result.ts';
 import { findEventRow, toEventDetail } from './event-records.ts';
 import type { EventDetail } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
-import { sessionRowIdOf } from './sessions.ts';
+import { accountRowIdOf, savedEventsOwnerOf } from './principal-owners.ts';
 
 /**
  * Reads one event.
@@ -22,7 +22,7 @@ import { sessionRowIdOf } from './sessions.ts';
 export async function getEventDetail(ctx: EventsContext, principal: Principal | null, eventId: string): Promise<DomainResult<EventDetail>> {
   const row = await findEventRow(ctx.db, eventId);
   if (!row) return eventNotFound();
-  const mine = principal ? await sessionRelation(ctx.db, sessionRowIdOf(principal), row.id) : { saved: false, registered: false };
+  const mine = await principalRelation(ctx.db, principal, row.id);
   return succeeded(toEventDetail(row, ctx.now(), mine));
 }
 
@@ -32,27 +32,30 @@ export function eventNotFound() {
 }
 
 /**
- * Whether a session saved an event and holds an active registration for it.
+ * Whether the principal saved an event and holds an active registration for
+ * it (both false for nobody; `registered` false for an anonymous visitor).
  *
  * @param db the database or a transaction.
  */
-export async function sessionRelation(
+export async function principalRelation(
   db: Kysely<EventsDatabase>,
-  sessionRowId: number,
+  principal: Principal | null,
   eventRowId: number,
 ): Promise<{ saved: boolean; registered: boolean }> {
-  const saved = await db
-    .selectFrom('saved_events')
-    .select('id')
-    .where('session_id', '=', sessionRowId)
-    .where('event_id', '=', eventRowId)
-    .executeTakeFirst();
-  const registered = await db
-    .selectFrom('registrations')
-    .select('id')
-    .where('session_id', '=', sessionRowId)
-    .where('event_id', '=', eventRowId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
+  const owner = savedEventsOwnerOf(principal);
+  const accountId = accountRowIdOf(principal);
+  const saved = owner
+    ? await db.selectFrom('saved_events').select('id').where(owner.column, '=', owner.id).where('event_id', '=', eventRowId).executeTakeFirst()
+    : undefined;
+  const registered =
+    accountId === null
+      ? undefined
+      : await db
+          .selectFrom('registrations')
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('event_id', '=', eventRowId)
+          .where('status', '=', 'active')
+          .executeTakeFirst();
   return { saved: saved !== undefined, registered: registered !== undefined };
 }

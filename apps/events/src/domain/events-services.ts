@@ -32,16 +32,10 @@ import {
 import { listSavedEvents, saveEvent, unsaveEvent, type SaveEventResult, type UnsaveEventResult } from './saved-events.ts';
 import { searchEvents, type EventSearchPage } from './search-events.ts';
 import type { EventSearchFilters } from './search-filters.ts';
-import { findSession, getStateVersion, openSession, startSession, type OpenedSession, type SessionState } from './sessions.ts';
+import { getStateVersion } from './principal-owners.ts';
 
 /** The domain operations, bound to one database and clock. See each function's module for its rules. */
 export type EventsServices = {
-  /** Finds or starts the session named by an `ar_session` cookie value. */
-  openSession(presentedCookie: string | undefined): Promise<OpenedSession>;
-  /** The session named by an `ar_session` cookie value, or null. */
-  findSession(presentedCookie: string | undefined): Promise<SessionState | null>;
-  /** Starts a new anonymous session; `issuedCookie` is the value to set. */
-  startSession(): Promise<OpenedSession & { issuedCookie: string }>;
   /** 0 for null or an unknown session. */
   getStateVersion(principal: Principal | null): Promise<number>;
   /** INVALID_INPUT (field keyword | date_from | date_to | page) or a page of results. */
@@ -69,13 +63,13 @@ export type EventsServices = {
   /** NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT (`not_active`), or the cancelled registration. */
   cancelRegistration(principal: Principal, request: { registrationId: string; confirmationIntent: string }): Promise<DomainResult<RegistrationCancelled>>;
   listActiveRegistrations(principal: Principal): Promise<ActiveRegistration[]>;
-  /** INVALID_INPUT (field label), CONFLICT (20 held), FORBIDDEN (a token principal), or the token, shown this once. */
-  createAccessToken(principal: Principal, request: { label: string }): Promise<DomainResult<AccessTokenCreated>>;
-  /** The session's unrevoked tokens, newest first; never a token or its hash. */
+  /** INVALID_INPUT (field label | scope), CONFLICT (20 held), FORBIDDEN (a token principal), UNAUTHENTICATED (not signed in), or the token, shown this once. */
+  createAccessToken(principal: Principal, request: { label: string; scope?: string }): Promise<DomainResult<AccessTokenCreated>>;
+  /** The account's unrevoked tokens, newest first; never a token or its hash. */
   listAccessTokens(principal: Principal): Promise<AccessTokenSummary[]>;
-  /** NOT_FOUND unless it is this session's unrevoked token, FORBIDDEN (a token principal), or `{ accessToken: { id, revokedAt } }`. */
+  /** NOT_FOUND unless it is this account's unrevoked token, FORBIDDEN (a token principal), or `{ accessToken: { id, revokedAt } }`. */
   revokeAccessToken(principal: Principal, publicId: string): Promise<DomainResult<AccessTokenRevoked>>;
-  /** The creating session's principal (`kind: "token"`) and the token's expiry for a live token, or null (unknown, revoked, expired); notes its use. */
+  /** The account's principal (`kind: "token"`, with the token's scope) and the token's expiry for a live token, or null (unknown, revoked, expired); notes its use. */
   verifyAccessToken(presentedToken: string | undefined): Promise<VerifiedAccessToken | null>;
 };
 
@@ -88,9 +82,6 @@ export type EventsServices = {
  */
 export function createEventsServices(ctx: EventsContext): EventsServices {
   return {
-    openSession: (presentedCookie) => openSession(ctx, presentedCookie),
-    findSession: (presentedCookie) => findSession(ctx, presentedCookie),
-    startSession: () => startSession(ctx),
     getStateVersion: (principal) => getStateVersion(ctx, principal),
     searchEvents: (filters) => searchEvents(ctx, filters),
     getEventDetail: (principal, eventId) => getEventDetail(ctx, principal, eventId),

@@ -6,6 +6,7 @@
  * browser (MCP). One draft per (session, event): the next prepare replaces it,
  * registering removes it (`registerForEvent`). A draft never registers anyone.
  */
+import { DateTime } from 'luxon';
 import type { Principal } from 'agentready/runtime';
 import { ATTENDEE_NAME_MAX_LENGTH, attendeeEmailSchema, attendeeNameSchema } from './attendee-rules.ts';
 import { refused, succeeded, type DomainResult } from './domain-result.ts';
@@ -13,7 +14,7 @@ import { eventNotFound } from './event-details.ts';
 import { findEventRow, isEventId } from './event-records.ts';
 import type { EventsContext } from './events-context.ts';
 import { oneLineTextRule } from './one-line-text.ts';
-import { sessionRowIdOf } from './sessions.ts';
+import { accountRowIdOf, signInRequired } from './principal-owners.ts';
 import { toSiteIso } from './site-time.ts';
 
 /** What an agent prepared: each field as given, or absent when it gave none. */
@@ -44,6 +45,8 @@ export async function saveRegistrationDraft(
   eventPublicId: string,
   values: RegistrationDraftValues,
 ): Promise<DomainResult<{ preparedAt: string }>> {
+  const accountRowId = accountRowIdOf(principal);
+  if (accountRowId === null) return signInRequired('have an agent prepare a registration');
   const name = values.name === undefined ? null : attendeeNameSchema.safeParse(values.name);
   if (name !== null && !name.success) {
     return refused('INVALID_INPUT', `The name must be ${oneLineTextRule(ATTENDEE_NAME_MAX_LENGTH)}.`, { field: 'name' });
@@ -63,14 +66,14 @@ export async function saveRegistrationDraft(
   };
   await ctx.db
     .insertInto('registration_drafts')
-    .values({ session_id: sessionRowIdOf(principal), event_id: event.id, ...draft })
-    .onConflict((conflict) => conflict.columns(['session_id', 'event_id']).doUpdateSet(draft))
+    .values({ account_id: accountRowId, event_id: event.id, ...draft })
+    .onConflict((conflict) => conflict.columns(['account_id', 'event_id']).doUpdateSet(draft))
     .execute();
   return succeeded({ preparedAt: toSiteIso(preparedAt) });
 }
 
 /**
- * The session's own draft for an event. Only the session that prepared it can
+ * The account's own draft for an event, unless it has expired. Only the account it was prepared for can
  * read it, e-mail included (the person's own page shows it back to them).
  *
  * @param eventPublicId the event's public ID.
@@ -82,14 +85,24 @@ export async function findRegistrationDraft(
   principal: Principal,
   eventPublicId: string,
 ): Promise<RegistrationDraft | null> {
-  if (!isEventId(eventPublicId)) return null;
+  const accountRowId = accountRowIdOf(principal);
+  if (accountRowId === null || !isEventId(eventPublicId)) return null;
   const row = await ctx.db
     .selectFrom('registration_drafts')
     .innerJoin('events', 'events.id', 'registration_drafts.event_id')
     .select(['registration_drafts.attendee_name', 'registration_drafts.attendee_email', 'registration_drafts.prepared_at'])
-    .where('registration_drafts.session_id', '=', sessionRowIdOf(principal))
+    .where('registration_drafts.account_id', '=', accountRowId)
+    .where('registration_drafts.prepared_at', '>', draftsPreparedAfter(ctx.now()))
     .where('events.public_id', '=', eventPublicId)
     .executeTakeFirst();
   if (!row) return null;
   return { name: row.attendee_name, email: row.attendee_email, preparedAt: toSiteIso(new Date(row.prepared_at)) };
+}
+
+/** Days a draft is kept after it was prepared; then it is no longer offered, and the sweep removes it. */
+export const REGISTRATION_DRAFT_LIFETIME_DAYS = 7;
+
+/** The oldest `prepared_at` (ISO 8601 UTC, exclusive) a live draft may have at `now`. */
+export function draftsPreparedAfter(now: Date): string {
+  return DateTime.fromJSDate(now).minus({ days: REGISTRATION_DRAFT_LIFETIME_DAYS }).toUTC().toISO() as string;
 }

@@ -7,11 +7,12 @@ import type { Kysely } from 'kysely';
 import type { Principal } from 'agentready/runtime';
 import type { EventRow, EventsDatabase } from '../store/schema.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
-import { eventNotFound, sessionRelation } from './event-details.ts';
+import { eventNotFound, principalRelation } from './event-details.ts';
+import { accountRowIdOf, signInRequired } from './principal-owners.ts';
 import { eventState, findEventRow, toEventDetail } from './event-records.ts';
 import type { EventDetail } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
-import { sessionRowIdOf } from './sessions.ts';
+
 
 const REGISTRATION_ID_PATTERN = /^reg-[A-Za-z0-9_-]{16}$/;
 
@@ -41,9 +42,10 @@ export function registrationRefusal(event: EventRow, now: Date, alreadyRegistere
  *   `closed` | `full` | `already_registered` (both with `field: "event_id"`).
  */
 export async function checkRegistrable(ctx: EventsContext, principal: Principal, eventId: string): Promise<DomainResult<EventDetail>> {
+  if (accountRowIdOf(principal) === null) return signInRequired('register for an event');
   const event = await findEventRow(ctx.db, eventId);
   if (!event) return eventNotFound();
-  const mine = await sessionRelation(ctx.db, sessionRowIdOf(principal), event.id);
+  const mine = await principalRelation(ctx.db, principal, event.id);
   const now = ctx.now();
   const refusal = registrationRefusal(event, now, mine.registered);
   return refusal ?? succeeded(toEventDetail(event, now, mine));
@@ -53,14 +55,14 @@ export async function checkRegistrable(ctx: EventsContext, principal: Principal,
 export type OwnedRegistration = { id: number; publicId: string; eventRowId: number; status: 'active' | 'cancelled' };
 
 /**
- * Finds a registration by public ID among the session's own. Another session's
+ * Finds a registration by public ID among the account's own. Another account's
  * registration is not found: its existence is not revealed.
  *
  * @param db the database or a transaction.
  */
 export async function findOwnedRegistration(
   db: Kysely<EventsDatabase>,
-  sessionRowId: number,
+  accountRowId: number,
   registrationId: string,
 ): Promise<OwnedRegistration | undefined> {
   if (!REGISTRATION_ID_PATTERN.test(registrationId)) return undefined;
@@ -68,7 +70,7 @@ export async function findOwnedRegistration(
     .selectFrom('registrations')
     .select(['id', 'public_id', 'event_id', 'status'])
     .where('public_id', '=', registrationId)
-    .where('session_id', '=', sessionRowId)
+    .where('account_id', '=', accountRowId)
     .executeTakeFirst();
   return row ? { id: row.id, publicId: row.public_id, eventRowId: row.event_id, status: row.status } : undefined;
 }

@@ -17,7 +17,7 @@ import type { EventsContext } from './events-context.ts';
 import { oneLineTextRule } from './one-line-text.ts';
 import { refusableTransaction } from './refusable-transaction.ts';
 import { cancellationRefusal, findOwnedRegistration, registrationNotFound, registrationRefusal } from './registration-rules.ts';
-import { bumpStateVersion, sessionRowIdOf } from './sessions.ts';
+import { accountRowIdOf, bumpStateVersion, signInRequired } from './principal-owners.ts';
 import { toSiteIso } from './site-time.ts';
 
 /** What a registration needs; `confirmationIntent` comes from a person's click. */
@@ -60,7 +60,8 @@ export async function registerForEvent(
   }
   const name = parsedName.data;
   const email = parsedEmail.data;
-  const sessionRowId = sessionRowIdOf(principal);
+  const accountRowId = accountRowIdOf(principal);
+  if (accountRowId === null) return signInRequired('register for an event');
   const alreadyRegistered = () =>
     refused('CONFLICT', 'You are already registered for this event.', { reason: 'already_registered', field: 'event_id' });
 
@@ -71,7 +72,7 @@ export async function registerForEvent(
       const event = await findEventRow(trx, request.eventId);
       if (!event) return refuse(eventNotFound());
       const intentFailure = await consumeConfirmationIntent(trx, now, {
-        sessionRowId,
+        accountRowId,
         action: 'register',
         targetId: event.public_id,
         intent: request.confirmationIntent,
@@ -81,7 +82,7 @@ export async function registerForEvent(
       const active = await trx
         .selectFrom('registrations')
         .select('id')
-        .where('session_id', '=', sessionRowId)
+        .where('account_id', '=', accountRowId)
         .where('event_id', '=', event.id)
         .where('status', '=', 'active')
         .executeTakeFirst();
@@ -104,7 +105,7 @@ export async function registerForEvent(
         .insertInto('registrations')
         .values({
           public_id: publicId,
-          session_id: sessionRowId,
+          account_id: accountRowId,
           event_id: event.id,
           attendee_name: name,
           attendee_email: email,
@@ -113,8 +114,8 @@ export async function registerForEvent(
         })
         .execute();
       // What an agent prepared for this event has been used (registration-drafts.ts).
-      await trx.deleteFrom('registration_drafts').where('session_id', '=', sessionRowId).where('event_id', '=', event.id).execute();
-      const stateVersion = await bumpStateVersion(trx, sessionRowId);
+      await trx.deleteFrom('registration_drafts').where('account_id', '=', accountRowId).where('event_id', '=', event.id).execute();
+      const stateVersion = await bumpStateVersion(trx, principal);
       return { registration: { id: publicId, event: { id: event.public_id, title: event.title } }, stateVersion };
     },
     // The partial unique index stops a concurrent second registration that
@@ -136,13 +137,14 @@ export async function cancelRegistration(
   principal: Principal,
   request: { registrationId: string; confirmationIntent: string },
 ): Promise<DomainResult<RegistrationCancelled>> {
-  const sessionRowId = sessionRowIdOf(principal);
+  const accountRowId = accountRowIdOf(principal);
+  if (accountRowId === null) return signInRequired('cancel a registration');
   return refusableTransaction(ctx.db, async (trx, refuse) => {
     const now = ctx.now();
-    const registration = await findOwnedRegistration(trx, sessionRowId, request.registrationId);
+    const registration = await findOwnedRegistration(trx, accountRowId, request.registrationId);
     if (!registration) return refuse(registrationNotFound());
     const intentFailure = await consumeConfirmationIntent(trx, now, {
-      sessionRowId,
+      accountRowId,
       action: 'cancel',
       targetId: registration.publicId,
       intent: request.confirmationIntent,
@@ -166,21 +168,23 @@ export async function cancelRegistration(
       .where('id', '=', registration.eventRowId)
       .whereRef('remaining_capacity', '<', 'capacity')
       .execute();
-    const stateVersion = await bumpStateVersion(trx, sessionRowId);
+    const stateVersion = await bumpStateVersion(trx, principal);
     return { registration: { id: registration.publicId, status: 'cancelled' as const }, stateVersion };
   });
 }
 
 /**
- * The session's active registrations, soonest event first.
+ * The account's active registrations (none for an anonymous visitor), soonest event first.
  */
 export async function listActiveRegistrations(ctx: EventsContext, principal: Principal): Promise<ActiveRegistration[]> {
+  const accountRowId = accountRowIdOf(principal);
+  if (accountRowId === null) return [];
   const rows = await ctx.db
     .selectFrom('registrations')
     .innerJoin('events', 'events.id', 'registrations.event_id')
     .selectAll('events')
     .select(['registrations.public_id as registration_id', 'registrations.registered_at'])
-    .where('registrations.session_id', '=', sessionRowIdOf(principal))
+    .where('registrations.account_id', '=', accountRowId)
     .where('registrations.status', '=', 'active')
     .orderBy('events.starts_at_ms')
     .orderBy('events.id')

@@ -11,6 +11,8 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { recordRefusedToolCalls } from 'agentready/mcp';
 import { createCallDrain, type DrainReport } from 'agentready/runtime';
+import type { SessionLifetimes } from 'agentready/identity';
+import { createEventsIdentity, type EventsIdentity } from '../domain/events-identity.ts';
 import { createEventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import { drainEventsCalls } from '../tools/events-shutdown.ts';
@@ -26,6 +28,7 @@ import { registrationsRoutes } from './registrations-routes.ts';
 import { savedEventsRoutes } from './saved-events-routes.ts';
 import { sessionMiddleware } from './session-middleware.ts';
 import { sessionRoutes } from './session-routes.ts';
+import { accountRoutes, type SignInLimits } from './account-routes.ts';
 import { toolCallRefusalEvidence, toolRoutes } from './tool-routes.ts';
 import { DEFAULT_WEB_ROOT, mountPages, pageDataRoutes } from './page-routes.tsx';
 
@@ -50,6 +53,10 @@ export type EventsAppOptions = {
   mcp?: { allowedHostnames?: string[]; siteUrl?: string };
   /** What /connect shows about connecting an MCP client (`GET /api/connect-info`). Default: no stdio launch, so the page shows a placeholder path. */
   connection?: ConnectionOptions;
+  /** How long sessions last. Default: 7 days without a request, 30 days in all. */
+  sessionLifetimes?: SessionLifetimes;
+  /** Limits on failed sign-ins. Default: none. */
+  signInLimits?: SignInLimits;
 };
 
 /**
@@ -66,6 +73,8 @@ export type EventsAppOptions = {
  *   HTTP server, then the database.
  */
 export type EventsApp = Hono<EventsEnv> & {
+  /** Accounts and sessions (and the sweep of what expired). */
+  identity: EventsIdentity;
   drainCalls(options: { graceMs: number }): Promise<DrainReport>;
   closeMcp(): Promise<void>;
 };
@@ -88,6 +97,8 @@ export type EventsApp = Hono<EventsEnv> & {
 export function createEventsApp(options: EventsAppOptions): EventsApp {
   const { db, now, logger } = options;
   const services = createEventsServices({ db, now });
+  const identity = createEventsIdentity({ db, now }, options.sessionLifetimes);
+  const siteUrl = options.mcp?.siteUrl;
   const calls = createCallDrain();
   const app = new Hono<EventsEnv>();
 
@@ -133,10 +144,11 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
       maxSize: API_BODY_LIMIT_BYTES,
       onError: (c) => respondWithFailure(c, { code: 'INVALID_INPUT', message: 'The request body is too large.' }),
     }),
-    sessionMiddleware(services),
+    sessionMiddleware(identity, siteUrl),
     csrfProtection(),
   );
   app.route('/api', sessionRoutes());
+  app.route('/api', accountRoutes({ identity, siteUrl, ...(options.signInLimits !== undefined && { signInLimits: options.signInLimits }) }));
   app.route('/api', eventsRoutes(services));
   app.route('/api', savedEventsRoutes(services));
   app.route('/api', registrationsRoutes(services));
@@ -160,11 +172,13 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   });
   mountPages(app, {
     ...pageSources,
+    identity,
     webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
     logger,
     ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
   });
   return Object.assign(app, {
+    identity,
     drainCalls: ({ graceMs }: { graceMs: number }) => drainEventsCalls(calls, db, logger, graceMs),
     closeMcp: () => mcp.endpoint.close(),
   });

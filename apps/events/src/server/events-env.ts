@@ -4,16 +4,17 @@
  */
 import type { Context } from 'hono';
 import type { Principal } from 'agentready/runtime';
-import type { SessionState } from '../domain/sessions.ts';
+import type { SessionState } from 'agentready/identity';
 
 /** Context variables set by the session middleware on every `/api/*` request. */
 export type EventsVariables = {
   /**
-   * The anonymous session's principal (`id` is internal, `ref` is for logs and
-   * audit), or null for a reading request that came without a session.
+   * The session's principal (`account` set when the person is signed in; `id`
+   * is internal, `ref` is for logs and audit), or null for a reading request
+   * that came without a session.
    */
   principal: Principal | null;
-  /** The whole session (principal, CSRF token, `stateVersion` as read at the start of the request), or null. */
+  /** The whole session (principal, account, CSRF token, `stateVersion` as read at the start of the request), or null. */
   session: SessionState | null;
 };
 

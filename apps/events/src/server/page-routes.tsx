@@ -16,12 +16,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { html, raw } from 'hono/html';
 import type { Logger } from 'pino';
 import { renderToString } from 'preact-render-to-string';
 import type { Principal } from 'agentready/runtime';
-import type { EventsServices } from '../domain/events-services.ts';
+import type { EventsIdentity } from '../domain/events-identity.ts';
 import { SITE_NAME, type PageData } from '../web/page-data.ts';
 import { pageHeadTags } from '../web/page-head-tags.ts';
 import { matchRoute, PAGE_PATHS } from '../web/routes.ts';
@@ -29,13 +28,15 @@ import { SiteShell } from '../web/site-shell.tsx';
 import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
 import { loadPageData, type PageDataSources } from './page-data-loader.ts';
-import { SESSION_COOKIE } from './session-middleware.ts';
+import { clearSessionCookies, readRequestSession } from './session-middleware.ts';
 
 /** Where `vite build` writes the client. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
 /** Options of {@link mountPages}. */
 export type PagesOptions = PageDataSources & {
+  /** Finds the session a page view's cookie names. */
+  identity: EventsIdentity;
   /** Folder of the built client. */
   webRoot: string;
   logger: Logger;
@@ -86,7 +87,7 @@ export function mountPages(app: Hono<EventsEnv>, options: PagesOptions): void {
     const location = new URL(options.siteUrl ?? requested.origin);
     location.pathname = requested.pathname;
     location.search = requested.search;
-    const principal = await sessionPrincipal(c, options.services);
+    const principal = await sessionPrincipal(c, options.identity, options.siteUrl);
     const data = await loadPageData(options, principal, location);
     c.header('Cache-Control', 'no-store');
     return c.html(renderDocument(template, data, location), pageStatus(data));
@@ -110,10 +111,15 @@ function splitOnce(text: string, marker: string, path: string): [string, string]
   return [text.slice(0, at), text.slice(at + marker.length)];
 }
 
-/** The principal of the request's session cookie, or null; never starts a session (a page view stores nothing). */
-async function sessionPrincipal(c: Context<EventsEnv>, services: EventsServices): Promise<Principal | null> {
-  const state = await services.findSession(getCookie(c, SESSION_COOKIE));
-  return state?.principal ?? null;
+/**
+ * The principal of the request's session cookie, or null; never starts a
+ * session (a page view stores nothing). Several session cookies, or an
+ * expired one, are cleared, and the page is shown as to nobody.
+ */
+async function sessionPrincipal(c: Context<EventsEnv>, identity: EventsIdentity, siteUrl: string | undefined): Promise<Principal | null> {
+  const { cookie, policy, lookup } = await readRequestSession(c, identity, siteUrl);
+  if (cookie.status === 'several' || lookup.status === 'expired') clearSessionCookies(c, policy);
+  return lookup.status === 'active' ? lookup.session.principal : null;
 }
 
 /** 404 for an unknown path or event, 200 otherwise (a refused search is still a page of the site). */

@@ -39,7 +39,13 @@ export const registrationBodySchema = z.strictObject({
 export const cancelRegistrationBodySchema = z.strictObject({ confirmation_intent: intentToken });
 
 /** `POST /api/access-tokens` body; the label's rules are the domain's (`access-token-label.ts`), which words the refusal. */
-export const createAccessTokenBodySchema = z.strictObject({ label: z.string() });
+export const createAccessTokenBodySchema = z.strictObject({ label: z.string(), scope: z.string().max(40).optional() });
+
+/** `POST /api/account/sign-up` and `/sign-in`: an e-mail address and a password (their rules are the toolkit's). */
+export const credentialsBodySchema = z.strictObject({ email: z.string().max(320), password: z.string().max(1024) });
+
+/** `POST /api/account/password`. */
+export const changePasswordBodySchema = z.strictObject({ currentPassword: z.string().max(1024), newPassword: z.string().max(1024) });
 
 function pageFromQueryText(query: unknown): unknown {
   if (typeof query !== 'object' || query === null || !('page' in query) || typeof query.page !== 'string') return query;

@@ -9,8 +9,8 @@ import { requiredSession, type EventsEnv } from './events-env.ts';
 export function sessionRoutes(): Hono<EventsEnv> {
   const routes = new Hono<EventsEnv>();
   routes.get('/session', function readSession(c) {
-    const { csrfToken, stateVersion } = requiredSession(c);
-    return c.json({ csrfToken, stateVersion });
+    const { csrfToken, stateVersion, account } = requiredSession(c);
+    return c.json({ csrfToken, stateVersion, signedIn: account !== null });
   });
   return routes;
 }

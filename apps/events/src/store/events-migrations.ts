@@ -150,4 +150,80 @@ export const eventsMigrations: Record<string, Migration> = {
       await db.schema.dropTable('access_tokens').execute();
     },
   },
+  // People now have accounts (agentready/identity): registrations, drafts, intents and
+  // tokens belong to an account, and saved events to an account or an anonymous visitor's
+  // session. Rows filed under the old anonymous sessions cannot be told whose they are,
+  // so they go, and the places their registrations held are given back.
+  '2026-11-30-001-accounts-own-what-people-do': {
+    async up(db: Kysely<unknown>) {
+      const id = autoNumberedKey(db);
+      for (const table of ['access_tokens', 'registration_drafts', 'confirmation_intents', 'registrations', 'saved_events', 'sessions']) {
+        await db.schema.dropTable(table).execute();
+      }
+      await sql`update events set remaining_capacity = capacity`.execute(db);
+
+      await db.schema
+        .createTable('saved_events')
+        .addColumn('id', 'integer', id)
+        .addColumn('account_id', 'integer', (col) => col.references('agentready_account.id').onDelete('cascade'))
+        .addColumn('session_id', 'integer', (col) => col.references('agentready_session.id').onDelete('cascade'))
+        .addColumn('event_id', 'integer', (col) => col.notNull().references('events.id').onDelete('cascade'))
+        .addColumn('saved_at', 'text', (col) => col.notNull())
+        .addUniqueConstraint('saved_events_once_per_account', ['account_id', 'event_id'])
+        .addUniqueConstraint('saved_events_once_per_session', ['session_id', 'event_id'])
+        .addCheckConstraint('saved_events_one_owner', sql`(account_id is null) <> (session_id is null)`)
+        .execute();
+
+      await db.schema
+        .createTable('registrations')
+        .addColumn('id', 'integer', id)
+        .addColumn('public_id', 'text', (col) => col.notNull().unique())
+        .addColumn('account_id', 'integer', (col) => col.notNull().references('agentready_account.id').onDelete('cascade'))
+        .addColumn('event_id', 'integer', (col) => col.notNull().references('events.id'))
+        .addColumn('attendee_name', 'text', (col) => col.notNull())
+        .addColumn('attendee_email', 'text', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('registered_at', 'text', (col) => col.notNull())
+        .addColumn('cancelled_at', 'text')
+        .addCheckConstraint('registrations_status_known', sql`status in ('active', 'cancelled')`)
+        .execute();
+      // The database itself keeps one active registration per account and event,
+      // so two concurrent submits cannot both succeed.
+      await db.schema
+        .createIndex('registrations_one_active_per_account_event')
+        .on('registrations')
+        .columns(['account_id', 'event_id'])
+        .unique()
+        .where(sql.ref('status'), '=', 'active')
+        .execute();
+      await db.schema.createIndex('registrations_by_event').on('registrations').column('event_id').execute();
+
+      await db.schema
+        .createTable('confirmation_intents')
+        .addColumn('id', 'integer', id)
+        .addColumn('token_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('account_id', 'integer', (col) => col.notNull().references('agentready_account.id').onDelete('cascade'))
+        .addColumn('action', 'text', (col) => col.notNull())
+        .addColumn('target_id', 'text', (col) => col.notNull())
+        .addColumn('expires_at_ms', 'bigint', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('used_at', 'text')
+        .addCheckConstraint('confirmation_intents_action_known', sql`action in ('register', 'cancel')`)
+        .execute();
+
+      await db.schema
+        .createTable('registration_drafts')
+        .addColumn('id', 'integer', id)
+        .addColumn('account_id', 'integer', (col) => col.notNull().references('agentready_account.id').onDelete('cascade'))
+        .addColumn('event_id', 'integer', (col) => col.notNull().references('events.id').onDelete('cascade'))
+        .addColumn('attendee_name', 'text')
+        .addColumn('attendee_email', 'text')
+        .addColumn('prepared_at', 'text', (col) => col.notNull())
+        .addUniqueConstraint('registration_drafts_once_per_account_event', ['account_id', 'event_id'])
+        .execute();
+    },
+    async down() {
+      throw new Error('This migration cannot be undone: the rows it removed are gone.');
+    },
+  },
 };

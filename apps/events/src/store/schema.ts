@@ -5,6 +5,7 @@
  * local calendar date (YYYY-MM-DD) for date-range filters.
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { IdentityTables } from 'agentready/identity';
 import type { RuntimeTables } from 'agentready/store';
 import type { EventLevel } from '../vocabulary/event-levels.ts';
 import type { LocationId } from '../vocabulary/locations.ts';
@@ -32,32 +33,24 @@ export type EventsTable = {
   created_at: string;
 };
 
-/** `sessions`: anonymous browser sessions. The cookie itself is never stored, only its SHA-256. */
-export type SessionsTable = {
-  id: Generated<number>;
-  /** Hex SHA-256 of the `ar_session` cookie value. */
-  token_hash: string;
-  csrf_token: string;
-  /** Opaque reference for logs and audit evidence (`ses-…`). */
-  ref: string;
-  state_version: ColumnType<number, number | undefined, number>;
-  created_at: string;
-};
-
-/** `saved_events`: unique per (session, event). */
+/**
+ * `saved_events`: a signed-in person's (`account_id`) or an anonymous
+ * visitor's (`session_id`, joined to the account at sign-in); unique per owner and event.
+ */
 export type SavedEventsTable = {
   id: Generated<number>;
-  session_id: number;
+  account_id: number | null;
+  session_id: number | null;
   event_id: number;
   saved_at: string;
 };
 
-/** `registrations`: at most one `active` row per (session, event). */
+/** `registrations`: an account's; at most one `active` row per (account, event). */
 export type RegistrationsTable = {
   id: Generated<number>;
   /** `reg-` + random, the registration's public ID. */
   public_id: string;
-  session_id: number;
+  account_id: number;
   event_id: number;
   attendee_name: string;
   attendee_email: string;
@@ -71,7 +64,7 @@ export type ConfirmationIntentsTable = {
   id: Generated<number>;
   /** Hex SHA-256 of the intent token handed to the page. */
   token_hash: string;
-  session_id: number;
+  account_id: number;
   action: 'register' | 'cancel';
   /** Public ID of the event (register) or registration (cancel). */
   target_id: string;
@@ -81,34 +74,13 @@ export type ConfirmationIntentsTable = {
 };
 
 /**
- * `access_tokens`: personal access tokens a person creates on /connect so an
- * MCP client acts as them. Only the SHA-256 of the token is stored.
- */
-export type AccessTokensTable = {
-  id: Generated<number>;
-  /** `pat-` + random: the token's public ID (shown on /connect, used to revoke, audit reference). */
-  public_id: string;
-  /** The session (person) the token acts as. */
-  session_id: number;
-  /** Hex SHA-256 of the token. */
-  token_hash: string;
-  /** What the person called it ("Claude Desktop"). */
-  label: string;
-  created_at: string;
-  /** When the token stops working (ISO 8601, UTC): 90 days after creation. */
-  expires_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-};
-
-/**
  * `registration_drafts`: the registration form an agent prepared for a person
- * (one per session and event, replaced by the next prepare, removed when the
+ * (one per account and event, replaced by the next prepare, removed when the
  * person registers). The site's register page opens with it filled in.
  */
 export type RegistrationDraftsTable = {
   id: Generated<number>;
-  session_id: number;
+  account_id: number;
   event_id: number;
   attendee_name: string | null;
   attendee_email: string | null;
@@ -118,16 +90,14 @@ export type RegistrationDraftsTable = {
 /** The events app's own tables. */
 export type EventsTables = {
   events: EventsTable;
-  sessions: SessionsTable;
   saved_events: SavedEventsTable;
   registrations: RegistrationsTable;
   confirmation_intents: ConfirmationIntentsTable;
-  access_tokens: AccessTokensTable;
   registration_drafts: RegistrationDraftsTable;
 };
 
-/** Everything in the events database: the app's tables and the toolkit runtime's. */
-export type EventsDatabase = EventsTables & RuntimeTables;
+/** Everything in the events database: the app's tables and the toolkit's (runtime and identity). */
+export type EventsDatabase = EventsTables & RuntimeTables & IdentityTables;
 
 export type EventRow = Selectable<EventsTable>;
 export type NewEventRow = Insertable<EventsTable>;

@@ -52,7 +52,7 @@ function howToConnect(surface: Surface, siteUrl: string | undefined): string {
   if (surface !== 'mcp') return 'Ask the person to reload the page; nothing was changed.';
   const connectPage = siteUrl ? new URL('/connect', siteUrl).href : "the site's /connect page (this MCP server's address without /mcp)";
   return (
-    `Ask the person to create an access token at ${connectPage} and add it to this MCP client's configuration ` +
-    '(HTTP: header "Authorization: Bearer <token>"; stdio: environment variable AGENTREADY_EVENTS_TOKEN), then call again. Reading tools work without it.'
+    `Ask the person to sign in at ${connectPage} and either create an access token there for this MCP client's configuration ` +
+    '(HTTP: header "Authorization: Bearer <token>"; stdio: environment variable AGENTREADY_EVENTS_TOKEN), or connect this client with OAuth sign-in; then call again. Reading tools work without either.'
   );
 }

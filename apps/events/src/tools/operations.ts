@@ -177,7 +177,7 @@ const NEXT_ACTION_BY_REASON: Record<NonNullable<DomainFailure['reason']>, string
 
 function refusal(domain: DomainFailure): Refusal {
   const details: FailureDetails = { code: domain.code, message: domain.message };
-  const nextAction = domain.reason ? NEXT_ACTION_BY_REASON[domain.reason] : NEXT_ACTION[domain.code];
+  const nextAction = domain.nextAction ?? (domain.reason ? NEXT_ACTION_BY_REASON[domain.reason] : NEXT_ACTION[domain.code]);
   if (nextAction) details.nextAction = nextAction;
   if (domain.field) details.field = domain.field;
   return { ok: false, failure: details };

@@ -289,6 +289,10 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
           0,
         );
       }
+      if (call.principal?.scope && !call.principal.scope.includes(tool.effect)) {
+        evidence.authorization = 'denied';
+        return fail(outOfScope(tool.effect), await stateVersion());
+      }
       const refusal = options.authorize?.(tool, call.principal) ?? null;
       if (refusal) {
         evidence.authorization = 'denied';
@@ -329,6 +333,18 @@ function auditedToolName(name: string, isCredential: (text: string) => boolean):
   // A token sent as the tool's name is a credential like any other: never kept.
   if (isCredential(name)) return '[redacted]';
   return PLAUSIBLE_TOOL_NAME.test(name) ? name : '[invalid tool name]';
+}
+
+/** FORBIDDEN for a credential whose scope does not cover the tool's effect (docs/identity.md, "Scopes"). */
+function outOfScope(effect: EffectClass): FailureDetails {
+  return {
+    code: 'FORBIDDEN',
+    message: effect === 'commit' ? 'Only the person can confirm this, on the site.' : 'The access this client was given does not cover this tool.',
+    nextAction:
+      effect === 'commit'
+        ? 'Send the person to the confirmation page.'
+        : 'Ask the person to give this client access that includes preparing and saving (a new token, or approving the client again), then call again.',
+  };
 }
 
 function temporaryFailure(stateVersion: number) {

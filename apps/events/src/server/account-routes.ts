@@ -1,0 +1,113 @@
+/**
+ * @module `/api/account/*` (docs/events-api.md, "Accounts"): sign up, sign in,
+ * sign out, sign out everywhere, change password. Session and CSRF come from
+ * the app's `/api` middleware, so a form another site posts never reaches
+ * these handlers. Signing up or in always starts a new session (a new cookie
+ * and CSRF token); the visitor's saved events join the account.
+ */
+import { Hono, type Context } from 'hono';
+import { sessionCookiePolicy, type SessionCookiePolicy, type StartedSession } from 'agentready/identity';
+import type { EventsIdentity } from '../domain/events-identity.ts';
+import { respondWithFailure, type ApiFailure } from './error-responses.ts';
+import { requiredSession, type EventsEnv } from './events-env.ts';
+import { parseJsonBody } from './request-input.ts';
+import { changePasswordBodySchema, credentialsBodySchema } from './request-schemas.ts';
+import { clearSessionCookies, setSessionCookie } from './session-middleware.ts';
+
+/** Options of {@link accountRoutes}. */
+export type AccountRoutesOptions = {
+  identity: EventsIdentity;
+  siteUrl: string | undefined;
+  /**
+   * Asked before a sign-in's password is checked, with the e-mail address and
+   * the caller's address: a refusal (RATE_LIMITED with `retryAfterSeconds`)
+   * answers at once. `signInFailed`/`signInSucceeded` report the outcome.
+   */
+  signInLimits?: SignInLimits;
+};
+
+/** The sign-in limiter as the routes use it. */
+export type SignInLimits = {
+  check(attempt: { email: string; address: string }): Promise<ApiFailure | null>;
+  failed(attempt: { email: string; address: string }): Promise<void>;
+  succeeded(attempt: { email: string; address: string }): Promise<void>;
+};
+
+/**
+ * Routes under `/api` for accounts.
+ *
+ * @example app.route('/api', accountRoutes({ identity, siteUrl }));
+ */
+export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
+  const { identity, signInLimits } = options;
+  const routes = new Hono<EventsEnv>();
+  const policyOf = (c: Context) => sessionCookiePolicy(options.siteUrl, c.req.url);
+
+  routes.post('/account/sign-up', async function signUp(c) {
+    const body = await parseJsonBody(c, credentialsBodySchema);
+    if (!body.ok) return respondWithFailure(c, body.failure);
+    const result = await identity.signUp(body.value, requiredSession(c).sessionId);
+    if (!result.ok) return respondWithFailure(c, result);
+    return signedIn(c, policyOf(c), result.value, 201);
+  });
+
+  routes.post('/account/sign-in', async function signIn(c) {
+    const body = await parseJsonBody(c, credentialsBodySchema);
+    if (!body.ok) return respondWithFailure(c, body.failure);
+    const attempt = { email: body.value.email.trim().toLowerCase(), address: callerAddress(c) };
+    const limited = await signInLimits?.check(attempt);
+    if (limited) return respondWithFailure(c, limited);
+    const result = await identity.signIn(body.value, requiredSession(c).sessionId);
+    if (!result.ok) {
+      await signInLimits?.failed(attempt);
+      return respondWithFailure(c, result);
+    }
+    await signInLimits?.succeeded(attempt);
+    return signedIn(c, policyOf(c), result.value, 200);
+  });
+
+  routes.post('/account/sign-out', async function signOut(c) {
+    await identity.signOut(requiredSession(c).sessionId);
+    clearSessionCookies(c, policyOf(c));
+    return c.json({ signedIn: false });
+  });
+
+  routes.post('/account/sign-out-everywhere', async function signOutEverywhere(c) {
+    const session = requiredSession(c);
+    if (!session.account) return respondWithFailure(c, notSignedIn());
+    const endedSessions = await identity.signOutEverywhere(session.account.id);
+    clearSessionCookies(c, policyOf(c));
+    return c.json({ signedIn: false, endedSessions });
+  });
+
+  routes.post('/account/password', async function changePassword(c) {
+    const body = await parseJsonBody(c, changePasswordBodySchema);
+    if (!body.ok) return respondWithFailure(c, body.failure);
+    const session = requiredSession(c);
+    if (!session.account) return respondWithFailure(c, notSignedIn());
+    const result = await identity.changePassword(session.account.id, session.sessionId, body.value);
+    return result.ok ? c.json(result.value) : respondWithFailure(c, result);
+  });
+
+  return routes;
+}
+
+function signedIn(c: Context, policy: SessionCookiePolicy, session: StartedSession, status: 200 | 201): Response {
+  clearSessionCookies(c, policy);
+  setSessionCookie(c, policy, session);
+  return c.json({ signedIn: true, csrfToken: session.csrfToken, stateVersion: session.stateVersion }, status);
+}
+
+function notSignedIn(): ApiFailure {
+  return { code: 'UNAUTHENTICATED', message: 'You are not signed in.', nextAction: 'Sign in, then try again.' };
+}
+
+/**
+ * The caller's network address for per-address limits: the socket's remote
+ * address on a real server (`@hono/node-server`), "unknown" in-process.
+ * Behind a proxy this is the proxy's; docs/identity.md says how to run it.
+ */
+function callerAddress(c: Context): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,74 @@
+/**
+ * @module The session cookie (docs/identity.md, "The session cookie"): its
+ * name and attributes, and reading it from a request so that a second cookie
+ * of the same name, set by another site on the same host (cookies do not
+ * separate ports: RFC 6265 §8.5, "cookie tossing"), is noticed instead of
+ * silently used.
+ */
+
+/** Where a site serves, as the cookie rules need it. */
+export type SessionCookiePolicy = {
+  /** `__Host-<base>` on a secure origin (RFC 6265bis §4.1.3.2: Secure, Path=/, no Domain), else `<base>`. */
+  name: string;
+  /** Whether the cookie carries `Secure`: the site's public URL is https, or the request came over https. */
+  secure: boolean;
+};
+
+/** The base name of the session cookie. */
+export const SESSION_COOKIE_BASE_NAME = 'ar_session';
+
+/**
+ * The cookie's name and `Secure` flag for a request.
+ *
+ * @param siteUrl the site's public URL when configured (a site behind a
+ *   TLS-terminating proxy sets an https one), else undefined.
+ * @param requestUrl the URL the request came to.
+ */
+export function sessionCookiePolicy(siteUrl: string | undefined, requestUrl: string): SessionCookiePolicy {
+  const secure = (siteUrl !== undefined && new URL(siteUrl).protocol === 'https:') || new URL(requestUrl).protocol === 'https:';
+  return { name: secure ? `__Host-${SESSION_COOKIE_BASE_NAME}` : SESSION_COOKIE_BASE_NAME, secure };
+}
+
+/** What a request's `Cookie` header holds of the session cookie. */
+export type PresentedSessionCookie = { status: 'none' } | { status: 'one'; value: string } | { status: 'several' };
+
+/**
+ * Reads the session cookie from a `Cookie` header (RFC 6265 §4.2.1:
+ * `name=value` pairs separated by `;`). More than one pair with the cookie's
+ * name answers `several`: one of them was set by someone else, and which one
+ * is the person's cannot be told.
+ */
+export function presentedSessionCookie(cookieHeader: string | undefined, cookieName: string): PresentedSessionCookie {
+  if (cookieHeader === undefined) return { status: 'none' };
+  const values = cookieHeader
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair.slice(0, pair.indexOf('=')).trim() === cookieName)
+    .map((pair) => pair.slice(pair.indexOf('=') + 1).trim());
+  if (values.length === 0) return { status: 'none' };
+  if (values.length > 1) return { status: 'several' };
+  return { status: 'one', value: decodeCookieValue(values[0] as string) };
+}
+
+/**
+ * The paths to send a deleting `Set-Cookie` for, so that every cookie of the
+ * name the browser could have sent on this request goes: `/` and each prefix
+ * of the request's path (`/api`, `/api/registrations`, …). A tosser's cookie
+ * set with a Domain attribute is not reached this way; the `__Host-` name
+ * (on a secure origin) refuses such cookies in the first place.
+ */
+export function sessionCookiePathsToClear(requestPath: string): string[] {
+  const segments = requestPath.split('/').filter(Boolean);
+  const paths = ['/'];
+  for (let i = 1; i <= segments.length; i += 1) paths.push(`/${segments.slice(0, i).join('/')}`);
+  return paths;
+}
+
+function decodeCookieValue(value: string): string {
+  const unquoted = value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+  try {
+    return decodeURIComponent(unquoted);
+  } catch {
+    return unquoted;
+  }
+}
