@@ -1,18 +1,23 @@
 /**
  * @module `agentready-events <command>`: the Events site's command line.
- * `mcp` serves the Events tools over stdio for desktop MCP clients.
+ * `mcp` serves the Events tools over stdio for desktop MCP clients; `sweep`
+ * deletes what has expired.
  */
 import { parseArgs } from 'node:util';
 import { runMcpOverStdio } from './mcp-stdio.ts';
+import { runSweep } from './sweep-command.ts';
 
-const USAGE = `Usage: agentready-events mcp
+const USAGE = `Usage: agentready-events mcp | sweep
 
   mcp    Serve the Events tools over stdio for a desktop MCP client (Claude Desktop, an IDE).
          Environment:
            AGENTREADY_EVENTS_TOKEN  an access token from the site's /connect page; without it
                                     only the reading tools work
            DATABASE_URL             the site's database (default: file:data/events.sqlite in the repository)
-           SITE_URL                 where the person opens confirmation links (default: http://127.0.0.1:3000)`;
+           SITE_URL                 where the person opens confirmation links (default: http://127.0.0.1:3000)
+
+  sweep  Delete expired sessions, access tokens, confirmation intents and registration drafts
+         from DATABASE_URL's database (the running site does this every 10 minutes).`;
 
 let parsed: ReturnType<typeof readArguments>;
 try {
@@ -33,6 +38,8 @@ if (values.help || command === 'help') {
   process.stderr.write(`${USAGE}\n`);
 } else if (command === 'mcp' && rest.length === 0) {
   await runMcpOverStdio(process.env);
+} else if (command === 'sweep' && rest.length === 0) {
+  process.exitCode = await runSweep(process.env);
 } else {
   process.stderr.write(`${command === undefined ? 'No command given.' : `Unknown command "${positionals.join(' ')}".`}\n${USAGE}\n`);
   process.exitCode = 2;

@@ -9,6 +9,8 @@
  * ALLOWED_HOSTS (comma-separated host names `/mcp` answers besides localhost,
  * 127.0.0.1, [::1] and SITE_URL's host; a browser page may call it only from
  * one of these names at the port it serves on, or from SITE_URL's origin).
+ * DEMO_ACCOUNTS (`on` | `off`; default: on when SITE_URL is not set): the two
+ * demo accounts of store/demo-accounts.ts, for local use only.
  * SHUTDOWN_GRACE_MS (default 5000): on SIGTERM or SIGINT, new calls are refused
  * (503, Retry-After) and calls in flight get this many milliseconds to finish;
  * those still running then roll back and answer TEMPORARY_FAILURE; then the
@@ -19,6 +21,7 @@ import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
+import { DEMO_ACCOUNTS, ensureDemoAccounts } from '../store/demo-accounts.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { readShutdownGraceMs } from '../tools/events-shutdown.ts';
@@ -65,6 +68,15 @@ try {
   logger.fatal({ err: error }, `AgentReady Events could not open its database: ${(error as Error).message}`);
   process.exit(1);
 }
+// Demo accounts with public passwords exist only on a site run for local use (no public SITE_URL), unless asked for.
+if (process.env.DEMO_ACCOUNTS === 'on' || (process.env.DEMO_ACCOUNTS !== 'off' && siteUrl === undefined)) {
+  await ensureDemoAccounts(db, () => new Date());
+  logger.info(
+    { accounts: DEMO_ACCOUNTS.map((account) => `${account.email} / ${account.password}`) },
+    'demo accounts for local use (set DEMO_ACCOUNTS=off to leave them out)',
+  );
+}
+
 const app = createEventsApp({
   db,
   now: () => new Date(),
@@ -112,5 +124,18 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   await db.destroy();
   process.exit(0);
 }
+/** How often the running site deletes expired sessions, tokens, intents and drafts, in milliseconds. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+async function sweepExpired(): Promise<void> {
+  try {
+    const swept = await app.identity.sweep();
+    logger.info({ swept }, 'expired sessions, tokens, intents and drafts swept');
+  } catch (error) {
+    logger.warn({ err: error }, 'the sweep of expired rows failed; it runs again later');
+  }
+}
+void sweepExpired();
+setInterval(() => void sweepExpired(), SWEEP_INTERVAL_MS).unref();
+
 process.once('SIGINT', (signal) => void shutDown(signal));
 process.once('SIGTERM', (signal) => void shutDown(signal));

@@ -19,6 +19,17 @@ export type AppVisitorOptions = {
   onAnswer?: (seen: SeenAnswer) => void;
 };
 
+/** The password test accounts get unless a test gives one. */
+export const TEST_PASSWORD = 'a test password';
+
+let emailCounter = 0;
+
+/** A new e-mail address for a test account, unique in this process. */
+export function newTestEmail(): string {
+  emailCounter += 1;
+  return `person-${process.pid}-${Date.now()}-${emailCounter}@example.com`;
+}
+
 /** A browser with a cookie jar of one cookie (`ar_session`) and the page's CSRF token. */
 export class AppVisitor {
   cookie: string | null = null;
@@ -62,6 +73,26 @@ export class AppVisitor {
       parsed = null;
     }
     return { status: response.status, body: parsed, text, setCookie };
+  }
+
+  /**
+   * Creates an account and signs in with it, as the sign-up page does (after
+   * {@link start}): the new session's cookie and CSRF token replace the old.
+   *
+   * @returns the account's e-mail address and password (a new address each time unless given).
+   */
+  async signUp(email: string = newTestEmail(), password = TEST_PASSWORD): Promise<{ email: string; password: string }> {
+    const answer = await this.call('POST', '/api/account/sign-up', { email, password });
+    expect(answer.status).toBe(201);
+    this.csrfToken = (answer.body as { csrfToken: string }).csrfToken;
+    return { email, password };
+  }
+
+  /** Signs in with an existing account, as the sign-in page does; answers the HTTP answer. */
+  async signIn(email: string, password = TEST_PASSWORD): Promise<VisitorAnswer> {
+    const answer = await this.call('POST', '/api/account/sign-in', { email, password });
+    if (answer.status === 200) this.csrfToken = (answer.body as { csrfToken: string }).csrfToken;
+    return answer;
   }
 
   /** A confirmation intent, as the page asks for one when the person confirms. */

@@ -5,6 +5,7 @@
  * personal access tokens from the /connect API.
  */
 import { expect } from 'vitest';
+import { newTestEmail, TEST_PASSWORD } from './app-visitor.ts';
 
 /** A JSON answer, read loosely: tests check its fields. */
 export type JsonObject = Record<string, unknown>;
@@ -14,7 +15,7 @@ export type ActiveRegistration = { id: string; event: { id: string; title: strin
 
 /** A person with a browser session on the site at `siteUrl`. */
 export type SitePerson = {
-  /** The session cookie as a `Cookie` header sends it, `ar_session=…` (for a page fetched, or a browser given the same session). */
+  /** The session cookie as a `Cookie` header sends it, `ar_session=…` (for a page fetched, or a browser given the same session): a signed-in one unless opened with `signUp: false`. */
   cookie: string;
   /** `GET`/`POST`/`DELETE` with the session cookie (and the CSRF header on changes); the JSON answer and status. */
   call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; body: JsonObject }>;
@@ -29,19 +30,26 @@ export type SitePerson = {
 };
 
 /**
- * Opens a session on the site as a page does (`GET /api/session`).
+ * Opens a session on the site as a page does (`GET /api/session`) and, unless
+ * `options.signUp` is false, creates an account and signs in with it as the
+ * sign-up page does.
  *
- * @throws when the site gives no session cookie.
+ * @throws when the site gives no session cookie, or the sign-up fails.
  */
-export async function openSitePerson(siteUrl: string): Promise<SitePerson> {
+export async function openSitePerson(siteUrl: string, options: { signUp?: boolean; email?: string; password?: string } = {}): Promise<SitePerson> {
   const first = await fetch(`${siteUrl}/api/session`);
-  const cookie = first.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0] ?? '')
-    .find((pair) => pair.startsWith('ar_session='));
-  if (cookie === undefined) throw new Error('The site set no session cookie.');
-  const sessionCookie: string = cookie;
-  const { csrfToken } = (await first.json()) as { csrfToken: string };
+  let sessionCookie = sessionCookieOf(first);
+  let { csrfToken } = (await first.json()) as { csrfToken: string };
+  if (options.signUp !== false) {
+    const signedUp = await fetch(`${siteUrl}/api/account/sign-up`, {
+      method: 'POST',
+      headers: { cookie: sessionCookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: options.email ?? newTestEmail(), password: options.password ?? TEST_PASSWORD }),
+    });
+    if (signedUp.status !== 201) throw new Error(`Sign-up answered ${signedUp.status}: ${await signedUp.text()}`);
+    sessionCookie = sessionCookieOf(signedUp);
+    csrfToken = ((await signedUp.json()) as { csrfToken: string }).csrfToken;
+  }
 
   async function call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
     const headers: Record<string, string> = { cookie: sessionCookie };
@@ -74,4 +82,15 @@ export async function openSitePerson(siteUrl: string): Promise<SitePerson> {
       return (registered.body['registration'] as { id: string }).id;
     },
   };
+}
+
+/** The `ar_session=…` pair a response sets (the last one: a sign-in first clears, then sets). */
+function sessionCookieOf(response: Response): string {
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .filter((pair) => pair.startsWith('ar_session=') && pair !== 'ar_session=')
+    .at(-1);
+  if (cookie === undefined) throw new Error('The site set no session cookie.');
+  return cookie;
 }
