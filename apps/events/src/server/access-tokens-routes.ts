@@ -57,9 +57,10 @@ export type ConnectInfo = { mcpUrl: string; stdio: StdioLaunch | null };
  * change without a session or CSRF token never reaches these handlers.
  *
  * @param connection what `GET /api/connect-info` reports besides the MCP URL.
+ * @param siteUrl the site's public URL, whose origin the MCP URL uses; default: the origin each request came to.
  * @example app.route('/api', accessTokensRoutes(services, { stdio: { command: 'node', args: [binPath, 'mcp'] } }));
  */
-export function accessTokensRoutes(services: EventsServices, connection: ConnectionOptions = {}): Hono<EventsEnv> {
+export function accessTokensRoutes(services: EventsServices, connection: ConnectionOptions = {}, siteUrl?: string): Hono<EventsEnv> {
   const routes = new Hono<EventsEnv>();
   const describeConnection = connectInfoReader(connection);
 
@@ -81,7 +82,8 @@ export function accessTokensRoutes(services: EventsServices, connection: Connect
   });
 
   routes.get('/connect-info', function readConnectInfo(c) {
-    return c.json(describeConnection(new URL(c.req.url)));
+    // Behind a TLS-terminating proxy the request arrives as http://; the site's public URL says how clients reach it.
+    return c.json(describeConnection(new URL(siteUrl ?? c.req.url)));
   });
 
   return routes;

@@ -152,7 +152,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.route('/api', eventsRoutes(services));
   app.route('/api', savedEventsRoutes(services));
   app.route('/api', registrationsRoutes(services));
-  app.route('/api', accessTokensRoutes(services, options.connection));
+  app.route('/api', accessTokensRoutes(services, options.connection, siteUrl));
   const pageSources = { services, describeConnection: connectInfoReader(options.connection) };
   app.route('/api', pageDataRoutes(pageSources));
 
