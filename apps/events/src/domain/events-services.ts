@@ -13,6 +13,7 @@ import {
   type AccessTokenRevoked,
   type AccessTokenSummary,
 } from './access-tokens.ts';
+import { listAgentActivity, type AgentActivityPage, type AgentActivityRequest } from './agent-activity.ts';
 import { createConfirmationIntent, type ConfirmationAction, type IssuedIntent } from './confirmation-intents.ts';
 import type { DomainResult } from './domain-result.ts';
 import { getEventDetail } from './event-details.ts';
@@ -42,6 +43,8 @@ export type EventsServices = {
   findSession(presentedCookie: string | undefined): Promise<SessionState | null>;
   /** Starts a new anonymous session; `issuedCookie` is the value to set. */
   startSession(): Promise<OpenedSession & { issuedCookie: string }>;
+  /** What the agents acting for the principal's account did: null without an account; INVALID_INPUT (field before | client) or a page. */
+  listAgentActivity(principal: Principal | null, request: AgentActivityRequest): Promise<DomainResult<AgentActivityPage> | null>;
   /** 0 for null or an unknown session. */
   getStateVersion(principal: Principal | null): Promise<number>;
   /** INVALID_INPUT (field keyword | date_from | date_to | page) or a page of results. */
@@ -92,6 +95,7 @@ export function createEventsServices(ctx: EventsContext): EventsServices {
     findSession: (presentedCookie) => findSession(ctx, presentedCookie),
     startSession: () => startSession(ctx),
     getStateVersion: (principal) => getStateVersion(ctx, principal),
+    listAgentActivity: (principal, request) => listAgentActivity(ctx, principal, request),
     searchEvents: (filters) => searchEvents(ctx, filters),
     getEventDetail: (principal, eventId) => getEventDetail(ctx, principal, eventId),
     saveEvent: (principal, eventId) => saveEvent(ctx, principal, eventId),
