@@ -508,6 +508,7 @@ describe("every page's head", () => {
     '/registrations': 'registrations',
     '/saved': 'saved',
     '/connect': 'connect',
+    '/activity': 'activity',
     '/nope': 'not-found',
   };
 

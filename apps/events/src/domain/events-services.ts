@@ -13,6 +13,7 @@ import {
   type AccessTokenRevoked,
   type AccessTokenSummary,
 } from './access-tokens.ts';
+import { listAgentActivity, type AgentActivityPage, type AgentActivityRequest } from './agent-activity.ts';
 import { createConfirmationIntent, type ConfirmationAction, type IssuedIntent } from './confirmation-intents.ts';
 import type { DomainResult } from './domain-result.ts';
 import { getEventDetail } from './event-details.ts';
@@ -36,6 +37,8 @@ import { getStateVersion } from './principal-owners.ts';
 
 /** The domain operations, bound to one database and clock. See each function's module for its rules. */
 export type EventsServices = {
+  /** What the agents acting for the principal's account did: null without an account; INVALID_INPUT (field before | client) or a page. */
+  listAgentActivity(principal: Principal | null, request: AgentActivityRequest): Promise<DomainResult<AgentActivityPage> | null>;
   /** 0 for null or an unknown session. */
   getStateVersion(principal: Principal | null): Promise<number>;
   /** INVALID_INPUT (field keyword | date_from | date_to | page) or a page of results. */
@@ -83,6 +86,7 @@ export type EventsServices = {
 export function createEventsServices(ctx: EventsContext): EventsServices {
   return {
     getStateVersion: (principal) => getStateVersion(ctx, principal),
+    listAgentActivity: (principal, request) => listAgentActivity(ctx, principal, request),
     searchEvents: (filters) => searchEvents(ctx, filters),
     getEventDetail: (principal, eventId) => getEventDetail(ctx, principal, eventId),
     saveEvent: (principal, eventId) => saveEvent(ctx, principal, eventId),

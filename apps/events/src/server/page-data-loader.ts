@@ -6,7 +6,8 @@
  */
 import type { Principal } from 'agentready/runtime';
 import type { EventsServices } from '../domain/events-services.ts';
-import type { PageData } from '../web/page-data.ts';
+import { eventsCatalog } from '../tools/catalog.ts';
+import type { ActivityPageData, PageData } from '../web/page-data.ts';
 import { matchRoute } from '../web/routes.ts';
 import { filtersFromSearchParams } from '../web/search-filters.ts';
 import type { ConnectInfo } from './access-tokens-routes.ts';
@@ -74,9 +75,38 @@ export async function loadPageData(sources: PageDataSources, principal: Principa
         accessTokens: principal ? await services.listAccessTokens(principal) : [],
         connectInfo: sources.describeConnection(location),
       };
+    case 'activity':
+      return loadActivityPage(sources, principal, location.searchParams);
     case 'not-found':
       return { route: 'not-found', path: location.pathname };
   }
+}
+
+/**
+ * The activity page: `?client=<name>` one client's calls, `?browser=1` those
+ * made in the person's own browser, `?before=<cursor>` older calls. Nobody
+ * signed in (no account on the principal): `signedIn: false`, nothing read.
+ */
+async function loadActivityPage(sources: PageDataSources, principal: Principal | null, params: URLSearchParams): Promise<ActivityPageData> {
+  const client = params.get('client') ?? undefined;
+  const browser = params.get('browser') === '1';
+  const before = params.get('before') ?? undefined;
+  const request = { ...(client !== undefined && { client }), ...(browser && { browser }), ...(before !== undefined && { before }) };
+  const answer = await sources.services.listAgentActivity(principal, request);
+  if (answer === null) return { route: 'activity', signedIn: false };
+  const filter = { client: client ?? null, browser };
+  if (!answer.ok) return { route: 'activity', signedIn: true, filter, clients: [], entries: [], next: null, older: false, error: failureOf(answer) };
+  const { entries, clients, next } = answer.value;
+  return {
+    route: 'activity',
+    signedIn: true,
+    filter,
+    clients,
+    entries: entries.map((entry) => ({ ...entry, toolTitle: eventsCatalog.get(entry.tool)?.title ?? entry.tool })),
+    next,
+    older: before !== undefined,
+    error: null,
+  };
 }
 
 /** A domain refusal as the page shows it: code, message and field, nothing else. */

@@ -99,7 +99,7 @@ export type RegistrationsControls = {
   cancelDialogTarget(): string | null;
 };
 
-/** Pages with nothing for the tools to drive: home, saved, connect, not-found. */
+/** Pages with nothing for the tools to drive: home, saved, connect, activity, not-found. */
 export type NoControls = Record<never, never>;
 
 /** Which controls each route's page returns. */
@@ -111,6 +111,7 @@ export type RouteControls = {
   registrations: RegistrationsControls;
   saved: NoControls;
   connect: NoControls;
+  activity: NoControls;
   'not-found': NoControls;
 };
 

@@ -18,6 +18,7 @@ import type {
   RegistrationDraft,
 } from './api-shapes.ts';
 import type { EventSearchFilters } from '../domain/search-filters.ts';
+import type { AgentActivityEntry } from '../domain/agent-activity.ts';
 
 /** A search as the URL asked for it, and its answer or refusal. */
 export type EventsPageData = {
@@ -49,6 +50,31 @@ export type SavedPageData = { route: 'saved'; events: EventSummary[] };
 /** The session's personal access tokens and how to connect an MCP client. */
 export type ConnectPageData = { route: 'connect'; accessTokens: AccessToken[]; connectInfo: ConnectInfo };
 
+/** One call on the activity page: as the domain reads it, with its tool's title. */
+export type ActivityEntryView = AgentActivityEntry & { toolTitle: string };
+
+/** A client to filter the activity page by: its name, or null for the person's own browser. */
+export type ActivityClientView = { clientName: string | null; principalKind: 'session' | 'token' | 'oauth' | null };
+
+/**
+ * What the agents acting for the signed-in person did, or that nobody is
+ * signed in. `filter` is what the query asked for (`client` a client's name,
+ * `browser` the person's own browser); `next` the query value of the older
+ * page's `before`, or null; `older` whether this page is not the newest.
+ */
+export type ActivityPageData =
+  | { route: 'activity'; signedIn: false }
+  | {
+      route: 'activity';
+      signedIn: true;
+      filter: { client: string | null; browser: boolean };
+      clients: ActivityClientView[];
+      entries: ActivityEntryView[];
+      next: string | null;
+      older: boolean;
+      error: ApiFailure | null;
+    };
+
 /** The data of every page, by route. */
 export type PageData =
   | { route: 'home' }
@@ -58,6 +84,7 @@ export type PageData =
   | RegistrationsPageData
   | SavedPageData
   | ConnectPageData
+  | ActivityPageData
   | { route: 'not-found'; path: string };
 
 /** What `<head>` says about a page: its title (without the site name) and a one-sentence description. */
@@ -92,6 +119,8 @@ export function pageHead(data: PageData): PageHead {
       return { title: 'Saved events', description: 'Events you saved for later.' };
     case 'connect':
       return { title: 'Connect an agent', description: 'Connect an MCP client to this site with a personal access token you can revoke.' };
+    case 'activity':
+      return { title: 'Activity', description: 'What the agents you connected did for you: when, which client, which tool, and what came of it.' };
     case 'not-found':
       return { title: 'Page not found', description: 'There is nothing at this address.' };
   }

@@ -61,6 +61,8 @@ function canonicalPath(data: PageData): string | null {
       return '/saved';
     case 'connect':
       return '/connect';
+    case 'activity':
+      return '/activity';
     case 'not-found':
       return null;
   }

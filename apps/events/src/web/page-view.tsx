@@ -3,6 +3,7 @@
  * Which component shows each route's page data.
  */
 import type { PageData } from './page-data.ts';
+import { ActivityPage } from './pages/activity-page.tsx';
 import { ConnectPage } from './pages/connect-page.tsx';
 import { EventPage } from './pages/event-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
@@ -29,6 +30,8 @@ export function PageView({ data }: { data: PageData }) {
       return <SavedPage data={data} />;
     case 'connect':
       return <ConnectPage data={data} />;
+    case 'activity':
+      return <ActivityPage data={data} />;
     case 'not-found':
       return <NotFoundPage />;
   }

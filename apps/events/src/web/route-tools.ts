@@ -9,7 +9,7 @@
  *   save_event({event_id}) for the route's event only, prepare_event_registration.
  * - `/events/:id/register`: prepare_event_registration({name?, email?}).
  * - `/registrations`: prepare_registration_cancellation({registration_id?}).
- * - home, `/saved`, `/connect`, and an event page or register page whose event
+ * - home, `/saved`, `/connect`, `/activity`, and an event page or register page whose event
  *   does not exist: none.
  *
  * The tools' contracts come as data (published-tools.ts, computed at build

@@ -15,6 +15,16 @@ export type AuditEvidence = {
   surface: string;
   /** Opaque principal reference, or null for an anonymous call. */
   principalRef: string | null;
+  /** The opaque `acc-…` reference of the account the principal acts for, or null. */
+  accountRef: string | null;
+  /** How the principal proved who it is, or null for nobody. */
+  principalKind: 'session' | 'token' | 'oauth' | null;
+  /**
+   * Who acted, as named for the person: an access token's label or an OAuth
+   * client's name. Null for nobody, and for a call from the site's own page
+   * (a session on `webmcp` or `ui`), which a page words as "an agent in your browser".
+   */
+  clientName: string | null;
   authorization: 'allowed' | 'denied' | 'not_required';
   inputSummary: InputSummary;
   /** `SUCCESS` or an error code. */
@@ -52,6 +62,9 @@ export function createDatabaseAuditSink<DB extends RuntimeTables>(appDb: Kysely<
           tool: evidence.tool,
           surface: evidence.surface,
           principal_ref: evidence.principalRef,
+          account_ref: evidence.accountRef,
+          principal_kind: evidence.principalKind,
+          client_name: evidence.clientName,
           authorization: evidence.authorization,
           input_summary: JSON.stringify(evidence.inputSummary),
           outcome_code: evidence.outcomeCode,

@@ -214,7 +214,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
       } catch (error) {
         logger.error({ err: error, traceId: evidence.traceId }, 'principal of a refused call could not be looked up');
       }
-      evidence.principalRef = principal?.ref ?? null;
+      Object.assign(evidence, actingFor(principal, call.surface));
       const result = fail(failure, 0);
       await record(evidence, result, started);
       return result;
@@ -228,6 +228,9 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
       tool: auditedToolName(call.tool, isCredential),
       surface: call.surface,
       principalRef: null,
+      accountRef: null,
+      principalKind: null,
+      clientName: null,
       authorization: 'not_required',
       inputSummary: summarizeInput(call.input, { ...(options.credentialPattern && { credentialPattern: options.credentialPattern }) }),
       outcomeCode: 'SUCCESS',
@@ -254,7 +257,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
   async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
     // A lookup that throws ends here, in invoke's catch: TEMPORARY_FAILURE, with evidence.
     const principal = typeof invocation.principal === 'function' ? await invocation.principal() : invocation.principal;
-    evidence.principalRef = principal?.ref ?? null;
+    Object.assign(evidence, actingFor(principal, invocation.surface));
     const call = { ...invocation, principal };
     // A state version that cannot be read must not turn a done operation into a failure.
     const stateVersion = () =>
@@ -323,6 +326,25 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     }
     return succeed(projected.data, guidance, { stateVersion: await stateVersion() });
   }
+}
+
+/**
+ * Who acted for whom, as audit evidence keeps it: the principal's credential
+ * ref, its account's ref, its kind, and the client's name. A session on the
+ * site's own page (`webmcp`, `ui`) is the person's browser: no client name.
+ */
+function actingFor(
+  principal: Principal | null,
+  surface: Surface,
+): Pick<AuditEvidence, 'principalRef' | 'accountRef' | 'principalKind' | 'clientName'> {
+  if (!principal) return { principalRef: null, accountRef: null, principalKind: null, clientName: null };
+  const inOwnPage = principal.kind === 'session' && surface !== 'mcp';
+  return {
+    principalRef: principal.ref,
+    accountRef: principal.account?.ref ?? null,
+    principalKind: principal.kind,
+    clientName: inOwnPage ? null : (principal.clientName ?? null),
+  };
 }
 
 const PLAUSIBLE_TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

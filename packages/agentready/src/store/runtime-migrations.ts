@@ -26,6 +26,12 @@ export type AuditRecordTable = {
   /** JSON array of public IDs the call created or changed. */
   resulting_ids: string;
   duration_ms: number;
+  /** The opaque `acc-…` reference of the account the principal acts for, or null (anonymous, or before accounts). */
+  account_ref: string | null;
+  /** How the principal proved who it is: `session`, `token`, `oauth`; null for nobody. */
+  principal_kind: string | null;
+  /** The access token's label or OAuth client's name; null for a call from the site's own page or for nobody. */
+  client_name: string | null;
 };
 
 /** The tables this migration set creates, for `Kysely<RuntimeTables>`. */
@@ -63,6 +69,25 @@ export const runtimeMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('agentready_audit_record').execute();
+    },
+  },
+  '2026-12-01-001-audit-record-acting-for': {
+    // Who acted for whom, for a person's activity page (docs/architecture.md, "Activity and journeys").
+    async up(db: Kysely<unknown>) {
+      for (const column of ['account_ref', 'principal_kind', 'client_name']) {
+        await db.schema.alterTable('agentready_audit_record').addColumn(column, 'text').execute();
+      }
+      await db.schema
+        .createIndex('agentready_audit_record_account_time')
+        .on('agentready_audit_record')
+        .columns(['account_ref', 'occurred_at', 'trace_id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('agentready_audit_record_account_time').execute();
+      for (const column of ['client_name', 'principal_kind', 'account_ref']) {
+        await db.schema.alterTable('agentready_audit_record').dropColumn(column).execute();
+      }
     },
   },
 };

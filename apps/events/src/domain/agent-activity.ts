@@ -1,0 +1,57 @@
+/**
+ * @module What the agents acting for a signed-in person did, read from the
+ * audit evidence (agentready/runtime, listActivity), for the `/activity` page:
+ * newest first, one client at a time if asked, a page at a time. Only the
+ * person's own account's records are ever read.
+ */
+import { listActivity, listActivityClients, parseActivityCursor, formatActivityCursor, type ActivityClient, type ActivityEntry, type Principal } from 'agentready/runtime';
+import { refused, succeeded, type DomainResult } from './domain-result.ts';
+import type { EventsContext } from './events-context.ts';
+import { toSiteIso } from './site-time.ts';
+
+/** Entries per page of activity. */
+export const ACTIVITY_PAGE_SIZE = 20;
+
+/** Which calls to show, as the page's query asks: one named client, the person's own browser, or all; and from where on. */
+export type AgentActivityRequest = { client?: string; browser?: boolean; before?: string };
+
+/** One call as the page shows it; `occurredAt` in the site's time zone (ISO 8601, +08:00). */
+export type AgentActivityEntry = Omit<ActivityEntry, 'traceId' | 'durationMs'>;
+
+/** A page of activity, the clients to filter by, and the cursor of the next (older) page, or null. */
+export type AgentActivityPage = { entries: AgentActivityEntry[]; clients: ActivityClient[]; next: string | null };
+
+/**
+ * The activity of `principal`'s account.
+ *
+ * @returns null when the principal has no account (nobody signed in: there is
+ *   no activity to show); INVALID_INPUT (field `before`) for a cursor that is
+ *   not one this site wrote, INVALID_INPUT (field `client`) when both a client
+ *   and the browser are asked for; otherwise the page.
+ */
+export async function listAgentActivity(
+  ctx: EventsContext,
+  principal: Principal | null,
+  request: AgentActivityRequest,
+): Promise<DomainResult<AgentActivityPage> | null> {
+  const accountRef = principal?.account?.ref;
+  if (accountRef === undefined || accountRef === '') return null;
+  const before = request.before === undefined ? undefined : parseActivityCursor(request.before);
+  if (before === null) return refused('INVALID_INPUT', 'This link to older activity is not valid.', { field: 'before' });
+  if (request.client !== undefined && request.browser) {
+    return refused('INVALID_INPUT', 'Choose one client, or your browser, not both.', { field: 'client' });
+  }
+  const client = request.browser ? null : request.client;
+  const page = await listActivity(ctx.db, {
+    accountRef,
+    limit: ACTIVITY_PAGE_SIZE,
+    ...(client !== undefined && { client }),
+    ...(before !== undefined && { before }),
+  });
+  const clients = await listActivityClients(ctx.db, accountRef);
+  return succeeded({
+    entries: page.entries.map(({ traceId: _trace, durationMs: _duration, ...entry }) => ({ ...entry, occurredAt: toSiteIso(new Date(entry.occurredAt)) })),
+    clients,
+    next: page.next === null ? null : formatActivityCursor(page.next),
+  });
+}
