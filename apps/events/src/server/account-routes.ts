@@ -8,6 +8,7 @@
 import { Hono, type Context } from 'hono';
 import { sessionCookiePolicy, type SessionCookiePolicy, type StartedSession } from 'agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
+import type { SignInLimits } from 'agentready/runtime';
 import { respondWithFailure, type ApiFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
 import { parseJsonBody } from './request-input.ts';
@@ -19,18 +20,12 @@ export type AccountRoutesOptions = {
   identity: EventsIdentity;
   siteUrl: string | undefined;
   /**
-   * Asked before a sign-in's password is checked, with the e-mail address and
-   * the caller's address: a refusal (RATE_LIMITED with `retryAfterSeconds`)
-   * answers at once. `signInFailed`/`signInSucceeded` report the outcome.
+   * Counts every sign-in attempt per account and per caller address before
+   * the password is checked: a refusal (RATE_LIMITED with
+   * `retryAfterSeconds`, or TEMPORARY_FAILURE when the count cannot be kept)
+   * answers at once. A successful sign-in clears the account's count. Default: none.
    */
   signInLimits?: SignInLimits;
-};
-
-/** The sign-in limiter as the routes use it. */
-export type SignInLimits = {
-  check(attempt: { email: string; address: string }): Promise<ApiFailure | null>;
-  failed(attempt: { email: string; address: string }): Promise<void>;
-  succeeded(attempt: { email: string; address: string }): Promise<void>;
 };
 
 /**
@@ -54,15 +49,12 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
   routes.post('/account/sign-in', async function signIn(c) {
     const body = await parseJsonBody(c, credentialsBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
-    const attempt = { email: body.value.email.trim().toLowerCase(), address: callerAddress(c) };
-    const limited = await signInLimits?.check(attempt);
+    const address = callerAddress(c);
+    const limited = await signInLimits?.attempt({ account: body.value.email, ...(address !== undefined && { callerAddress: address }) });
     if (limited) return respondWithFailure(c, limited);
     const result = await identity.signIn(body.value, requiredSession(c).sessionId);
-    if (!result.ok) {
-      await signInLimits?.failed(attempt);
-      return respondWithFailure(c, result);
-    }
-    await signInLimits?.succeeded(attempt);
+    if (!result.ok) return respondWithFailure(c, result);
+    await signInLimits?.succeeded(body.value.email);
     return signedIn(c, policyOf(c), result.value, 200);
   });
 
@@ -104,10 +96,10 @@ function notSignedIn(): ApiFailure {
 
 /**
  * The caller's network address for per-address limits: the socket's remote
- * address on a real server (`@hono/node-server`), "unknown" in-process.
- * Behind a proxy this is the proxy's; docs/identity.md says how to run it.
+ * address on a real server (`@hono/node-server`), undefined in-process.
+ * Behind a proxy this is the proxy's (forwarded headers are not trusted).
  */
-function callerAddress(c: Context): string {
+function callerAddress(c: Context): string | undefined {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
+  return incoming?.socket?.remoteAddress;
 }

@@ -10,9 +10,18 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { recordRefusedToolCalls } from 'agentready/mcp';
-import { createCallDrain, type DrainReport } from 'agentready/runtime';
 import type { SessionLifetimes } from 'agentready/identity';
 import { createEventsIdentity, type EventsIdentity } from '../domain/events-identity.ts';
+import {
+  createCallDrain,
+  createRateLimiter,
+  createSignInLimits,
+  databaseRateLimitStore,
+  type DrainReport,
+  type RateLimiter,
+  type RateLimitStore,
+  type SignInLimit,
+} from 'agentready/runtime';
 import { createEventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import { drainEventsCalls } from '../tools/events-shutdown.ts';
@@ -25,10 +34,11 @@ import { respondWithFailure, TEMPORARY_FAILURE_MESSAGE } from './error-responses
 import type { EventsEnv } from './events-env.ts';
 import { eventsRoutes } from './events-routes.ts';
 import { registrationsRoutes } from './registrations-routes.ts';
+import { routeRateLimit } from './route-rate-limit.ts';
 import { savedEventsRoutes } from './saved-events-routes.ts';
 import { sessionMiddleware } from './session-middleware.ts';
 import { sessionRoutes } from './session-routes.ts';
-import { accountRoutes, type SignInLimits } from './account-routes.ts';
+import { accountRoutes } from './account-routes.ts';
 import { toolCallRefusalEvidence, toolRoutes } from './tool-routes.ts';
 import { DEFAULT_WEB_ROOT, mountPages, pageDataRoutes } from './page-routes.tsx';
 
@@ -55,9 +65,37 @@ export type EventsAppOptions = {
   connection?: ConnectionOptions;
   /** How long sessions last. Default: 7 days without a request, 30 days in all. */
   sessionLifetimes?: SessionLifetimes;
-  /** Limits on failed sign-ins. Default: none. */
-  signInLimits?: SignInLimits;
+  /**
+   * Rate limits. `toolCalls`: tool calls per principal (its account, else its
+   * session or token, else the caller's address) per window, on every surface
+   * together (default {@link DEFAULT_TOOL_CALL_LIMIT}; false for none); a
+   * call over it answers RATE_LIMITED with `retryAfterSeconds` and runs
+   * nothing. `accessTokenCreations`: `POST /api/access-tokens` per session
+   * (default {@link DEFAULT_ACCESS_TOKEN_CREATION_LIMIT}; false for none), 429 with
+   * `Retry-After` over it. `store`: where counts are kept (default: this database; `{ redis }`
+   * to keep them in Redis). When the store fails, tool calls go through (logged).
+   */
+  rateLimits?: {
+    store?: RateLimitStore;
+    toolCalls?: RequestLimit | false;
+    accessTokenCreations?: RequestLimit | false;
+    /**
+     * Sign-in attempts per account and per caller address (default: 5 and 20
+     * per 15 minutes, then 15 minutes blocked; false for none). Over either,
+     * sign-in answers 429 RATE_LIMITED with `Retry-After` and checks no password.
+     */
+    signIn?: { perAccount?: SignInLimit; perAddress?: SignInLimit } | false;
+  };
 };
+
+/** A limit: `points` calls per `durationSeconds`, per key. */
+export type RequestLimit = { points: number; durationSeconds: number };
+
+/** 120 tool calls a minute per principal: far above what a person's agent needs, well below a loop's pace. */
+export const DEFAULT_TOOL_CALL_LIMIT: RequestLimit = { points: 120, durationSeconds: 60 };
+
+/** 30 access tokens a minute per session: a person makes one per client; a script that mints them is slowed down. */
+export const DEFAULT_ACCESS_TOKEN_CREATION_LIMIT: RequestLimit = { points: 30, durationSeconds: 60 };
 
 /**
  * The events app: a Hono app whose routes see `principal` and `session`
@@ -130,7 +168,16 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
       },
     }),
   );
-  const pipeline = createEventsPipeline({ db, services, logger, now, drain: calls, ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }) });
+  const toolCallLimiter = limiterOf(options, 'tool-calls', options.rateLimits?.toolCalls ?? DEFAULT_TOOL_CALL_LIMIT);
+  const pipeline = createEventsPipeline({
+    db,
+    services,
+    logger,
+    now,
+    drain: calls,
+    ...(toolCallLimiter !== undefined && { toolCallLimiter }),
+    ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
+  });
   app.use(
     '/mcp',
     mcpCallGate(calls, async (request) => recordRefusedToolCalls(pipeline, await request.json().catch(() => undefined), 503)),
@@ -147,8 +194,14 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
     sessionMiddleware(identity, siteUrl),
     csrfProtection(),
   );
+  const tokenCreations = limiterOf(options, 'access-token-creations', options.rateLimits?.accessTokenCreations ?? DEFAULT_ACCESS_TOKEN_CREATION_LIMIT);
+  if (tokenCreations) app.post('/api/access-tokens', routeRateLimit(tokenCreations, 'Too many access tokens were created'));
   app.route('/api', sessionRoutes());
-  app.route('/api', accountRoutes({ identity, siteUrl, ...(options.signInLimits !== undefined && { signInLimits: options.signInLimits }) }));
+  const signInLimits =
+    options.rateLimits?.signIn === false
+      ? undefined
+      : createSignInLimits({ store: options.rateLimits?.store ?? databaseRateLimitStore(db), logger, ...options.rateLimits?.signIn });
+  app.route('/api', accountRoutes({ identity, siteUrl, ...(signInLimits !== undefined && { signInLimits }) }));
   app.route('/api', eventsRoutes(services));
   app.route('/api', savedEventsRoutes(services));
   app.route('/api', registrationsRoutes(services));
@@ -181,5 +234,18 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
     identity,
     drainCalls: ({ graceMs }: { graceMs: number }) => drainEventsCalls(calls, db, logger, graceMs),
     closeMcp: () => mcp.endpoint.close(),
+  });
+}
+
+/** A limit {@link EventsAppOptions.rateLimits} asks for (or its default), or undefined for none. */
+function limiterOf(options: EventsAppOptions, name: string, limit: RequestLimit | false): RateLimiter | undefined {
+  if (limit === false) return undefined;
+  return createRateLimiter({
+    store: options.rateLimits?.store ?? databaseRateLimitStore(options.db),
+    name,
+    ...limit,
+    // A count that cannot be kept must not take the site away: the request goes through, and the log says so.
+    whenStoreFails: 'allow',
+    logger: options.logger,
   });
 }

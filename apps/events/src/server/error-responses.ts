@@ -14,7 +14,7 @@ import type { ConflictReason } from '../domain/domain-result.ts';
 export type ApiFailureBody = ToolFailure & { reason?: ConflictReason };
 
 /** A failure to answer with: a domain refusal, a validation failure or one made here. */
-export type ApiFailure = { code: ErrorCode; message: string; field?: string; reason?: ConflictReason; nextAction?: string };
+export type ApiFailure = { code: ErrorCode; message: string; field?: string; reason?: ConflictReason; nextAction?: string; retryAfterSeconds?: number };
 
 const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   INVALID_INPUT: 400,
@@ -55,8 +55,14 @@ function failureBody(failure: ApiFailure, stateVersion: number): ApiFailureBody 
   return body;
 }
 
-/** Answers `failure` as JSON with its status and the request's session state version. */
+/**
+ * Answers `failure` as JSON with its status and the request's session state
+ * version; a failure that says when to retry (`retryAfterSeconds`, kept for
+ * RATE_LIMITED and TEMPORARY_FAILURE) also sets `Retry-After` in seconds (RFC 9110, section 10.2.3).
+ */
 export function respondWithFailure(c: Context, failure: ApiFailure): Response {
   const session = c.get('session') as { stateVersion: number } | undefined;
-  return c.json(failureBody(failure, session?.stateVersion ?? 0), statusOf(failure.code));
+  const body = failureBody(failure, session?.stateVersion ?? 0);
+  if (body.retryAfterSeconds !== undefined) c.header('Retry-After', String(body.retryAfterSeconds));
+  return c.json(body, statusOf(failure.code));
 }

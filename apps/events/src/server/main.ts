@@ -15,6 +15,11 @@
  * (503, Retry-After) and calls in flight get this many milliseconds to finish;
  * those still running then roll back and answer TEMPORARY_FAILURE; then the
  * database is closed.
+ * TOOL_CALLS_PER_MINUTE (default 120; 0 turns the limit off): tool calls per
+ * principal (account, else session or token, else address) per minute, on every
+ * surface together; over it a call answers RATE_LIMITED with retryAfterSeconds.
+ * REDIS_URL (default none): keep rate-limit counts in that Redis instead of the
+ * site's database (either way, every process of the site shares them).
  */
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -25,7 +30,8 @@ import { DEMO_ACCOUNTS, ensureDemoAccounts } from '../store/demo-accounts.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { readShutdownGraceMs } from '../tools/events-shutdown.ts';
-import { createEventsApp } from './create-events-app.ts';
+import { Redis } from 'ioredis';
+import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { readSiteUrl } from './site-url.ts';
 
 const logger = pino({ name: 'agentready-events' });
@@ -60,6 +66,15 @@ if (!shutdownGrace.ok) {
 }
 const shutdownGraceMs = shutdownGrace.graceMs;
 
+const toolCallsPerMinute = process.env.TOOL_CALLS_PER_MINUTE ? Number(process.env.TOOL_CALLS_PER_MINUTE) : DEFAULT_TOOL_CALL_LIMIT.points;
+if (!Number.isSafeInteger(toolCallsPerMinute) || toolCallsPerMinute < 0) {
+  logger.fatal({ TOOL_CALLS_PER_MINUTE: process.env.TOOL_CALLS_PER_MINUTE }, 'TOOL_CALLS_PER_MINUTE must be a whole number, 0 for no limit');
+  process.exit(2);
+}
+// Counts in Redis when REDIS_URL is set; a Redis that is away lets tool calls through (logged).
+const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+redis?.on('error', (error) => logger.warn({ err: error }, 'Redis for rate limits is unreachable'));
+
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 let db: Kysely<EventsDatabase>;
 try {
@@ -82,6 +97,10 @@ const app = createEventsApp({
   now: () => new Date(),
   logger,
   mcp: { allowedHostnames, ...(siteUrl !== undefined && { siteUrl }) },
+  rateLimits: {
+    toolCalls: toolCallsPerMinute === 0 ? false : { points: toolCallsPerMinute, durationSeconds: 60 },
+    ...(redis !== undefined && { store: { redis } }),
+  },
   // /connect shows a desktop client how to start the stdio server from this checkout, on this database.
   connection: {
     stdio: {
@@ -122,6 +141,7 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   await app.closeMcp().catch((error: unknown) => logger.warn({ err: error }, 'the MCP endpoint did not close cleanly'));
   if ('closeAllConnections' in server) server.closeAllConnections();
   await db.destroy();
+  await redis?.quit().catch(() => undefined);
   process.exit(0);
 }
 /** How often the running site deletes expired sessions, tokens, intents and drafts, in milliseconds. */

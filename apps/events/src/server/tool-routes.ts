@@ -6,6 +6,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { ErrorCode } from 'agentready';
 import type { InvocationPipeline } from 'agentready/runtime';
+import { callerAddressOf } from './caller-address.ts';
 import type { EventsEnv } from './events-env.ts';
 
 /**
@@ -20,7 +21,14 @@ export function toolRoutes(pipeline: InvocationPipeline): Hono<EventsEnv> {
   const routes = new Hono<EventsEnv>();
   routes.post('/tools/:name', async function invokeTool(c) {
     const input = await jsonBodyOf(c);
-    const result = await pipeline.invoke({ tool: c.req.param('name'), input, principal: c.get('principal'), surface: 'webmcp' });
+    const callerAddress = callerAddressOf(c);
+    const result = await pipeline.invoke({
+      tool: c.req.param('name'),
+      input,
+      principal: c.get('principal'),
+      surface: 'webmcp',
+      ...(callerAddress !== undefined && { callerAddress }),
+    });
     return c.json(result, pipeline.knows(c.req.param('name')) ? 200 : 404);
   });
   return routes;

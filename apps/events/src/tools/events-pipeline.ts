@@ -4,7 +4,7 @@
  * authorize → operation → projection → envelope → audit evidence). Every
  * surface that offers the tools calls this, and nothing else.
  */
-import { createDatabaseAuditSink, createInvocationPipeline, type CallDrain, type InvocationPipeline, type Surface } from 'agentready/runtime';
+import { createDatabaseAuditSink, createInvocationPipeline, type CallDrain, type InvocationPipeline, type RateLimiter, type Surface } from 'agentready/runtime';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ACCESS_TOKEN_PATTERN } from '../domain/access-tokens.ts';
@@ -26,6 +26,8 @@ export type EventsPipelineDeps = {
   siteUrl?: string;
   /** The process's calls in flight, drained at shutdown (see `createInvocationPipeline`). Default: none. */
   drain?: CallDrain;
+  /** Counts every tool call per principal (account, else credential, else address); one over it answers RATE_LIMITED. Default: no limit. */
+  toolCallLimiter?: RateLimiter;
 };
 
 /**
@@ -41,6 +43,7 @@ export function createEventsPipeline(deps: EventsPipelineDeps): InvocationPipeli
     logger: deps.logger,
     now: deps.now,
     ...(deps.drain !== undefined && { drain: deps.drain }),
+    ...(deps.toolCallLimiter !== undefined && { rateLimit: { limiter: deps.toolCallLimiter } }),
     howToConnect: ({ surface, siteUrl }) => howToConnect(surface, siteUrl ?? deps.siteUrl),
     // A personal access token pasted into any field, or sent as a key, never reaches the audit table.
     credentialPattern: ACCESS_TOKEN_PATTERN,

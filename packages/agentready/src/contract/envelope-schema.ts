@@ -21,6 +21,8 @@ export const toolFailureSchema = z.object({
   nextAction: z.string().optional(),
   field: z.string().optional(),
   candidates: z.array(z.object({ id: z.string(), label: z.string() })).optional(),
+  /** Whole seconds before the same call may succeed (RATE_LIMITED; TEMPORARY_FAILURE may say it too). */
+  retryAfterSeconds: z.number().int().nonnegative().optional(),
   uiUpdated: z.literal(false),
   stateVersion: z.number().int().nonnegative(),
 });

@@ -42,6 +42,11 @@ export type ToolFailure = {
   nextAction?: string;
   field?: string;
   candidates?: Candidate[];
+  /**
+   * Whole seconds to wait before the same call may succeed: set with
+   * RATE_LIMITED (when the window ends), allowed with TEMPORARY_FAILURE.
+   */
+  retryAfterSeconds?: number;
   uiUpdated: false;
   stateVersion: number;
 };
@@ -56,6 +61,8 @@ export type FailureDetails = {
   nextAction?: string;
   field?: string;
   candidates?: Candidate[];
+  /** Whole seconds before a retry may succeed (RATE_LIMITED, TEMPORARY_FAILURE); other codes drop it. */
+  retryAfterSeconds?: number;
 };
 
 /**
@@ -81,7 +88,8 @@ export function succeed<T, Action extends string = string>(
 
 /**
  * Builds a failure envelope; `retryable` comes from the code (docs/architecture.md, "The envelope"),
- * and `uiUpdated` is always false.
+ * and `uiUpdated` is always false. `retryAfterSeconds` is kept only for
+ * RATE_LIMITED and TEMPORARY_FAILURE, rounded up to whole seconds, at least 1.
  */
 export function fail(details: FailureDetails, stateVersion: number): ToolFailure {
   const failure: ToolFailure = {
@@ -95,8 +103,14 @@ export function fail(details: FailureDetails, stateVersion: number): ToolFailure
   if (details.nextAction !== undefined) failure.nextAction = details.nextAction;
   if (details.field !== undefined) failure.field = details.field;
   if (details.candidates !== undefined) failure.candidates = details.candidates;
+  if (details.retryAfterSeconds !== undefined && RETRY_AFTER_CODES.has(details.code)) {
+    failure.retryAfterSeconds = Math.max(1, Math.ceil(details.retryAfterSeconds));
+  }
   return failure;
 }
+
+/** The codes a failure may say when to retry with (docs/architecture.md, "The envelope"). */
+const RETRY_AFTER_CODES: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'TEMPORARY_FAILURE']);
 
 /**
  * Reads a tool result received as JSON (a page reading `POST /api/tools/:name`):
@@ -134,15 +148,17 @@ function readGuidance(value: unknown): Guidance | null {
 }
 
 function readFailure(value: Record<string, unknown>, stateVersion: number): ToolFailure | null {
-  const { code, message, retryable, nextAction, field, candidates, uiUpdated } = value;
+  const { code, message, retryable, nextAction, field, candidates, retryAfterSeconds, uiUpdated } = value;
   if (typeof code !== 'string' || !Object.hasOwn(ERROR_CODES, code) || typeof message !== 'string' || typeof retryable !== 'boolean') return null;
   if (!isOptional(nextAction, 'string') || !isOptional(field, 'string') || uiUpdated !== false) return null;
+  if (retryAfterSeconds !== undefined && !(Number.isSafeInteger(retryAfterSeconds) && (retryAfterSeconds as number) >= 0)) return null;
   const choices = candidates === undefined ? undefined : readCandidates(candidates);
   if (choices === null) return null;
   const failure: ToolFailure = { ok: false, code: code as ErrorCode, message, retryable, uiUpdated: false, stateVersion };
   if (nextAction !== undefined) failure.nextAction = nextAction as string;
   if (field !== undefined) failure.field = field as string;
   if (choices !== undefined) failure.candidates = choices;
+  if (retryAfterSeconds !== undefined) failure.retryAfterSeconds = retryAfterSeconds as number;
   return failure;
 }
 

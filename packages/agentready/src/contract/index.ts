@@ -7,6 +7,7 @@ export type { ToolContract, ToolSpec, ToolInput, ToolOutput } from './define-too
 export { defineCatalog } from './catalog.ts';
 export type { Catalog, CatalogName, CatalogOptions } from './catalog.ts';
 export { succeed, fail, readToolResult } from './envelope.ts';
+export { secondsInWords } from './retry-after.ts';
 export { envelopeSchema, toolFailureSchema } from './envelope-schema.ts';
 export type { ToolResult, ToolSuccess, ToolFailure, Guidance, Candidate, FailureDetails } from './envelope.ts';
 export { ERROR_CODES, ERROR_CODE_LIST, isRetryable } from './errors.ts';

@@ -7,6 +7,7 @@
  */
 import type { ToolContract, ToolOutput } from '../contract/define-tool.ts';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../contract/envelope.ts';
+import { secondsInWords } from '../contract/retry-after.ts';
 import { mapUntrustedStrings } from '../contract/untrusted-text.ts';
 
 /**
@@ -33,8 +34,9 @@ export type ResultDescriptions<T extends ToolContract> = {
  *   (`guidance.availableActions`; "No further tool applies." when none and no
  *   person must finish), and, when a person must finish, "Nothing is final
  *   yet: the person must finish at <url>."
- * - failure: "<CODE> (<field>): <message> <nextAction>", "Calling again later
- *   may succeed." when `retryable`, and every choice of a SELECTION_REQUIRED
+ * - failure: "<CODE> (<field>): <message> <nextAction>", "Calling again may
+ *   succeed after 30 seconds." when it says `retryAfterSeconds`, else "Calling
+ *   again later may succeed." when `retryable`, and every choice of a SELECTION_REQUIRED
  *   as `Choices (<count>): id ("label"); …` (all of them: a choice the text
  *   left out could not be taken).
  *
@@ -96,7 +98,8 @@ function failureText(failure: ToolFailure): string {
   const field = failure.field ? ` (${failure.field})` : '';
   const parts = [`${failure.code}${field}: ${failure.message}`];
   if (failure.nextAction) parts.push(failure.nextAction);
-  if (failure.retryable) parts.push('Calling again later may succeed.');
+  if (failure.retryAfterSeconds !== undefined) parts.push(`Calling again may succeed after ${secondsInWords(failure.retryAfterSeconds)}.`);
+  else if (failure.retryable) parts.push('Calling again later may succeed.');
   if (failure.candidates && failure.candidates.length > 0) {
     // A label names a thing in its owner's words (an event title): quoted like any third-party text.
     const choices = failure.candidates.map((candidate) => `${candidate.id} (${quotedText(candidate.label)})`);
@@ -104,3 +107,4 @@ function failureText(failure: ToolFailure): string {
   }
   return parts.join(' ');
 }
+

@@ -1,7 +1,7 @@
 /**
- * @module agentready/runtime: the invocation pipeline and audit evidence (server only).
+ * @module agentready/runtime: the invocation pipeline, audit evidence and rate limits (server only).
  */
-export { createInvocationPipeline } from './pipeline.ts';
+export { createInvocationPipeline, principalRateLimitKey } from './pipeline.ts';
 export type {
   InvocationPipeline,
   Invocation,
@@ -12,6 +12,7 @@ export type {
   PipelineOptions,
   Principal,
   PrincipalLookup,
+  RateLimitKeyOf,
   VerifiedAccessToken,
   Surface,
   ToolOperation,
@@ -24,3 +25,7 @@ export { summarizeInput } from './input-summary.ts';
 export type { InputSummary, InputSummaryOptions } from './input-summary.ts';
 export { createCallDrain } from './call-drain.ts';
 export type { CallDrain, DrainOptions, DrainReport } from './call-drain.ts';
+export { createRateLimiter, databaseRateLimitStore, rateLimitFailure } from './rate-limits.ts';
+export type { RateLimiter, RateLimiterOptions, RateLimitDecision, RateLimitStore, WhenStoreFails } from './rate-limits.ts';
+export { createSignInLimits } from './sign-in-limits.ts';
+export type { SignInLimit, SignInLimits, SignInLimitsOptions } from './sign-in-limits.ts';

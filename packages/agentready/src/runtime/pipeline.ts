@@ -14,6 +14,7 @@ import { parseToolInput } from '../contract/input-validation.ts';
 import type { AuditEvidence, AuditSink } from './audit-log.ts';
 import type { CallDrain } from './call-drain.ts';
 import { credentialTest, summarizeInput } from './input-summary.ts';
+import { rateLimitFailure, type RateLimiter } from './rate-limits.ts';
 
 /** Where a call came from. */
 export type Surface = 'webmcp' | 'mcp' | 'ui';
@@ -99,6 +100,26 @@ export type Invocation = {
   surface: Surface;
   /** The site's URL as this caller reached it (the MCP endpoint's origin), for links in answers. */
   siteUrl?: string;
+  /** The network address the call came from, when the surface knows it (an HTTP client's IP; none on stdio). */
+  callerAddress?: string;
+};
+
+/**
+ * The key a call is counted under by a rate limit, or null to count it under
+ * none. `call` is what the surface said about it.
+ */
+export type RateLimitKeyOf = (principal: Principal | null, call: { surface: Surface; callerAddress?: string }) => string | null;
+
+/**
+ * The default {@link RateLimitKeyOf}: the account's reference when the
+ * principal acts for one (all its sessions and tokens share one count), else
+ * the principal's credential reference, else the caller's address (`addr-…`),
+ * else none (stdio: one local client, nothing to share).
+ */
+export const principalRateLimitKey: RateLimitKeyOf = (principal, call) => {
+  if (principal?.account) return principal.account.ref;
+  if (principal) return principal.ref;
+  return call.callerAddress ? `addr-${call.callerAddress}` : null;
 };
 
 /** Options of {@link createInvocationPipeline}. */
@@ -137,6 +158,13 @@ export type PipelineOptions<T extends ToolContract> = {
    * redacted in audit evidence wherever it stands ({@link summarizeInput}). Default: none.
    */
   credentialPattern?: RegExp;
+  /**
+   * Counts each call (one point) under `keyOf` (default {@link principalRateLimitKey})
+   * once its principal is known, before anything else: a call over the limit
+   * runs nothing and answers RATE_LIMITED with `retryAfterSeconds`, with its
+   * audit evidence. Default: no limit.
+   */
+  rateLimit?: { limiter: RateLimiter; keyOf?: RateLimitKeyOf };
 };
 
 /** The pipeline: one method, used by every surface. */
@@ -148,7 +176,8 @@ export type InvocationPipeline = {
    *   tool is NOT_FOUND, bad input INVALID_INPUT with `field`, no principal for a
    *   non-read tool UNAUTHENTICATED, an operation that throws or returns data the
    *   output schema rejects TEMPORARY_FAILURE (details go to the log under the trace id),
-   *   and so is a call that arrives once the `drain` began (it does not run).
+   *   and so is a call that arrives once the `drain` began (it does not run); a call
+   *   over the `rateLimit` RATE_LIMITED with `retryAfterSeconds` (it does not run).
    */
   invoke(call: Invocation): Promise<ToolResult<unknown>>;
   /**
@@ -254,17 +283,32 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     return options.drain && !options.drain.admitting ? shuttingDown(stateVersion) : temporaryFailure(stateVersion);
   }
 
+  /** The principal's state version; a version that cannot be read must not turn a done operation into a failure. */
+  function stateVersionOrZero(principal: Principal | null, traceId: string): Promise<number> {
+    return stateVersionOf(principal).catch((error: unknown) => {
+      logger.error({ err: error, traceId }, 'state version could not be read');
+      return 0;
+    });
+  }
+
+  /** The refusal of the call's rate limit, or null when it may go on (or none applies). */
+  async function rateLimitRefusal(call: Invocation & { principal: Principal | null }): Promise<FailureDetails | null> {
+    if (!options.rateLimit) return null;
+    const keyOf = options.rateLimit.keyOf ?? principalRateLimitKey;
+    const key = keyOf(call.principal, { surface: call.surface, ...(call.callerAddress !== undefined && { callerAddress: call.callerAddress }) });
+    if (key === null) return null;
+    const decision = await options.rateLimit.limiter.consume(key);
+    return decision.allowed ? null : rateLimitFailure(decision, 'Too many tool calls');
+  }
+
   async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
     // A lookup that throws ends here, in invoke's catch: TEMPORARY_FAILURE, with evidence.
     const principal = typeof invocation.principal === 'function' ? await invocation.principal() : invocation.principal;
     Object.assign(evidence, actingFor(principal, invocation.surface));
     const call = { ...invocation, principal };
-    // A state version that cannot be read must not turn a done operation into a failure.
-    const stateVersion = () =>
-      stateVersionOf(call.principal).catch((error: unknown) => {
-        logger.error({ err: error, traceId }, 'state version could not be read');
-        return 0;
-      });
+    const limited = await rateLimitRefusal(call);
+    if (limited) return fail(limited, await stateVersionOrZero(principal, traceId));
+    const stateVersion = () => stateVersionOrZero(call.principal, traceId);
     const tool = catalog.get(call.tool);
     const operation = operationByName[call.tool];
     if (!tool || !operation) {

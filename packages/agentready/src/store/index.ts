@@ -2,8 +2,8 @@
  * @module agentready/store: Kysely on SQLite or PostgreSQL, migration sets, and
  * the runtime's own migrations (server only).
  */
-export { openDatabase, dialectOf, migrateToLatest, hasMigrated, describeDatabaseLocation, MissingDatabaseError } from './open-database.ts';
-export type { OpenDatabaseOptions, MigrationSet, MigrationReport } from './open-database.ts';
-export { runtimeMigrations, RUNTIME_MIGRATION_TABLE } from './runtime-migrations.ts';
-export type { RuntimeTables, AuditRecordTable } from './runtime-migrations.ts';
+export { openDatabase, dialectOf, driverHandleOf, migrateToLatest, hasMigrated, describeDatabaseLocation, MissingDatabaseError } from './open-database.ts';
+export type { OpenDatabaseOptions, MigrationSet, MigrationReport, DatabaseDriverHandle } from './open-database.ts';
+export { runtimeMigrations, RUNTIME_MIGRATION_TABLE, RATE_LIMIT_TABLE } from './runtime-migrations.ts';
+export type { RuntimeTables, AuditRecordTable, RateLimitCountTable } from './runtime-migrations.ts';
 export { interruptTransactions, TransactionInterruptedError } from './transaction-interruption.ts';

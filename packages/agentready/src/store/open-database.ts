@@ -86,6 +86,31 @@ export type MigrationReport = Array<{ tableName: string; applied: string[] }>;
 const INT8_OID = 20;
 
 /**
+ * The driver handle under a database {@link openDatabase} opened: the
+ * better-sqlite3 `Database` (one connection per process) or the pg `Pool`.
+ * For libraries that speak to the driver themselves (the runtime's rate
+ * limits); everything else goes through Kysely.
+ */
+export type DatabaseDriverHandle =
+  | { dialect: 'sqlite'; database: SqliteDatabase.Database }
+  | { dialect: 'postgres'; pool: pg.Pool };
+
+const driverHandles = new WeakMap<Kysely<never>, DatabaseDriverHandle>();
+
+/**
+ * The driver handle of `db` ({@link DatabaseDriverHandle}). On SQLite, use it
+ * only while holding Kysely's one connection (`db.connection().execute(…)`),
+ * so that no statement of it lands inside another call's open transaction.
+ *
+ * @throws Error when `db` was not opened by {@link openDatabase}.
+ */
+export function driverHandleOf<DB>(db: Kysely<DB>): DatabaseDriverHandle {
+  const handle = driverHandles.get(db as unknown as Kysely<never>);
+  if (!handle) throw new Error('This database was not opened by openDatabase: its driver handle is unknown.');
+  return handle;
+}
+
+/**
  * Opens a database for `url`.
  *
  * - SQLite (better-sqlite3): creates the file's folder, turns on WAL journaling
@@ -147,6 +172,7 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
       ),
     });
     guardTransactionsOf(db, guard);
+    driverHandles.set(db as unknown as Kysely<never>, { dialect: 'postgres', pool });
     return db;
   }
 
@@ -170,6 +196,7 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
   const guard = new TransactionGuard();
   const db = new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }, guard) });
   guardTransactionsOf(db, guard);
+  driverHandles.set(db as unknown as Kysely<never>, { dialect: 'sqlite', database });
   return db;
 }
 

@@ -1,6 +1,6 @@
 /**
  * @module The toolkit's own tables, one migration set for SQLite and PostgreSQL:
- * audit evidence (docs/architecture.md, "One call's path"). Apps run it before their own
+ * audit evidence (docs/architecture.md, "One call's path") and rate-limit counts. Apps run it before their own
  * set, under the migration table `agentready_migration`.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
@@ -34,9 +34,27 @@ export type AuditRecordTable = {
   client_name: string | null;
 };
 
+/**
+ * Row type of `agentready_rate_limit`: one count per limiter and key, in the
+ * layout rate-limiter-flexible's SQLite and PostgreSQL stores read and write
+ * (columns in this order: its PostgreSQL insert names none).
+ */
+export type RateLimitCountTable = {
+  /** `<limiter name>:<key>`. */
+  key: string;
+  /** Points consumed in the current window. */
+  points: number;
+  /** When the window (or block) ends, epoch milliseconds; null for never. */
+  expire: number | null;
+};
+
+/** The table rate limits count in when they keep their counts in the site's database. */
+export const RATE_LIMIT_TABLE = 'agentready_rate_limit';
+
 /** The tables this migration set creates, for `Kysely<RuntimeTables>`. */
 export type RuntimeTables = {
   agentready_audit_record: AuditRecordTable;
+  agentready_rate_limit: RateLimitCountTable;
 };
 
 /** Name of the migration table the runtime's set is recorded in. */
@@ -88,6 +106,22 @@ export const runtimeMigrations: Record<string, Migration> = {
       for (const column of ['client_name', 'principal_kind', 'account_ref']) {
         await db.schema.alterTable('agentready_audit_record').dropColumn(column).execute();
       }
+    },
+  },
+  '2026-12-01-002-rate-limit': {
+    async up(db: Kysely<unknown>) {
+      // The layout of rate-limiter-flexible's own CREATE TABLE (RateLimiterPostgres, RateLimiterSQLite), made here
+      // so that the table is versioned with the rest and no request ever creates it.
+      await db.schema
+        .createTable(RATE_LIMIT_TABLE)
+        .addColumn('key', 'varchar(255)', (col) => col.primaryKey())
+        .addColumn('points', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('expire', 'bigint')
+        .execute();
+      await db.schema.createIndex(`${RATE_LIMIT_TABLE}_expire`).on(RATE_LIMIT_TABLE).column('expire').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable(RATE_LIMIT_TABLE).execute();
     },
   },
 };

@@ -1,0 +1,136 @@
+/**
+ * The toolkit's rate limits on their real stores: two limiters on one
+ * PostgreSQL database (as two site processes would have) share one count;
+ * Redis (127.0.0.1:6379, a key prefix per test) counts the same way; the
+ * sign-in limits refuse an account after its failures and clear them on
+ * success; a store that fails lets calls through or refuses them, as told.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRateLimiter, createSignInLimits, databaseRateLimitStore, type RateLimitStore } from '../src/runtime/index.ts';
+import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type RuntimeTables } from '../src/store/index.ts';
+import { requirePostgresForTests } from '../src/testing/index.ts';
+
+const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
+const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the rate limit store tests' });
+const logger = pino({ level: 'silent' });
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function postgresDatabase(): Promise<{ url: string; db: Kysely<RuntimeTables> }> {
+  const schema = `rate_limit_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const db = openDatabase<RuntimeTables>({ url: url.toString() });
+  await migrateToLatest(db, [{ tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations }]);
+  cleanups.push(async () => {
+    const dropper = new pg.Client({ connectionString: POSTGRES_URL });
+    await dropper.connect();
+    await dropper.query(`drop schema ${schema} cascade`);
+    await dropper.end();
+  });
+  cleanups.push(() => db.destroy());
+  return { url: url.toString(), db };
+}
+
+async function redisStore(): Promise<RateLimitStore> {
+  const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+  cleanups.push(() => redis.quit());
+  await redis.ping();
+  return { redis, keyPrefix: `test-${randomBytes(6).toString('hex')}-` };
+}
+
+describe.runIf(runPostgres)('on PostgreSQL', () => {
+  it('two limiters on one database, as two processes have, share one count per key', async () => {
+    const first = await postgresDatabase();
+    const secondDb = openDatabase<RuntimeTables>({ url: first.url });
+    cleanups.push(() => secondDb.destroy());
+    const options = { name: 'tool-calls', points: 3, durationSeconds: 60, logger };
+    const processA = createRateLimiter({ ...options, store: databaseRateLimitStore(first.db) });
+    const processB = createRateLimiter({ ...options, store: databaseRateLimitStore(secondDb) });
+    expect(await processA.consume('ses-1')).toEqual({ allowed: true });
+    expect(await processB.consume('ses-1')).toEqual({ allowed: true });
+    expect(await processA.consume('ses-1')).toEqual({ allowed: true });
+    const refused = await processB.consume('ses-1');
+    expect(refused).toMatchObject({ allowed: false, reason: 'limited' });
+    expect(await processA.consume('ses-2')).toEqual({ allowed: true });
+  });
+
+  it('lets a key call again once its window has passed', async () => {
+    const { db } = await postgresDatabase();
+    const limiter = createRateLimiter({ store: databaseRateLimitStore(db), name: 'short', points: 1, durationSeconds: 1, logger });
+    expect(await limiter.consume('ses-1')).toEqual({ allowed: true });
+    const refused = await limiter.consume('ses-1');
+    expect(refused.allowed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(await limiter.consume('ses-1')).toEqual({ allowed: true });
+  });
+});
+
+describe('on Redis', () => {
+  it('counts per key, refuses over the limit with when to retry, and a reset clears the count', async () => {
+    const store = await redisStore();
+    const limiter = createRateLimiter({ store, name: 'tool-calls', points: 2, durationSeconds: 30, logger });
+    expect(await limiter.consume('acc-1')).toEqual({ allowed: true });
+    expect(await limiter.consume('acc-1')).toEqual({ allowed: true });
+    const refused = await limiter.consume('acc-1');
+    expect(refused).toMatchObject({ allowed: false, reason: 'limited' });
+    expect(refused.allowed === false && refused.retryAfterSeconds).toBeGreaterThan(1);
+    expect(await limiter.consume('acc-2')).toEqual({ allowed: true });
+    await limiter.reset('acc-1');
+    expect(await limiter.consume('acc-1')).toEqual({ allowed: true });
+  });
+
+  it('two clients (two processes) share one count', async () => {
+    const store = await redisStore();
+    const other = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+    cleanups.push(() => other.quit());
+    await other.ping();
+    const options = { name: 'tool-calls', points: 1, durationSeconds: 30, logger };
+    expect(await createRateLimiter({ ...options, store }).consume('k')).toEqual({ allowed: true });
+    const fromOther = await createRateLimiter({ ...options, store: { redis: other, keyPrefix: 'keyPrefix' in store ? store.keyPrefix! : '' } }).consume('k');
+    expect(fromOther.allowed).toBe(false);
+  });
+});
+
+describe('the sign-in limits', () => {
+  it('refuse an account after its failed attempts, per account, and a success clears them', async () => {
+    const limits = createSignInLimits({ store: await redisStore(), logger, perAccount: { points: 2, durationSeconds: 60 } });
+    expect(await limits.attempt({ account: 'Person@Example.org', callerAddress: '192.0.2.1' })).toBeNull();
+    expect(await limits.attempt({ account: 'person@example.org ', callerAddress: '192.0.2.1' })).toBeNull();
+    const refused = await limits.attempt({ account: 'person@example.org', callerAddress: '192.0.2.1' });
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(refused?.retryAfterSeconds).toBeGreaterThan(1);
+    expect(refused?.message).not.toContain('example.org');
+    expect(await limits.attempt({ account: 'someone@example.org', callerAddress: '192.0.2.1' })).toBeNull();
+    await limits.succeeded('person@example.org');
+    expect(await limits.attempt({ account: 'person@example.org', callerAddress: '192.0.2.1' })).toBeNull();
+  });
+});
+
+describe('when the store fails', () => {
+  async function closedDatabase(): Promise<Kysely<RuntimeTables>> {
+    const db = openDatabase<RuntimeTables>({ url: ':memory:' });
+    await migrateToLatest(db, [{ tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations }]);
+    await db.destroy();
+    return db;
+  }
+
+  it('a limiter told to allow lets the call through; one told to refuse answers TEMPORARY_FAILURE', async () => {
+    const db = await closedDatabase();
+    const open = createRateLimiter({ store: databaseRateLimitStore(db), name: 'tool-calls', points: 1, durationSeconds: 60, whenStoreFails: 'allow', logger });
+    expect(await open.consume('k')).toEqual({ allowed: true });
+    const limits = createSignInLimits({ store: databaseRateLimitStore(db), logger });
+    expect(await limits.attempt({ account: 'person@example.org' })).toMatchObject({ code: 'TEMPORARY_FAILURE' });
+  });
+});
