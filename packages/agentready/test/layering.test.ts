@@ -23,6 +23,7 @@ const TOOLKIT_LAYERS: Record<string, LayerRule> = {
   runtime: { uses: ['contract', 'store'], forbiddenPackages: ['@modelcontextprotocol', 'hono', 'playwright-core'] },
   mcp: { uses: ['contract', 'runtime'], forbiddenPackages: ['playwright-core'] },
   webmcp: { uses: ['contract'], forbiddenPackages: SERVER_SIDE },
+  identity: { uses: ['contract', 'store', 'runtime'], forbiddenPackages: ['playwright-core'] },
   testing: { uses: ['contract', 'store', 'runtime', 'mcp', 'webmcp'] },
 };
 

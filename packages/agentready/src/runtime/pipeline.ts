@@ -274,6 +274,18 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     const parsed = parseToolInput(tool.input, call.input);
     if (!parsed.ok) return fail(parsed.failure, await stateVersion());
 
+    if (call.principal?.scope !== undefined && !call.principal.scope.includes(tool.effect)) {
+      // The credential's scope (an OAuth grant's approved scopes) does not reach this tool's effect.
+      evidence.authorization = 'denied';
+      return fail(
+        {
+          code: 'FORBIDDEN',
+          message: `This connection may not run ${tool.effect} tools: the person did not approve that.`,
+          nextAction: 'Ask the person to connect this client again and approve the scope this tool needs.',
+        },
+        await stateVersion(),
+      );
+    }
     if (requiresPrincipal(tool.effect) || options.authorize) {
       evidence.authorization = 'allowed';
       if (requiresPrincipal(tool.effect) && !call.principal) {
