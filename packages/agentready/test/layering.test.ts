@@ -21,7 +21,7 @@ const TOOLKIT_LAYERS: Record<string, LayerRule> = {
   contract: { uses: [], forbiddenPackages: SERVER_SIDE },
   store: { uses: [], forbiddenPackages: ['@modelcontextprotocol', 'hono', 'playwright-core'] },
   runtime: { uses: ['contract', 'store'], forbiddenPackages: ['@modelcontextprotocol', 'hono', 'playwright-core'] },
-  identity: { uses: ['contract', 'store', 'runtime'], forbiddenPackages: ['@modelcontextprotocol', 'playwright-core'] },
+  identity: { uses: ['contract', 'store', 'runtime'], forbiddenPackages: ['playwright-core'] },
   mcp: { uses: ['contract', 'runtime'], forbiddenPackages: ['playwright-core'] },
   webmcp: { uses: ['contract'], forbiddenPackages: SERVER_SIDE },
   testing: { uses: ['contract', 'store', 'runtime', 'identity', 'mcp', 'webmcp'] },

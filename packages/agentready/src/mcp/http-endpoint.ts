@@ -19,6 +19,7 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
+import { requiresPrincipal } from '../contract/effects.ts';
 import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
 import { BATCH_REFUSAL, recordRefusedToolCalls } from './message-refusals.ts';
 import { createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
@@ -53,6 +54,20 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
    * to `onError`. Default: every token is refused.
    */
   verifyAccessToken?: (token: string) => Promise<VerifiedAccessToken | null>;
+  /**
+   * The Protected Resource Metadata URL of this endpoint (RFC 9728 §3.1, e.g.
+   * `https://events.example.org/.well-known/oauth-protected-resource/mcp`),
+   * when an OAuth authorization server protects it. Then every 401 names it
+   * (`WWW-Authenticate: Bearer resource_metadata="…"`, RFC 9728 §5.1), and a
+   * `tools/call` of a tool that needs a person (any effect but `read`) sent
+   * without an `Authorization` header is answered 401 with that challenge
+   * instead of running to UNAUTHENTICATED: an MCP client learns there where to
+   * sign the person in (MCP authorization 2025-11-25, "Authorization Server
+   * Discovery"), and starts its OAuth flow. Everything else without a token
+   * (initialize, tools/list, read tools) still runs with no principal.
+   * Default: none (no challenge names metadata; calls without a token run as today).
+   */
+  resourceMetadataUrl?: string;
   /** Errors the SDK reports outside any response (for the log). */
   onError?: (error: Error) => void;
 };
@@ -95,6 +110,7 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
   const allowedHostnames = options.allowedHostnames ?? localhostAllowedHostnames();
   const configuredOrigins = new Set([...(options.siteUrl !== undefined ? [options.siteUrl] : []), ...(options.allowedOrigins ?? [])].map(webOriginOf));
   const verify = options.verifyAccessToken ?? (async () => null);
+  const resourceMetadataOption = options.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: options.resourceMetadataUrl } : {};
   const handler = createMcpHandler(
     (context) => {
       const principal = principalOf(context.authInfo);
@@ -125,12 +141,15 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     if (Array.isArray(body.parsed)) return Response.json(BATCH_REFUSAL.reply, { status: 400 });
     const parsedBody = body.read && body.json ? { parsedBody: body.parsed } : {};
     const authorization = request.headers.get('authorization');
-    if (authorization === null) return handler.fetch(request, parsedBody);
+    if (authorization === null) {
+      if (options.resourceMetadataUrl !== undefined && callsToolNeedingPerson(body.parsed, options.catalog)) return signInChallenge(options.resourceMetadataUrl);
+      return handler.fetch(request, parsedBody);
+    }
     let authInfo: AuthInfo;
     try {
       authInfo = await verifyBearerToken(`Bearer ${bearerTokenOf(authorization)}`, { verifier });
     } catch (error) {
-      if (error instanceof OAuthError) return bearerAuthChallengeResponse(error);
+      if (error instanceof OAuthError) return bearerAuthChallengeResponse(error, resourceMetadataOption);
       // The token store failed, not the token: say so, and that a retry may work.
       options.onError?.(error instanceof Error ? error : new Error(String(error)));
       return Response.json(
@@ -151,6 +170,30 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     },
     close: () => handler.close(),
   };
+}
+
+/**
+ * Whether a JSON-RPC message is a `tools/call` of a tool of the catalog whose
+ * effect needs a principal (effects.ts, `requiresPrincipal`).
+ */
+function callsToolNeedingPerson(message: unknown, catalog: McpToolServerOptions<ToolContract>['catalog']): boolean {
+  if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') return false;
+  const name = (message as { params?: { name?: unknown } }).params?.name;
+  const tool = typeof name === 'string' ? catalog.get(name) : undefined;
+  return tool !== undefined && requiresPrincipal(tool.effect);
+}
+
+/**
+ * 401 for a request that came without credentials to a call that needs them:
+ * a Bearer challenge with no error code (RFC 6750 §3.1: the request carried
+ * no authentication information) naming the Protected Resource Metadata
+ * (RFC 9728 §5.1), which is what starts an MCP client's OAuth flow.
+ */
+function signInChallenge(resourceMetadataUrl: string): Response {
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32001, message: 'This tool acts for a person: sign in through the authorization server this endpoint names, then call again.' }, id: null },
+    { status: 401, headers: { 'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` } },
+  );
 }
 
 /**

@@ -1,0 +1,117 @@
+/**
+ * @module The oidc-provider configuration of an MCP authorization server
+ * (docs/oauth.md): authorization code with PKCE S256 only, open dynamic
+ * registration for public clients, one resource (RFC 8707) with opaque,
+ * short-lived, audience-bound access tokens, rotating refresh tokens, and the
+ * host app's own sign-in and consent pages.
+ */
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import type { Kysely } from 'kysely';
+import { kyselyAdapterFactory } from './kysely-adapter.ts';
+import type { OAuthTables } from './oauth-migrations.ts';
+import type { ProviderKeys } from './provider-keys.ts';
+
+/** The paths of the provider's endpoints, under the site's origin (the issuer). */
+export const OAUTH_ENDPOINT_PATHS = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  pushed_authorization_request: '/oauth/par',
+} as const;
+
+/** What {@link providerConfiguration} needs. */
+export type ProviderConfigurationInput = {
+  db: Kysely<OAuthTables>;
+  keys: ProviderKeys;
+  /** The one resource (RFC 8707): the site's `/mcp` URL. */
+  resource: string;
+  scopeNames: string[];
+  /** Where the host's sign-in and consent page for an interaction is: `${interactionPath}/${uid}`. */
+  interactionPath: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  grantTtlSeconds: number;
+  /** Whether an account still exists (a grant of a removed account stops working). */
+  accountExists: (accountId: string) => Promise<boolean>;
+};
+
+/**
+ * Builds the configuration. Every rule here is the library's own, switched on
+ * or narrowed: PKCE (RFC 7636, S256 is the only method oidc-provider 9 knows)
+ * for every client; `response_type=code` only; registration (RFC 7591) without
+ * an initial access token, defaulting to `token_endpoint_auth_method: none`;
+ * resource indicators (RFC 8707) where only `resource` is known, its tokens
+ * opaque and `accessTokenTtlSeconds` long; refresh tokens for every client
+ * registered with the `refresh_token` grant, rotated at each use (a reused one
+ * is refused and its whole grant revoked, the library's rule).
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+ * @see https://github.com/panva/node-oidc-provider/blob/main/docs/README.md
+ */
+export function providerConfiguration(input: ProviderConfigurationInput): Configuration {
+  const { resource, scopeNames } = input;
+  return {
+    adapter: kyselyAdapterFactory(input.db),
+    jwks: input.keys.jwks,
+    cookies: { keys: input.keys.cookieKeys, long: { httpOnly: true, sameSite: 'lax' }, short: { httpOnly: true, sameSite: 'lax' } },
+    routes: OAUTH_ENDPOINT_PATHS,
+    scopes: scopeNames,
+    responseTypes: ['code'],
+    clientAuthMethods: ['none'],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      introspection: { enabled: false },
+      revocation: { enabled: true },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== resource) throw new errors.InvalidTarget('This server issues tokens for its MCP endpoint only.');
+          return { scope: scopeNames.join(' '), audience: resource, accessTokenTTL: input.accessTokenTtlSeconds, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `${input.interactionPath}/${interaction.uid}` },
+    findAccount: async (_ctx, accountId) =>
+      (await input.accountExists(accountId)) ? { accountId, claims: () => ({ sub: accountId }) } : undefined,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    // A token lives by its own lifetime and its grant, not by the browser session at the authorization server.
+    expiresWithSession: async () => false,
+    ttl: {
+      AccessToken: input.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      Interaction: 60 * 60,
+      Session: 24 * 60 * 60,
+      Grant: input.grantTtlSeconds,
+      RefreshToken: input.refreshTokenTtlSeconds,
+    },
+    renderError: renderSafeError,
+  };
+}
+
+/**
+ * The page a browser sees when an authorization request cannot go on (an
+ * unknown client, a redirect URI that was not registered): the OAuth error
+ * code and the library's short description, HTML-escaped, nothing else.
+ */
+async function renderSafeError(ctx: KoaContextWithOIDC, out: { error?: string; error_description?: string }): Promise<void> {
+  ctx.type = 'html';
+  ctx.body =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in request refused</title></head><body>' +
+    `<h1>This sign-in request cannot go on</h1><p>${escapeHtml(out.error ?? 'server_error')}: ${escapeHtml(out.error_description ?? '')}</p>` +
+    '<p>Start again from your MCP client.</p></body></html>';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
