@@ -3,10 +3,11 @@
  * docs/events-api.md, a JSON error handler that never leaks, and the built
  * web client. Runs in-process for tests (`app.request()`).
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import type { OAuthAuthorizationServer } from 'agentready/oauth';
+import { oauthRoutes } from 'agentready/oauth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { recordRefusedToolCalls } from 'agentready/mcp';
@@ -18,6 +19,7 @@ import {
   createSignInLimits,
   databaseRateLimitStore,
   type DrainReport,
+  type Principal,
   type RateLimiter,
   type RateLimitStore,
   type SignInLimit,
@@ -39,6 +41,12 @@ import { savedEventsRoutes } from './saved-events-routes.ts';
 import { sessionMiddleware } from './session-middleware.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { accountRoutes } from './account-routes.ts';
+import { answerConsent, consentPageData } from './oauth-consent.ts';
+import { listOAuthGrants, oauthGrantsRoutes } from './oauth-grants-routes.ts';
+import { readRequestSession } from './session-middleware.ts';
+import { siteSecurityHeaders } from './site-security-headers.ts';
+import { matchRoute } from '../web/routes.ts';
+import { isAccessTokenShape } from '../domain/access-tokens.ts';
 import { toolCallRefusalEvidence, toolRoutes } from './tool-routes.ts';
 import { DEFAULT_WEB_ROOT, mountPages, pageDataRoutes } from './page-routes.tsx';
 
@@ -63,6 +71,14 @@ export type EventsAppOptions = {
   mcp?: { allowedHostnames?: string[]; siteUrl?: string };
   /** What /connect shows about connecting an MCP client (`GET /api/connect-info`). Default: no stdio launch, so the page shows a placeholder path. */
   connection?: ConnectionOptions;
+  /**
+   * OAuth sign-in for MCP clients (`createEventsOAuth`): its endpoints, the
+   * consent page, grants on /connect, and OAuth access tokens on `/mcp`, which
+   * then answers a call that needs a person and came without a token 401 with
+   * a challenge naming its Protected Resource Metadata. Needs the real HTTP
+   * server (`@hono/node-server`). Default: none (personal access tokens only).
+   */
+  oauth?: OAuthAuthorizationServer;
   /** How long sessions last. Default: 7 days without a request, 30 days in all. */
   sessionLifetimes?: SessionLifetimes;
   /**
@@ -133,7 +149,7 @@ export type EventsApp = Hono<EventsEnv> & {
  * const res = await app.request('/api/events?keyword=工作坊');
  */
 export function createEventsApp(options: EventsAppOptions): EventsApp {
-  const { db, now, logger } = options;
+  const { db, now, logger, oauth } = options;
   const services = createEventsServices({ db, now });
   const identity = createEventsIdentity({ db, now }, options.sessionLifetimes);
   const siteUrl = options.mcp?.siteUrl;
@@ -153,21 +169,20 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
       : c.text('Not found', 404);
   });
 
-  // The pages load only their own script and stylesheet, and no other site may frame them
-  // (a framed page could trick the person into the click that confirms).
-  app.use(
-    '*',
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    }),
-  );
+  const securityHeaders = siteSecurityHeaders();
+  app.use('*', function addSecurityHeaders(c, next) {
+    // The OAuth consent page sets its own: its form leads back to the app that asked (page-routes.tsx).
+    const consentPage = oauth !== undefined && c.req.method === 'GET' && matchRoute(c.req.path).name === 'consent';
+    return consentPage ? next() : securityHeaders(c, next);
+  });
+  if (oauth) {
+    app.route('/', oauthRoutes(oauth));
+    app.post('/oauth/interaction/:uid/decision', async function decideConsent(c) {
+      const { lookup } = await readRequestSession(c, identity, siteUrl);
+      const principal = lookup.status === 'active' ? lookup.session.principal : null;
+      return answerConsent(c, oauth, principal, new URL(siteUrl ?? c.req.url).origin);
+    });
+  }
   const toolCallLimiter = limiterOf(options, 'tool-calls', options.rateLimits?.toolCalls ?? DEFAULT_TOOL_CALL_LIMIT);
   const pipeline = createEventsPipeline({
     db,
@@ -206,14 +221,22 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.route('/api', savedEventsRoutes(services));
   app.route('/api', registrationsRoutes(services));
   app.route('/api', accessTokensRoutes(services, options.connection, siteUrl));
-  const pageSources = { services, describeConnection: connectInfoReader(options.connection) };
+  app.route('/api', oauthGrantsRoutes(oauth));
+  const pageSources = {
+    services,
+    describeConnection: connectInfoReader(options.connection),
+    listGrants: (principal: Principal | null) => listOAuthGrants(oauth, principal),
+  };
   app.route('/api', pageDataRoutes(pageSources));
 
   app.route('/api', toolRoutes(pipeline));
 
   const mcp = mcpRoute({
     pipeline,
-    verifyAccessToken: (token) => services.verifyAccessToken(token),
+    // A personal access token says what it is by its prefix; anything else may be an OAuth access token.
+    verifyAccessToken: async (token) =>
+      isAccessTokenShape(token) ? services.verifyAccessToken(token) : ((await oauth?.verifyOAuthAccessToken(token)) ?? null),
+    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl }),
     ...(options.mcp?.allowedHostnames !== undefined && { allowedHostnames: options.mcp.allowedHostnames }),
     ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
     logger,
@@ -226,6 +249,10 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   mountPages(app, {
     ...pageSources,
     identity,
+    ...(oauth !== undefined && {
+      consent: (c: Context, principal: Principal | null, uid: string) => consentPageData(c, oauth, principal, uid),
+      consentHeaders: siteSecurityHeaders,
+    }),
     webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
     logger,
     ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),

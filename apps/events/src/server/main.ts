@@ -31,7 +31,9 @@ import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { readShutdownGraceMs } from '../tools/events-shutdown.ts';
 import { Redis } from 'ioredis';
+import type { OAuthAuthorizationServer } from 'agentready/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
+import { createEventsOAuth } from './oauth-consent.ts';
 import { readSiteUrl } from './site-url.ts';
 
 const logger = pino({ name: 'agentready-events' });
@@ -92,8 +94,20 @@ if (process.env.DEMO_ACCOUNTS === 'on' || (process.env.DEMO_ACCOUNTS !== 'off' &
   );
 }
 
+// OAuth sign-in for MCP clients: its issuer and resource are the site's public URL, or this
+// address when there is none (clients must then connect to exactly http://<HOST>:<PORT>/mcp).
+const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+const oauthSiteUrl = siteUrl ?? (port !== 0 ? `http://${shownHost}:${port}` : undefined);
+let oauth: OAuthAuthorizationServer | undefined;
+if (oauthSiteUrl === undefined) {
+  logger.warn('OAuth sign-in for MCP clients is off: with PORT=0, set SITE_URL to turn it on');
+} else {
+  oauth = await createEventsOAuth(db, oauthSiteUrl, logger);
+}
+
 const app = createEventsApp({
   db,
+  ...(oauth !== undefined && { oauth }),
   now: () => new Date(),
   logger,
   mcp: { allowedHostnames, ...(siteUrl !== undefined && { siteUrl }) },
@@ -111,7 +125,6 @@ const app = createEventsApp({
   },
 });
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
-  const shownHost = host.includes(':') ? `[${host}]` : host;
   logger.info({ url: `http://${shownHost}:${info.port}/`, mcp: `http://${shownHost}:${info.port}/mcp` }, 'AgentReady Events is listening');
 });
 

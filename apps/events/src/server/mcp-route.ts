@@ -25,6 +25,8 @@ export type McpRouteOptions = {
   allowedHostnames?: string[];
   /** The site's public URL for `confirmationUrl`. Default: the origin the request came to. */
   siteUrl?: string;
+  /** With OAuth sign-in: the Protected Resource Metadata URL that every 401 names (RFC 9728 §5.1). */
+  resourceMetadataUrl?: string;
   logger: Logger;
 };
 
@@ -41,6 +43,7 @@ export function mcpRoute(options: McpRouteOptions): { routes: Hono; endpoint: Mc
     ...eventsMcpServerOptions(options.pipeline, options.siteUrl),
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
     verifyAccessToken: options.verifyAccessToken,
+    ...(options.resourceMetadataUrl !== undefined && { resourceMetadataUrl: options.resourceMetadataUrl }),
     onError: (error) => logger.warn({ err: withoutAccessTokens(error) }, 'MCP request refused or failed'),
   });
   const routes = new Hono();

@@ -7,6 +7,7 @@
 import type { Principal } from 'agentready/runtime';
 import type { EventsServices } from '../domain/events-services.ts';
 import { eventsCatalog } from '../tools/catalog.ts';
+import type { OAuthGrantView } from '../web/api-shapes.ts';
 import type { ActivityPageData, PageData } from '../web/page-data.ts';
 import { matchRoute } from '../web/routes.ts';
 import { filtersFromSearchParams } from '../web/search-filters.ts';
@@ -22,6 +23,8 @@ export type PageDataSources = {
   services: EventsServices;
   /** What /connect shows for a request to this URL. */
   describeConnection(requested: URL): ConnectInfo;
+  /** The apps the principal connected with OAuth sign-in (none when the site has no OAuth). */
+  listGrants?(principal: Principal | null): Promise<OAuthGrantView[]>;
 };
 
 /**
@@ -73,10 +76,14 @@ export async function loadPageData(sources: PageDataSources, principal: Principa
       return {
         route: 'connect',
         accessTokens: principal ? await services.listAccessTokens(principal) : [],
+        grants: await (sources.listGrants?.(principal) ?? Promise.resolve([])),
         connectInfo: sources.describeConnection(location),
       };
     case 'activity':
       return loadActivityPage(sources, principal, location.searchParams);
+    case 'consent':
+      // Read through the OAuth server from the request itself (its cookie); see consentPageData.
+      return { route: 'consent', uid: route.params['uid'] ?? '', signedIn: principal?.account != null, request: null, error: CONSENT_NEEDS_FULL_LOAD };
     case 'not-found':
       return { route: 'not-found', path: location.pathname };
   }
@@ -108,6 +115,9 @@ async function loadActivityPage(sources: PageDataSources, principal: Principal |
     error: null,
   };
 }
+
+/** What the consent page says when it is not loaded from the request the app's sign-in sent the person on. */
+export const CONSENT_NEEDS_FULL_LOAD = 'This request to connect an app has expired or was opened elsewhere. Start again from the app.';
 
 /** A domain refusal as the page shows it: code, message and field, nothing else. */
 function failureOf(refusal: { code: string; message: string; field?: string }): { code: string; message: string; field?: string } {

@@ -15,13 +15,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { html, raw } from 'hono/html';
 import type { Logger } from 'pino';
 import { renderToString } from 'preact-render-to-string';
 import type { Principal } from 'agentready/runtime';
 import type { EventsIdentity } from '../domain/events-identity.ts';
-import { SITE_NAME, type PageData } from '../web/page-data.ts';
+import { SITE_NAME, type ConsentPageData, type PageData } from '../web/page-data.ts';
 import { pageHeadTags } from '../web/page-head-tags.ts';
 import { matchRoute, PAGE_PATHS } from '../web/routes.ts';
 import { SiteShell } from '../web/site-shell.tsx';
@@ -37,6 +37,10 @@ export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.m
 export type PagesOptions = PageDataSources & {
   /** Finds the session a page view's cookie names. */
   identity: EventsIdentity;
+  /** The OAuth consent page's data, read from the request (its interaction cookie); absent on a site without OAuth. */
+  consent?: (c: Context, principal: Principal | null, uid: string) => Promise<ConsentPageData>;
+  /** The origin an OAuth consent page's form leads back to, for its `form-action`. */
+  consentHeaders?: (formActionOrigins: readonly string[]) => MiddlewareHandler;
   /** Folder of the built client. */
   webRoot: string;
   logger: Logger;
@@ -88,6 +92,17 @@ export function mountPages(app: Hono<EventsEnv>, options: PagesOptions): void {
     location.pathname = requested.pathname;
     location.search = requested.search;
     const principal = await sessionPrincipal(c, options.identity, options.siteUrl);
+    const route = matchRoute(location.pathname);
+    if (route.name === 'consent' && options.consent && options.consentHeaders) {
+      const data = await options.consent(c, principal, route.params['uid'] ?? '');
+      // Its form's answer redirects to the app that asked: the page's form-action names that origin.
+      const returnsTo = data.request === null ? [] : [data.request.returnsTo];
+      await options.consentHeaders(returnsTo)(c, async () => {
+        c.header('Cache-Control', 'no-store');
+        c.res = c.html(renderDocument(template, data, location), data.request === null ? 400 : 200);
+      });
+      return c.res;
+    }
     const data = await loadPageData(options, principal, location);
     c.header('Cache-Control', 'no-store');
     return c.html(renderDocument(template, data, location), pageStatus(data));

@@ -1,6 +1,6 @@
 /**
  * @module First start: open the events database, bring every migration set
- * up to date (the toolkit runtime's, its identity set's, then the app's), and seed the curated
+ * up to date (the toolkit runtime's, its identity and OAuth sets, then the app's), and seed the curated
  * events when there are none.
  */
 import type { Kysely } from 'kysely';
@@ -15,6 +15,7 @@ import {
   runtimeMigrations,
 } from 'agentready/store';
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
+import { OAUTH_MIGRATION_TABLE, oauthMigrations } from 'agentready/oauth';
 import { CURATED_EVENTS } from './curated-events.ts';
 import { insertEvents } from './event-seeds.ts';
 import { EVENTS_MIGRATION_TABLE, eventsMigrations } from './events-migrations.ts';
@@ -64,6 +65,7 @@ export async function prepareEventsDatabase(options: PrepareDatabaseOptions): Pr
     const report = await migrateToLatest(db, [
       { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
       { tableName: IDENTITY_MIGRATION_TABLE, migrations: identityMigrations },
+      { tableName: OAUTH_MIGRATION_TABLE, migrations: oauthMigrations },
       { tableName: EVENTS_MIGRATION_TABLE, migrations: eventsMigrations },
     ]);
     const applied = report.flatMap((set) => set.applied);

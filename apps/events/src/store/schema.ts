@@ -6,6 +6,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { IdentityTables } from 'agentready/identity';
+import type { OAuthTables } from 'agentready/oauth';
 import type { RuntimeTables } from 'agentready/store';
 import type { EventLevel } from '../vocabulary/event-levels.ts';
 import type { LocationId } from '../vocabulary/locations.ts';
@@ -96,8 +97,8 @@ export type EventsTables = {
   registration_drafts: RegistrationDraftsTable;
 };
 
-/** Everything in the events database: the app's tables and the toolkit's (runtime and identity). */
-export type EventsDatabase = EventsTables & RuntimeTables & IdentityTables;
+/** Everything in the events database: the app's tables and the toolkit's (runtime, identity, OAuth). */
+export type EventsDatabase = EventsTables & RuntimeTables & IdentityTables & OAuthTables;
 
 export type EventRow = Selectable<EventsTable>;
 export type NewEventRow = Insertable<EventsTable>;

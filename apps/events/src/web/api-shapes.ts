@@ -27,5 +27,13 @@ export type SessionInfo = { csrfToken: string; stateVersion: number };
 /** One of the session's personal access tokens as `GET /api/access-tokens` lists it (never the token itself). */
 export type AccessToken = AccessTokenSummary;
 
+/**
+ * An app the person connected with OAuth sign-in (`GET /api/oauth-grants`):
+ * `id` its opaque reference (`oag-…`, to revoke it), `clientName` as the
+ * client registered itself (the client's own claim), `scopes` what it may do
+ * in words, times ISO 8601 at +08:00.
+ */
+export type OAuthGrantView = { id: string; clientName: string; scopes: string[]; createdAt: string; lastUsedAt: string | null; expiresAt: string | null };
+
 export type { AccessTokenCreated, AccessTokenRevoked, ConnectInfo };
 

@@ -99,7 +99,7 @@ export type RegistrationsControls = {
   cancelDialogTarget(): string | null;
 };
 
-/** Pages with nothing for the tools to drive: home, saved, connect, activity, not-found. */
+/** Pages with nothing for the tools to drive: home, saved, connect, activity, consent, not-found. */
 export type NoControls = Record<never, never>;
 
 /** Which controls each route's page returns. */
@@ -112,6 +112,7 @@ export type RouteControls = {
   saved: NoControls;
   connect: NoControls;
   activity: NoControls;
+  consent: NoControls;
   'not-found': NoControls;
 };
 

@@ -14,6 +14,7 @@ import type {
   EventDetail,
   EventSearchResult,
   EventSummary,
+  OAuthGrantView,
   Registration,
   RegistrationDraft,
 } from './api-shapes.ts';
@@ -48,7 +49,7 @@ export type RegistrationsPageData = { route: 'registrations'; registrations: Reg
 export type SavedPageData = { route: 'saved'; events: EventSummary[] };
 
 /** The session's personal access tokens and how to connect an MCP client. */
-export type ConnectPageData = { route: 'connect'; accessTokens: AccessToken[]; connectInfo: ConnectInfo };
+export type ConnectPageData = { route: 'connect'; accessTokens: AccessToken[]; grants: OAuthGrantView[]; connectInfo: ConnectInfo };
 
 /** One call on the activity page: as the domain reads it, with its tool's title. */
 export type ActivityEntryView = AgentActivityEntry & { toolTitle: string };
@@ -75,6 +76,23 @@ export type ActivityPageData =
       error: ApiFailure | null;
     };
 
+/** A scope an MCP client asks for, as the consent page shows it. */
+export type ConsentScopeView = { name: string; label: string };
+
+/**
+ * The consent page of an OAuth sign-in (`/oauth/interaction/:uid`): which
+ * client asks (its name as it registered itself: the client's own claim),
+ * for what, and where the person goes back to; or why it cannot be shown.
+ * `signedIn` false: the person signs in first and comes back.
+ */
+export type ConsentPageData = {
+  route: 'consent';
+  uid: string;
+  signedIn: boolean;
+  request: { clientName: string; clientUri: string | null; returnsTo: string; scopes: ConsentScopeView[]; resource: string } | null;
+  error: string | null;
+};
+
 /** The data of every page, by route. */
 export type PageData =
   | { route: 'home' }
@@ -85,6 +103,7 @@ export type PageData =
   | SavedPageData
   | ConnectPageData
   | ActivityPageData
+  | ConsentPageData
   | { route: 'not-found'; path: string };
 
 /** What `<head>` says about a page: its title (without the site name) and a one-sentence description. */
@@ -119,6 +138,8 @@ export function pageHead(data: PageData): PageHead {
       return { title: 'Saved events', description: 'Events you saved for later.' };
     case 'connect':
       return { title: 'Connect an agent', description: 'Connect an MCP client to this site with a personal access token you can revoke.' };
+    case 'consent':
+      return { title: 'Connect an app', description: 'An app asks to act for you on this site: see what it may do, then allow or deny.' };
     case 'activity':
       return { title: 'Activity', description: 'What the agents you connected did for you: when, which client, which tool, and what came of it.' };
     case 'not-found':

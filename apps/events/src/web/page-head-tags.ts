@@ -63,6 +63,8 @@ function canonicalPath(data: PageData): string | null {
       return '/connect';
     case 'activity':
       return '/activity';
+    case 'consent':
+      return null;
     case 'not-found':
       return null;
   }

@@ -5,6 +5,7 @@
 import type { PageData } from './page-data.ts';
 import { ActivityPage } from './pages/activity-page.tsx';
 import { ConnectPage } from './pages/connect-page.tsx';
+import { ConsentPage } from './pages/consent-page.tsx';
 import { EventPage } from './pages/event-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
 import { HomePage } from './pages/home-page.tsx';
@@ -32,6 +33,8 @@ export function PageView({ data }: { data: PageData }) {
       return <ConnectPage data={data} />;
     case 'activity':
       return <ActivityPage data={data} />;
+    case 'consent':
+      return <ConsentPage data={data} />;
     case 'not-found':
       return <NotFoundPage />;
   }

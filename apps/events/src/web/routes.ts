@@ -5,13 +5,13 @@
  */
 
 /** The site's routes. `not-found` is any path none of the others match. */
-export type RouteName = 'home' | 'events' | 'event' | 'register' | 'registrations' | 'saved' | 'connect' | 'activity' | 'not-found';
+export type RouteName = 'home' | 'events' | 'event' | 'register' | 'registrations' | 'saved' | 'connect' | 'activity' | 'consent' | 'not-found';
 
 /** A route: its name, the path (no query), and its parameters (`id` on `event` and `register`). */
 export type RouteInfo<N extends RouteName = RouteName> = { name: N; path: string; params: Record<string, string> };
 
 /** The server paths (Hono patterns) that answer with a page; any other non-API path is the 404 page. */
-export const PAGE_PATHS = ['/', '/events', '/events/:id', '/events/:id/register', '/registrations', '/saved', '/connect', '/activity'] as const;
+export const PAGE_PATHS = ['/', '/events', '/events/:id', '/events/:id/register', '/registrations', '/saved', '/connect', '/activity', '/oauth/interaction/:uid'] as const;
 
 /**
  * Finds the route of a path. Unknown paths are `not-found`; the event ID is
@@ -29,6 +29,7 @@ export function matchRoute(path: string): RouteInfo {
   if (segments.length === 1 && first === 'saved') return { name: 'saved', path, params: {} };
   if (segments.length === 1 && first === 'connect') return { name: 'connect', path, params: {} };
   if (segments.length === 1 && first === 'activity') return { name: 'activity', path, params: {} };
+  if (segments.length === 3 && first === 'oauth' && id === 'interaction' && third !== undefined) return { name: 'consent', path, params: { uid: third } };
   if (first === 'events' && decodedId !== undefined && segments.length === 2) return { name: 'event', path, params: { id: decodedId } };
   if (first === 'events' && decodedId !== undefined && segments.length === 3 && third === 'register') {
     return { name: 'register', path, params: { id: decodedId } };
