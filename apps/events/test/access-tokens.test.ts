@@ -30,7 +30,7 @@ import { startEventsServer, type EventsServer } from './support/events-server.ts
 import { byTestId } from './support/page-selectors.ts';
 import { PAGE_TEMPLATE_FIXTURE } from './support/page-template.ts';
 import { signedUpSession, visitorSession } from './support/signed-in-principal.ts';
-import { openSitePerson } from './support/site-person.ts';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 
 const TOKEN_SHAPE = /^are_pat_[A-Za-z0-9_-]{43}$/;
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -489,15 +489,8 @@ describe('a person on /connect', () => {
   });
 
 
-  /** Gives the browser a newly signed-up person's session cookie, as signing up in it would leave. */
-  async function signUpInBrowser(): Promise<void> {
-    const person = await openSitePerson(server.url);
-    const [name, value] = person.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
-  }
-
   it('creates a token by clicking, sees it once in both examples, no longer after a reload, and revokes it', async () => {
-    await signUpInBrowser();
+    await signUpInBrowser(context, server.url);
     await page.goto(`${server.url}/`);
     await page.click(byTestId('nav-connect'));
     await page.waitForURL(`${server.url}/connect`);
@@ -562,7 +555,7 @@ describe('a person on /connect', () => {
   });
 
   it('says what is wrong with a name and creates nothing', async () => {
-    await signUpInBrowser();
+    await signUpInBrowser(context, server.url);
     await page.goto(`${server.url}/connect`);
     await page.locator(byTestId('tokens-empty')).waitFor();
     await page.fill(byTestId('token-label'), '   ');
