@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { createEventsIdentity } from '../apps/events/src/domain/events-identity.ts';
 import { createEventsServices } from '../apps/events/src/domain/events-services.ts';
 import { generateEvents } from '../apps/events/src/store/generated-events.ts';
 import { insertEvents } from '../apps/events/src/store/event-seeds.ts';
@@ -39,7 +40,8 @@ for (const size of SIZES) {
   const now = () => new Date();
   const services = createEventsServices({ db, now });
   const pipeline = createEventsPipeline({ db, services, logger: pino({ level: 'silent' }), now });
-  const { principal } = await services.openSession(undefined);
+  // Searching needs no account: an anonymous visitor's session, as the page has before anyone signs in.
+  const { principal } = await createEventsIdentity({ db, now }).startVisitorSession();
 
   for (const [label, input] of QUERIES) {
     for (let warm = 0; warm < 10; warm += 1) await pipeline.invoke({ tool: 'search_events', input, principal, surface: 'webmcp' });

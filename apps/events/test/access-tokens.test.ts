@@ -1,9 +1,11 @@
 /**
  * Personal access tokens, through the surfaces people and agents use: the REST
- * API by `app.request()` (the token shown once, never listed, revoked for good,
- * another session's never reachable, refusals changing nothing), the domain on
- * SQLite and PostgreSQL (the token acts as the session that made it; the limit
- * holds under concurrent creation), and a person on /connect in Chromium.
+ * API by `app.request()` (only a signed-in person creates one; the token shown
+ * once, never listed, revoked for good, with its scope; the same account's from
+ * any browser it signs in with, another account's never reachable, refusals
+ * changing nothing), the domain on SQLite and PostgreSQL (the token acts as the
+ * account that made it, within its scope; the limit holds under concurrent
+ * creation), and a signed-in person on /connect in Chromium.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import { createEventsApp, type EventsApp, type EventsAppOptions } from '../src/server/create-events-app.ts';
-import { AppVisitor } from './support/app-visitor.ts';
+import { AppVisitor, TEST_PASSWORD } from './support/app-visitor.ts';
 import {
   createSqliteFixture,
   createTestClock,
@@ -27,13 +29,18 @@ import {
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { PAGE_TEMPLATE_FIXTURE } from './support/page-template.ts';
+import { signedUpSession, visitorSession } from './support/signed-in-principal.ts';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 
 const TOKEN_SHAPE = /^are_pat_[A-Za-z0-9_-]{43}$/;
 const OPEN_EVENT = 'evt-webmcp-intro';
 const STDIO_LAUNCH = { command: 'node', args: ['/srv/agentready/apps/events/bin/agentready-events.mjs', 'mcp'] };
 
-type Created = { token: string; accessToken: { id: string; label: string; createdAt: string; expiresAt: string; lastUsedAt: null } };
-type Listed = { accessTokens: Array<{ id: string; label: string; createdAt: string; expiresAt: string; lastUsedAt: string | null }> };
+type Created = { token: string; accessToken: { id: string; label: string; scope: string; createdAt: string; expiresAt: string; lastUsedAt: null } };
+type Listed = { accessTokens: Array<{ id: string; label: string; scope: string; createdAt: string; expiresAt: string; lastUsedAt: string | null }> };
+
+/** What a token of scope `prepare` (the default) may do: read, prepare and save (agentready/identity, TOKEN_SCOPES). */
+const PREPARE_EFFECTS = ['read', 'prepare', 'write'];
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
@@ -75,12 +82,12 @@ describe('the access token API', () => {
     issuedTokens = [];
   });
   afterEach(async () => {
-    const hashes = (await fixture.db.selectFrom('access_tokens').select('token_hash').execute()).map((row) => row.token_hash);
+    const hashes = (await fixture.db.selectFrom('agentready_access_token').select('token_hash').execute()).map((row) => row.token_hash);
     await fixture.close();
     for (const { where, text } of answers) {
       for (const token of issuedTokens) expect(text, where).not.toContain(token);
       for (const hash of hashes) expect(text, where).not.toContain(hash);
-      expect(text, where).not.toMatch(/session_?id|token_hash/i);
+      expect(text, where).not.toMatch(/session_?id|account_?id|token_hash/i);
     }
   });
 
@@ -95,8 +102,8 @@ describe('the access token API', () => {
       });
     }
 
-    async createToken(label: string): Promise<Created> {
-      const answer = await this.call('POST', '/api/access-tokens', { label });
+    async createToken(label: string, scope?: 'read' | 'prepare'): Promise<Created> {
+      const answer = await this.call('POST', '/api/access-tokens', { label, ...(scope !== undefined && { scope }) });
       expect(answer.status, answer.text).toBe(201);
       const created = answer.body as Created;
       issuedTokens.push(created.token);
@@ -110,10 +117,25 @@ describe('the access token API', () => {
     }
   }
 
-  const visitor = () => new Visitor().start();
+  /** A visitor who has not signed in. */
+  const anonymousVisitor = () => new Visitor().start();
+
+  /** A person who signed up in this browser (only they create tokens); `email` to sign in elsewhere. */
+  async function visitor(): Promise<Visitor & { email: string }> {
+    const browser = await anonymousVisitor();
+    const { email } = await browser.signUp();
+    return Object.assign(browser, { email });
+  }
+
+  /** The same person in another browser, signed in with the account's e-mail address. */
+  async function sameAccountElsewhere(email: string): Promise<Visitor> {
+    const browser = await anonymousVisitor();
+    expect((await browser.signIn(email, TEST_PASSWORD)).status).toBe(200);
+    return browser;
+  }
 
   async function tokenRows(): Promise<number> {
-    return (await fixture.db.selectFrom('access_tokens').select('id').execute()).length;
+    return (await fixture.db.selectFrom('agentready_access_token').select('id').execute()).length;
   }
 
   it('creates a token shown once, in the token shape, of which only the SHA-256 is stored', async () => {
@@ -124,41 +146,68 @@ describe('the access token API', () => {
     issuedTokens.push(created.token);
     expect(created).toEqual({
       token: expect.stringMatching(TOKEN_SHAPE),
-      accessToken: { id: expect.stringMatching(/^pat-[A-Za-z0-9_-]{16}$/), label: 'Claude Desktop', createdAt: '2026-11-29T10:00:00+08:00', expiresAt: '2027-02-27T10:00:00+08:00', lastUsedAt: null },
+      accessToken: {
+        id: expect.stringMatching(/^pat-[A-Za-z0-9_-]{16}$/),
+        label: 'Claude Desktop',
+        scope: 'prepare',
+        createdAt: '2026-11-29T10:00:00+08:00',
+        expiresAt: '2027-02-27T10:00:00+08:00',
+        lastUsedAt: null,
+      },
     });
 
-    const rows = await fixture.db.selectFrom('access_tokens').selectAll().execute();
+    const rows = await fixture.db.selectFrom('agentready_access_token').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]?.token_hash).toBe(sha256Hex(created.token));
     expect(JSON.stringify(rows)).not.toContain(created.token.slice('are_pat_'.length));
   });
 
-  it('lists the session\'s tokens newest first, with no token and no hash', async () => {
+  it('lists the account\'s tokens newest first, with their scope, no token and no hash, in every browser it signs in with', async () => {
     const browser = await visitor();
     const first = await browser.createToken('Claude Desktop');
     clock.advance(60_000);
-    const second = await browser.createToken('IDE agent');
+    const second = await browser.createToken('IDE agent', 'read');
 
-    const listed = await browser.call('GET', '/api/access-tokens');
-    expect(listed.body).toEqual({
+    const expected = {
       accessTokens: [
-        { id: second.accessToken.id, label: 'IDE agent', createdAt: '2026-11-29T10:01:00+08:00', expiresAt: '2027-02-27T10:01:00+08:00', lastUsedAt: null },
-        { id: first.accessToken.id, label: 'Claude Desktop', createdAt: '2026-11-29T10:00:00+08:00', expiresAt: '2027-02-27T10:00:00+08:00', lastUsedAt: null },
+        { id: second.accessToken.id, label: 'IDE agent', scope: 'read', createdAt: '2026-11-29T10:01:00+08:00', expiresAt: '2027-02-27T10:01:00+08:00', lastUsedAt: null },
+        { id: first.accessToken.id, label: 'Claude Desktop', scope: 'prepare', createdAt: '2026-11-29T10:00:00+08:00', expiresAt: '2027-02-27T10:00:00+08:00', lastUsedAt: null },
       ],
-    });
+    };
+    expect((await browser.call('GET', '/api/access-tokens')).body).toEqual(expected);
+    const elsewhere = await sameAccountElsewhere(browser.email);
+    expect((await elsewhere.call('GET', '/api/access-tokens')).body).toEqual(expected);
   });
 
-  it('gives the live token the session\'s principal, so what an agent saves is what the person sees', async () => {
+  it('gives the live token the account\'s principal, so what an agent saves is what the person sees in every browser', async () => {
     const browser = await visitor();
+    const versionBefore = ((await browser.call('GET', '/api/session')).body as { stateVersion: number }).stateVersion;
     const { token, accessToken } = await browser.createToken('Claude Desktop');
     const principal = await principalOfToken(services, token);
-    expect(principal).toEqual({ id: expect.any(String), kind: 'token', ref: accessToken.id });
+    expect(principal).toEqual({
+      id: expect.any(String),
+      kind: 'token',
+      ref: accessToken.id,
+      account: { id: expect.any(String), ref: expect.any(String) },
+      scope: PREPARE_EFFECTS,
+      clientName: 'Claude Desktop',
+    });
 
     const saved = await services.saveEvent(principal as Principal, OPEN_EVENT);
     expect(saved.ok).toBe(true);
-    const seen = await browser.call('GET', '/api/saved');
-    expect((seen.body as { events: Array<{ id: string }> }).events.map((event) => event.id)).toEqual([OPEN_EVENT]);
-    expect((await browser.call('GET', '/api/session')).body).toMatchObject({ stateVersion: 1 });
+    const savedIds = async (someone: Visitor) =>
+      ((await someone.call('GET', '/api/saved')).body as { events: Array<{ id: string }> }).events.map((event) => event.id);
+    expect(await savedIds(browser)).toEqual([OPEN_EVENT]);
+    expect((await browser.call('GET', '/api/session')).body).toMatchObject({ stateVersion: versionBefore + 1 });
+    expect(await savedIds(await sameAccountElsewhere(browser.email))).toEqual([OPEN_EVENT]);
+    expect(await savedIds(await visitor())).toEqual([]);
+  });
+
+  it('gives a read-only token a principal that may only read', async () => {
+    const browser = await visitor();
+    const { token, accessToken } = await browser.createToken('Reader', 'read');
+    expect(accessToken.scope).toBe('read');
+    expect(await principalOfToken(services, token)).toMatchObject({ kind: 'token', ref: accessToken.id, scope: ['read'] });
   });
 
   it('shows when a token was last used, noting it at most once a minute', async () => {
@@ -203,7 +252,7 @@ describe('the access token API', () => {
     }
   });
 
-  it('keeps one session\'s tokens from another: not listed, not revocable (NOT_FOUND), still working', async () => {
+  it('keeps one account\'s tokens from another: not listed, not revocable (NOT_FOUND), still working', async () => {
     const owner = await visitor();
     const stranger = await visitor();
     const { token, accessToken } = await owner.createToken('Claude Desktop');
@@ -223,11 +272,13 @@ describe('the access token API', () => {
 
     clock.advance(90 * 24 * 60 * 60 * 1000 - 1000);
     expect((await services.verifyAccessToken(token))?.expiresAt.toISOString()).toBe(new Date(accessToken.expiresAt).toISOString());
-    expect(await browser.listedLabels()).toEqual(['Claude Desktop']);
+    // The browser's session ended long ago (30 days at most): the person signs in again.
+    const back = await sameAccountElsewhere(browser.email);
+    expect(await back.listedLabels()).toEqual(['Claude Desktop']);
 
     clock.advance(1000);
     expect(await principalOfToken(services, token)).toBeNull();
-    expect(await browser.listedLabels()).toEqual([]);
+    expect(await back.listedLabels()).toEqual([]);
   });
 
   it('refuses to create or revoke without the CSRF token (403), changing nothing', async () => {
@@ -253,6 +304,24 @@ describe('the access token API', () => {
     expect(create.status).toBe(401);
     expect(create.body).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect(await tokenRows()).toBe(0);
+  });
+
+  it('asks an anonymous visitor to sign in (401) before creating or revoking a token, and stores nothing', async () => {
+    const owner = await visitor();
+    const { token, accessToken } = await owner.createToken('Claude Desktop');
+    const stranger = await anonymousVisitor();
+    expect((await stranger.call('GET', '/api/access-tokens')).body).toEqual({ accessTokens: [] });
+
+    const create = await stranger.call('POST', '/api/access-tokens', { label: 'Claude Desktop' });
+    expect(create.status).toBe(401);
+    expect(create.body).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', message: expect.stringMatching(/^Sign in to /), nextAction: expect.stringMatching(/[Ss]ign in/) });
+    const revoke = await stranger.call('DELETE', `/api/access-tokens/${accessToken.id}`);
+    expect(revoke.status).toBe(401);
+    expect(revoke.body).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+
+    expect(await tokenRows()).toBe(1);
+    expect(await owner.listedLabels()).toEqual(['Claude Desktop']);
+    expect(await principalOfToken(services, token)).not.toBeNull();
   });
 
   it.each([
@@ -286,7 +355,7 @@ describe('the access token API', () => {
     expect((await browser.createToken(label)).accessToken.label).toBe(label);
   });
 
-  it('holds at most 20 tokens per session (CONFLICT), and makes room again after a revoke', async () => {
+  it('holds at most 20 tokens per account (CONFLICT), and makes room again after a revoke', async () => {
     const browser = await visitor();
     const first = await browser.createToken('Token 1');
     for (let index = 2; index <= 20; index += 1) await browser.createToken(`Token ${index}`);
@@ -306,9 +375,11 @@ describe('the access token API', () => {
     const browser = await visitor();
     for (let index = 1; index <= 20; index += 1) await browser.createToken(`Token ${index}`);
     clock.advance(91 * 24 * 60 * 60 * 1000);
-    expect(await browser.listedLabels()).toEqual([]);
-    await browser.createToken('After the summer');
-    expect(await browser.listedLabels()).toEqual(['After the summer']);
+    // The browser's session ended long ago (30 days at most): the person signs in again.
+    const back = await sameAccountElsewhere(browser.email);
+    expect(await back.listedLabels()).toEqual([]);
+    await back.createToken('After the summer');
+    expect(await back.listedLabels()).toEqual(['After the summer']);
   });
 
   it('tells /connect the MCP URL, and the stdio launch only when the server was given one', async () => {
@@ -343,19 +414,22 @@ describe.each(dialects)('access tokens in the domain on $name', ({ open }) => {
     await fixture.close();
   });
 
+  const newPerson = async () => (await signedUpSession({ db: fixture.db, now: createTestClock().now })).principal;
+
   async function created(principal: Principal, label: string) {
     const result = await services.createAccessToken(principal, { label });
     if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
     return result.value;
   }
 
-  it('acts as the creating session until revoked, for that session only', async () => {
-    const person = (await services.openSession(undefined)).principal;
-    const other = (await services.openSession(undefined)).principal;
+  it('acts as the creating account until revoked, for that account only', async () => {
+    const person = await newPerson();
+    const other = await newPerson();
     const { token, accessToken } = await created(person, 'Claude Desktop');
 
     const principal = await principalOfToken(services, token);
-    expect(principal).toEqual({ id: person.id, kind: 'token', ref: accessToken.id });
+    expect(principal).toEqual({ id: person.id, kind: 'token', ref: accessToken.id, account: person.account, scope: PREPARE_EFFECTS, clientName: 'Claude Desktop' });
+    expect(principal?.account).not.toEqual(other.account);
     expect(await services.listAccessTokens(other)).toEqual([]);
     expect(await services.revokeAccessToken(other, accessToken.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(await principalOfToken(services, token)).not.toBeNull();
@@ -366,7 +440,7 @@ describe.each(dialects)('access tokens in the domain on $name', ({ open }) => {
   });
 
   it('lets no token create or revoke tokens (FORBIDDEN)', async () => {
-    const person = (await services.openSession(undefined)).principal;
+    const person = await newPerson();
     const { token, accessToken } = await created(person, 'Claude Desktop');
     const asToken = (await principalOfToken(services, token)) as Principal;
 
@@ -375,8 +449,15 @@ describe.each(dialects)('access tokens in the domain on $name', ({ open }) => {
     expect((await services.listAccessTokens(person)).map((listed) => listed.label)).toEqual(['Claude Desktop']);
   });
 
-  it('creates no more than 20 for one session, even when 25 creations run at once', async () => {
-    const person = (await services.openSession(undefined)).principal;
+  it('asks an anonymous visitor to sign in (UNAUTHENTICATED) and lists them nothing', async () => {
+    const visitor = (await visitorSession({ db: fixture.db, now: createTestClock().now })).principal;
+    expect(await services.createAccessToken(visitor, { label: 'Claude Desktop' })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(await services.listAccessTokens(visitor)).toEqual([]);
+    expect(await fixture.db.selectFrom('agentready_access_token').select('id').execute()).toEqual([]);
+  });
+
+  it('creates no more than 20 for one account, even when 25 creations run at once', async () => {
+    const person = await newPerson();
     const results = await Promise.all(Array.from({ length: 25 }, (_, index) => services.createAccessToken(person, { label: `Agent ${index}` })));
     expect(results.filter((result) => result.ok)).toHaveLength(20);
     expect(results.filter((result) => !result.ok).map((result) => (result.ok ? '' : result.code))).toEqual(Array(5).fill('CONFLICT'));
@@ -409,6 +490,7 @@ describe('a person on /connect', () => {
 
 
   it('creates a token by clicking, sees it once in both examples, no longer after a reload, and revokes it', async () => {
+    await signUpInBrowser(context, server.url);
     await page.goto(`${server.url}/`);
     await page.click(byTestId('nav-connect'));
     await page.waitForURL(`${server.url}/connect`);
@@ -473,6 +555,7 @@ describe('a person on /connect', () => {
   });
 
   it('says what is wrong with a name and creates nothing', async () => {
+    await signUpInBrowser(context, server.url);
     await page.goto(`${server.url}/connect`);
     await page.locator(byTestId('tokens-empty')).waitFor();
     await page.fill(byTestId('token-label'), '   ');

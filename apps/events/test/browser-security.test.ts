@@ -1,7 +1,8 @@
 /**
  * Issue acceptance item 7, in Chromium: a registration or cancel POST without
  * the CSRF token, without a valid confirmation intent, with a used or expired
- * one, or for another session's registration is refused and changes nothing.
+ * one, or for another account's registration is refused and changes nothing.
+ * Each person has signed up (registering needs an account), in their browser.
  *
  * The attempts come from where an attacker or a buggy page would make them:
  * from inside a real page of the site (`fetch` in the page, same origin, so the
@@ -9,7 +10,7 @@
  * (same-site: the cookie still goes along, only the token is missing), and from
  * `http://localhost:<port>` (cross-site: the SameSite=Lax cookie stays home).
  * After every refusal the database (every event's remaining capacity, every
- * registration row, every intent, every session's stateVersion) and what the
+ * registration row, every intent, every account's and session's stateVersion) and what the
  * person sees on /registrations and on the event's page are as they were, and
  * no answer the test sees carries an e-mail address, an `ar_session` value,
  * SQL or a stack trace.
@@ -20,7 +21,8 @@ import type { AddressInfo } from 'node:net';
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/domain/secret-tokens.ts';
+import { sha256Hex } from 'agentready/identity';
+import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
 import { createTestClock, type TestClock } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
@@ -149,7 +151,7 @@ function assertNothingLeaked(): void {
     expect(text, where).not.toMatch(emailPattern);
     for (const pattern of leakPatterns) expect(text, where).not.toMatch(pattern);
     for (const cookie of sessionCookies) expect(text, where).not.toContain(cookie);
-    if (!where.startsWith('GET /api/session')) {
+    if (!where.startsWith('GET /api/session') && !where.startsWith('POST /api/account/sign-up')) {
       for (const token of csrfTokens) expect(text, where).not.toContain(token);
     }
   }
@@ -183,7 +185,11 @@ class Visitor {
     readonly csrfToken: string,
   ) {}
 
-  /** A fresh context (no cookie, so a new session) with a tab on the site's event page. */
+  /**
+   * A fresh context (no cookie, so a new session) with a tab on the site's
+   * event page, where the person signs up (as the sign-up form does, through
+   * the API from the page) and the page is loaded again, signed in.
+   */
   static async open(): Promise<Visitor> {
     const context = await browser.newContext();
     watchResponses(context);
@@ -191,9 +197,15 @@ class Visitor {
     await page.goto(`${server.url}/events/${OPEN_EVENT}`);
     await page.locator(byTestId('event-details')).waitFor();
     const session = await fetchInPage(page, 'GET', '/api/session');
-    const csrfToken = (session.body as { csrfToken: string }).csrfToken;
+    const anonymousCsrf = (session.body as { csrfToken: string }).csrfToken;
+    csrfTokens.add(anonymousCsrf);
+    const signedUp = await fetchInPage(page, 'POST', '/api/account/sign-up', { email: newTestEmail(), password: TEST_PASSWORD }, anonymousCsrf);
+    expect(signedUp.status, signedUp.text).toBe(201);
+    const csrfToken = (signedUp.body as { csrfToken: string }).csrfToken;
     expect(csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     csrfTokens.add(csrfToken);
+    await page.reload();
+    await page.locator(byTestId('event-details')).waitFor();
     const visitor = new Visitor(context, page, csrfToken);
     visitors.push(visitor);
     await visitor.cookie();
@@ -208,10 +220,15 @@ class Visitor {
     return cookie.value;
   }
 
-  /** The `sessions` row key of this browser's session. */
-  async sessionRowId(): Promise<number> {
-    const row = await server.db.selectFrom('sessions').select('id').where('token_hash', '=', sha256Hex(await this.cookie())).executeTakeFirstOrThrow();
-    return row.id;
+  /** The `agentready_account` row key of the account this browser is signed in to. */
+  async accountRowId(): Promise<number> {
+    const row = await server.db
+      .selectFrom('agentready_session')
+      .select('account_id')
+      .where('token_hash', '=', sha256Hex(await this.cookie()))
+      .executeTakeFirstOrThrow();
+    if (row.account_id === null) throw new Error('This browser is not signed in.');
+    return row.account_id;
   }
 
   /** POST from inside the page; `csrf` defaults to this session's token, null sends no header. */
@@ -308,11 +325,12 @@ async function stored() {
     events: await db.selectFrom('events').select(['public_id', 'remaining_capacity']).orderBy('public_id').execute(),
     registrations: await db
       .selectFrom('registrations')
-      .select(['public_id', 'session_id', 'event_id', 'status', 'cancelled_at'])
+      .select(['public_id', 'account_id', 'event_id', 'status', 'cancelled_at'])
       .orderBy('id')
       .execute(),
-    intents: await db.selectFrom('confirmation_intents').select(['id', 'session_id', 'action', 'target_id', 'used_at']).orderBy('id').execute(),
-    sessions: await db.selectFrom('sessions').select(['id', 'state_version']).orderBy('id').execute(),
+    intents: await db.selectFrom('confirmation_intents').select(['id', 'account_id', 'action', 'target_id', 'used_at']).orderBy('id').execute(),
+    accounts: await db.selectFrom('agentready_account').select(['id', 'state_version']).orderBy('id').execute(),
+    sessions: await db.selectFrom('agentready_session').select(['id', 'account_id', 'state_version']).orderBy('id').execute(),
   };
 }
 
@@ -323,17 +341,17 @@ async function remaining(eventId: string): Promise<number> {
 }
 
 /** The event's registration rows, oldest first. */
-async function registrationsFor(eventId: string): Promise<Array<{ public_id: string; session_id: number; status: string }>> {
+async function registrationsFor(eventId: string): Promise<Array<{ public_id: string; account_id: number; status: string }>> {
   return server.db
     .selectFrom('registrations')
     .innerJoin('events', 'events.id', 'registrations.event_id')
-    .select(['registrations.public_id', 'registrations.session_id', 'registrations.status'])
+    .select(['registrations.public_id', 'registrations.account_id', 'registrations.status'])
     .where('events.public_id', '=', eventId)
     .orderBy('registrations.id')
     .execute();
 }
 
-/** Asserts the database is exactly as `before`: no session, capacity, registration or intent changed or appeared. */
+/** Asserts the database is exactly as `before`: no account, session, capacity, registration or intent changed or appeared. */
 async function expectStoredUnchanged(before: Stored): Promise<void> {
   expect(await stored()).toEqual(before);
 }
@@ -376,7 +394,7 @@ async function expectRefused(
 }
 
 describe('from inside a page of the site (same origin, the session cookie goes along)', () => {
-  it('refuses a registration without X-CSRF-Token, with a wrong one or with another session’s: 403 FORBIDDEN', async () => {
+  it('refuses a registration without X-CSRF-Token, with a wrong one or with another account’s: 403 FORBIDDEN', async () => {
     const me = await Visitor.open();
     const other = await Visitor.open();
     const intent = await me.intent('register', OPEN_EVENT);
@@ -409,7 +427,7 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     expect(await registrationsFor(OPEN_EVENT)).toEqual([]);
   });
 
-  it('refuses an intent minted for another event, for cancel, or by another session: 403 CONFIRMATION_REQUIRED', async () => {
+  it('refuses an intent minted for another event, for cancel, or by another account: 403 CONFIRMATION_REQUIRED', async () => {
     const me = await Visitor.open();
     const other = await Visitor.open();
     const watch = { eventId: OPEN_EVENT, people: [me, other] };
@@ -418,20 +436,20 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     const forOtherEvent = await me.intent('register', OTHER_EVENT);
     await expectRefused(() => me.register(OPEN_EVENT, forOtherEvent), mismatch, watch);
 
-    // A 'cancel' intent of this session, for one of its registrations.
+    // A 'cancel' intent of this account, for one of its registrations.
     const myThird = await me.registerDirectly(THIRD_EVENT);
     const forCancel = await me.intent('cancel', myThird);
     await expectRefused(() => me.register(OPEN_EVENT, forCancel), mismatch, watch);
     await expectRefused(() => me.register(THIRD_EVENT, forCancel), mismatch, { eventId: THIRD_EVENT, people: [me] });
 
     // A 'cancel' intent that differs from a good one in its action only:
-    // same session, target this very event, unused, unexpired.
+    // same account, target this very event, unused, unexpired.
     const cancelForEvent = madeUpToken();
     await server.db
       .insertInto('confirmation_intents')
       .values({
         token_hash: sha256Hex(cancelForEvent),
-        session_id: await me.sessionRowId(),
+        account_id: await me.accountRowId(),
         action: 'cancel',
         target_id: OPEN_EVENT,
         expires_at_ms: clock.now().getTime() + FIVE_MINUTES,
@@ -441,7 +459,7 @@ describe('from inside a page of the site (same origin, the session cookie goes a
       .execute();
     await expectRefused(() => me.register(OPEN_EVENT, cancelForEvent), mismatch, watch);
 
-    // Another session's register intent for this very event.
+    // Another account's register intent for this very event.
     const theirs = await other.intent('register', OPEN_EVENT);
     await expectRefused(() => me.register(OPEN_EVENT, theirs), mismatch, watch);
 
@@ -463,7 +481,7 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     // A buggy page or a script in it replays what the page sent.
     await expectRefused(() => me.register(OPEN_EVENT, intent), used, watch);
     await expectRefused(() => me.register(OPEN_EVENT, intent), used, watch);
-    expect(await registrationsFor(OPEN_EVENT)).toEqual([{ public_id: registrationId, session_id: await me.sessionRowId(), status: 'active' }]);
+    expect(await registrationsFor(OPEN_EVENT)).toEqual([{ public_id: registrationId, account_id: await me.accountRowId(), status: 'active' }]);
     expect(await remaining(OPEN_EVENT)).toBe(capacity - 1);
     const view = await me.view(OPEN_EVENT);
     expect(view.registrations.map((item) => item.registrationId)).toEqual([registrationId]);
@@ -532,7 +550,7 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     expect((await me.view(OPEN_EVENT)).registrations.map((item) => item.registrationId)).toEqual([second]);
   });
 
-  it('refuses to cancel another session’s registration with 404 NOT_FOUND; the owner’s stays active', async () => {
+  it('refuses to cancel another account’s registration with 404 NOT_FOUND; the owner’s stays active', async () => {
     const owner = await Visitor.open();
     const intruder = await Visitor.open();
     const { registrationId } = await owner.registerThroughPage(OPEN_EVENT);
@@ -560,8 +578,8 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     expect({ ...(nonexistent.body as object), stateVersion: 0 }).toEqual({ ...(madeUp.body as object), stateVersion: 0 });
 
     expect(await registrationsFor(OPEN_EVENT)).toEqual([
-      { public_id: registrationId, session_id: await owner.sessionRowId(), status: 'active' },
-      { public_id: intrudersOwn, session_id: await intruder.sessionRowId(), status: 'active' },
+      { public_id: registrationId, account_id: await owner.accountRowId(), status: 'active' },
+      { public_id: intrudersOwn, account_id: await intruder.accountRowId(), status: 'active' },
     ]);
     expect((await owner.view(OPEN_EVENT)).registrations.map((item) => item.registrationId)).toEqual([registrationId]);
     expect((await intruder.view(OPEN_EVENT)).registrations.map((item) => item.registrationId)).toEqual([intrudersOwn]);

@@ -1,15 +1,16 @@
 /**
- * The pages a prepare tool's `confirmationUrl` opens, in Chromium, as a person
- * meets them after an agent acting for their session prepared something from
- * outside the page (the tool route called with the browser's own cookie and
- * CSRF token, as an MCP client acting as that session would reach the same
- * pipeline): the register page opens filled in with a notice, the
+ * The pages a prepare tool's `confirmationUrl` opens, in Chromium, as a
+ * signed-in person meets them after an agent acting for their account prepared
+ * something from outside the page (the tool route called with the browser's
+ * own cookie and CSRF token, as an MCP client acting as that account would
+ * reach the same pipeline): the register page opens filled in with a notice, the
  * registrations page opens with the cancel dialog. Nothing is registered or
  * cancelled until the person clicks.
  */
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 
@@ -41,11 +42,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-// A fresh database and a fresh visitor per test, so places and rows are the test's own.
+// A fresh database and a freshly signed-up person per test, so places and rows are the test's own.
 beforeEach(async () => {
   server = await startEventsServer();
   context = await browser.newContext();
   context.setDefaultTimeout(10_000);
+  await signUpInBrowser(context, server.url);
   page = await context.newPage();
 });
 
@@ -125,7 +127,10 @@ describe('the register page a prepared registration links to', () => {
 
   it('opens empty, without the notice, in another person\'s browser', async () => {
     const prepared = await callToolAsSession('prepare_event_registration', { event_id: OPEN_EVENT, ...ATTENDEE });
-    const stranger = await (await browser.newContext()).newPage();
+    expect(prepared).toMatchObject({ ok: true });
+    const strangerContext = await browser.newContext();
+    await signUpInBrowser(strangerContext, server.url);
+    const stranger = await strangerContext.newPage();
     try {
       await stranger.goto(`${server.url}${prepared.guidance?.confirmationUrl ?? ''}`);
       await stranger.locator(`${byTestId('review-button')}:not([disabled])`).waitFor();

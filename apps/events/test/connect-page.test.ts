@@ -8,6 +8,7 @@ import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
@@ -29,6 +30,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  // Tokens belong to accounts: the person on /connect has signed up.
+  await signUpInBrowser(context, server.url);
   page = await context.newPage();
 });
 afterEach(async () => {
@@ -58,12 +61,14 @@ describe('/connect before any script runs', () => {
   it('shows the explanation, the MCP URL, examples with a placeholder, and the tokens by name only', async () => {
     const withoutScript = await browser.newContext({ javaScriptEnabled: false });
     try {
+      await signUpInBrowser(withoutScript, server.url);
       const session = await withoutScript.request.get(`${server.url}/api/session`);
       const { csrfToken } = (await session.json()) as { csrfToken: string };
       const created = await withoutScript.request.post(`${server.url}/api/access-tokens`, {
         data: { label: 'Work laptop' },
         headers: { 'x-csrf-token': csrfToken },
       });
+      expect(created.status()).toBe(201);
       const { token } = (await created.json()) as { token: string };
       const quiet = await withoutScript.newPage();
       await quiet.goto(`${server.url}/connect`);

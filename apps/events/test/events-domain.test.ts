@@ -14,6 +14,8 @@ import {
   type DatabaseFixture,
   type TestClock,
 } from './support/events-database.ts';
+import { TEST_PASSWORD } from './support/app-visitor.ts';
+import { signedUpSession, visitorSession } from './support/signed-in-principal.ts';
 
 const dialects = await storeDialects('the events domain tests');
 
@@ -31,8 +33,9 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     await fixture.close();
   });
 
+  /** A person who signed up: registrations, intents and drafts need an account. */
   async function newPrincipal(): Promise<Principal> {
-    return (await services.openSession(undefined)).principal;
+    return (await signedUpSession({ db: fixture.db, now: clock.now })).principal;
   }
 
   async function ids(filters: Parameters<EventsServices['searchEvents']>[0]): Promise<string[]> {
@@ -143,8 +146,9 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
 
   it('keeps one saved row when saving twice, and reports alreadySaved', async () => {
     const principal = await newPrincipal();
-    expect(await services.saveEvent(principal, 'evt-webmcp-intro')).toMatchObject({ ok: true, value: { alreadySaved: false, stateVersion: 1 } });
-    expect(await services.saveEvent(principal, 'evt-webmcp-intro')).toMatchObject({ ok: true, value: { alreadySaved: true, stateVersion: 1 } });
+    const before = await services.getStateVersion(principal);
+    expect(await services.saveEvent(principal, 'evt-webmcp-intro')).toMatchObject({ ok: true, value: { alreadySaved: false, stateVersion: before + 1 } });
+    expect(await services.saveEvent(principal, 'evt-webmcp-intro')).toMatchObject({ ok: true, value: { alreadySaved: true, stateVersion: before + 1 } });
     const rows = await fixture.db.selectFrom('saved_events').select('id').execute();
     expect(rows).toHaveLength(1);
     expect(await services.saveEvent(principal, 'evt-nope')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
@@ -152,6 +156,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
 
   it('registers once, lowers capacity by one, and gives the place back on cancel', async () => {
     const principal = await newPrincipal();
+    const before = await services.getStateVersion(principal);
     const created = await services.registerForEvent(principal, {
       eventId: 'evt-webmcp-intro',
       name: '林美玲',
@@ -168,7 +173,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
       registrationId: created.value.registration.id,
       confirmationIntent: await intentFor(principal, 'cancel', created.value.registration.id),
     });
-    expect(cancelled).toMatchObject({ ok: true, value: { registration: { status: 'cancelled' }, stateVersion: 2 } });
+    expect(cancelled).toMatchObject({ ok: true, value: { registration: { status: 'cancelled' }, stateVersion: before + 2 } });
     expect(await remaining('evt-webmcp-intro')).toBe(8);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
     expect(await services.listActiveRegistrations(principal)).toEqual([]);
@@ -192,7 +197,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     expect(stored.attendee_name).toBe('\u{1F600}'.repeat(51));
   });
 
-  it('sells the last place once when two sessions commit at the same moment', async () => {
+  it('sells the last place once when two people commit at the same moment', async () => {
     const [first, second] = [await newPrincipal(), await newPrincipal()];
     const eventId = 'evt-rust-microcontrollers-hsinchu';
     const requests = await Promise.all(
@@ -209,7 +214,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     expect(await activeRegistrations(eventId)).toBe(1);
   });
 
-  it('registers a session once when it submits twice at the same moment', async () => {
+  it('registers a person once when they submit twice at the same moment', async () => {
     const principal = await newPrincipal();
     const intents = [await intentFor(principal, 'register', 'evt-webmcp-intro'), await intentFor(principal, 'register', 'evt-webmcp-intro')];
     const results = await Promise.all(
@@ -271,6 +276,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
 
   it('lets one cancel intent be used once, even by two concurrent cancels', async () => {
     const principal = await newPrincipal();
+    const before = await services.getStateVersion(principal);
     const registered = await services.registerForEvent(principal, {
       eventId: 'evt-webmcp-intro',
       name: 'Attendee',
@@ -285,7 +291,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(results.find((result) => !result.ok)).toEqual(INTENT_USED);
     expect(await remaining('evt-webmcp-intro')).toBe(8);
-    expect(await services.getStateVersion(principal)).toBe(2);
+    expect(await services.getStateVersion(principal)).toBe(before + 2);
   });
 
   it('refuses a used intent even when what it confirmed was undone since: one click, one registration', async () => {
@@ -307,6 +313,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
 
   it('rolls the intent back when the commit is refused after consuming it', async () => {
     const principal = await newPrincipal();
+    const before = await services.getStateVersion(principal);
     clock.set('2027-01-21T23:58:00+08:00');
     const intent = await intentFor(principal, 'register', 'evt-webmcp-intro');
     clock.set('2027-01-22T00:00:30+08:00');
@@ -320,16 +327,37 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     const intentRow = await fixture.db.selectFrom('confirmation_intents').select('used_at').executeTakeFirstOrThrow();
     expect(intentRow.used_at).toBeNull();
     expect(await remaining('evt-webmcp-intro')).toBe(8);
-    expect(await services.getStateVersion(principal)).toBe(0);
+    expect(await services.getStateVersion(principal)).toBe(before);
   });
 
-  it('stores no secret in clear: cookie, intent and e-mail stay out of the session and intent rows', async () => {
-    const opened = await services.openSession(undefined);
-    const intent = await intentFor(opened.principal, 'register', 'evt-webmcp-intro');
-    const sessions = await fixture.db.selectFrom('sessions').selectAll().execute();
+  it('stores no secret in clear: cookie, password and intent stay out of the account, session and intent rows', async () => {
+    const signedUp = await signedUpSession({ db: fixture.db, now: clock.now });
+    const intent = await intentFor(signedUp.principal, 'register', 'evt-webmcp-intro');
+    const accounts = await fixture.db.selectFrom('agentready_account').selectAll().execute();
+    const sessions = await fixture.db.selectFrom('agentready_session').selectAll().execute();
     const intents = await fixture.db.selectFrom('confirmation_intents').selectAll().execute();
-    const stored = JSON.stringify([sessions, intents]);
-    expect(stored).not.toContain(opened.issuedCookie ?? 'missing');
+    expect(sessions).toHaveLength(1);
+    const stored = JSON.stringify([accounts, sessions, intents]);
+    expect(stored).not.toContain(signedUp.cookieValue);
+    expect(stored).not.toContain(TEST_PASSWORD);
     expect(stored).not.toContain(intent);
+  });
+
+  it('refuses an anonymous visitor a confirmation, a registration and a draft, and stores none', async () => {
+    const visitor = (await visitorSession({ db: fixture.db, now: clock.now })).principal;
+    const signInToRegister = { ok: false, code: 'UNAUTHENTICATED', message: 'Sign in to register for an event.' };
+    expect(await services.createConfirmationIntent(visitor, { action: 'register', targetId: 'evt-webmcp-intro' })).toMatchObject({
+      ok: false,
+      code: 'UNAUTHENTICATED',
+      nextAction: expect.stringContaining('sign in'),
+    });
+    expect(
+      await services.registerForEvent(visitor, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: 'x'.repeat(43) }),
+    ).toMatchObject(signInToRegister);
+    expect(await services.saveRegistrationDraft(visitor, 'evt-webmcp-intro', { name: 'Attendee' })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(await fixture.db.selectFrom('confirmation_intents').select('id').execute()).toEqual([]);
+    expect(await fixture.db.selectFrom('registration_drafts').select('id').execute()).toEqual([]);
+    expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
+    expect(await remaining('evt-webmcp-intro')).toBe(8);
   });
 });

@@ -7,6 +7,7 @@ import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertEvents, type SeedEvent } from '../src/store/event-seeds.ts';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 
@@ -47,8 +48,9 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  // A fresh context is a fresh visitor: no cookie, so a new session.
+  // A fresh context is a fresh person, who has signed up (registering needs an account).
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await signUpInBrowser(context, server.url);
   page = await context.newPage();
 });
 

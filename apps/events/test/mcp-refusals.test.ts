@@ -17,6 +17,7 @@ import { createEventsServices, type EventsServices } from '../src/domain/events-
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
 import { createTestClock, storeDialects, type DatabaseFixture } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { signedUpSession } from './support/signed-in-principal.ts';
 import { openSitePerson } from './support/site-person.ts';
 import type { Principal } from 'agentready/runtime';
 
@@ -62,7 +63,7 @@ describe.each(dialects)('/mcp and a JSON-RPC batch on $name', ({ open }) => {
     const clock = createTestClock();
     services = createEventsServices({ db: fixture.db, now: clock.now });
     app = createEventsApp({ db: fixture.db, now: clock.now, logger: pino({ level: 'silent' }) });
-    person = (await services.openSession(undefined)).principal;
+    person = (await signedUpSession({ db: fixture.db, now: clock.now })).principal;
     const created = await services.createAccessToken(person, { label: 'Batch sender' });
     if (!created.ok) throw new Error(created.message);
     token = created.value.token;
@@ -144,7 +145,7 @@ describe.each(dialects)('/mcp and an access token sent where a tool name belongs
     const services = createEventsServices({ db: fixture.db, now: clock.now });
     const app = createEventsApp({ db: fixture.db, now: clock.now, logger });
     try {
-      const person = (await services.openSession(undefined)).principal;
+      const person = (await signedUpSession({ db: fixture.db, now: clock.now })).principal;
       const created = await services.createAccessToken(person, { label: 'Pasted as a name' });
       if (!created.ok) throw new Error(created.message);
       const { token } = created.value;
@@ -194,7 +195,7 @@ describe.each(dialects)('/mcp and an Authorization header on $name', ({ open }) 
   });
 
   async function personWithToken(label: string): Promise<{ person: Principal; token: string }> {
-    const person = (await services.openSession(undefined)).principal;
+    const person = (await signedUpSession({ db: fixture.db, now: createTestClock().now })).principal;
     const created = await services.createAccessToken(person, { label });
     if (!created.ok) throw new Error(created.message);
     return { person, token: created.value.token };

@@ -22,6 +22,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_TEST_URL, storeDialects } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { openSitePerson, type SitePerson } from './support/site-person.ts';
 import { byTestId } from './support/page-selectors.ts';
 
@@ -223,7 +224,8 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     ] as const) {
       const refused = await call(client, name, args);
       expect(refused.envelope).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
-      expect(refused.envelope.nextAction).toContain(`create an access token at ${server.url}/connect`);
+      expect(refused.envelope.nextAction).toContain(`sign in at ${server.url}/connect`);
+      expect(refused.envelope.nextAction).toContain('create an access token there');
       expect(refused.envelope.nextAction).toContain('Authorization: Bearer');
       expect(refused.envelope.nextAction).toContain('AGENTREADY_EVENTS_TOKEN');
     }
@@ -610,7 +612,9 @@ describe('a person in Chromium and their desktop agent', () => {
   });
 
   it('sees on /saved what the agent saved over MCP with the token made on /connect', async () => {
-    const page = await browser.newPage();
+    const context = await browser.newContext();
+    await signUpInBrowser(context, server.url);
+    const page = await context.newPage();
     await page.goto(`${server.url}/connect`);
     await page.fill(byTestId('token-label'), 'Claude Desktop');
     await page.click(byTestId('create-token'));
@@ -632,7 +636,7 @@ describe('a person in Chromium and their desktop agent', () => {
     await item.waitFor();
     expect(await page.locator(byTestId('saved-item')).count()).toBe(1);
     expect(await item.textContent()).toContain('WebMCP 入門工作坊');
-    await page.close();
+    await context.close();
   });
 });
 

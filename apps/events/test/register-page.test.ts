@@ -10,6 +10,7 @@ import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
@@ -57,6 +58,8 @@ beforeEach(async () => {
   server = await startEventsServer({ now: () => NOW });
   context = await browser.newContext();
   context.setDefaultTimeout(10_000);
+  // Registering and drafts need an account: the person has signed up.
+  await signUpInBrowser(context, server.url);
   page = await context.newPage();
 });
 
@@ -105,7 +108,8 @@ describe('the page the server renders', () => {
   it('shows the event, the form filled with the agent\'s draft and its notice, before any script runs; Review cannot submit it', async () => {
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     try {
-      // The session's agent prepares the registration (MCP or another tab), as the tool route does.
+      await signUpInBrowser(noScript, server.url);
+      // The person's agent prepares the registration (MCP or another tab), as the tool route does.
       const session = await noScript.request.get(`${server.url}/api/session`);
       const { csrfToken } = (await session.json()) as { csrfToken: string };
       const prepared = await noScript.request.post(`${server.url}/api/tools/prepare_event_registration`, {

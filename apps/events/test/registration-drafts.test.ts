@@ -1,11 +1,12 @@
 /**
  * Registration drafts, the prepared form behind `prepare_event_registration`'s
  * `confirmationUrl`: the domain on SQLite and on PostgreSQL (one draft per
- * session and event, replaced by the next prepare, removed by registering,
- * invisible to other sessions), and the REST API through `app.request()` (the
- * tool route stores it, `GET /api/events/:id/registration-draft` reads the
- * session's own, no tool result carries the e-mail). An unreachable PostgreSQL
- * fails the run unless AGENTREADY_SKIP_POSTGRES=1.
+ * account and event, replaced by the next prepare, removed by registering,
+ * invisible to other accounts), and the REST API through `app.request()` (the
+ * tool route stores it for a signed-in person and refuses an anonymous
+ * visitor, `GET /api/events/:id/registration-draft` reads the account's own,
+ * no tool result carries the e-mail). An unreachable PostgreSQL fails the run
+ * unless AGENTREADY_SKIP_POSTGRES=1.
  */
 import { pino } from 'pino';
 import type { Principal } from 'agentready/runtime';
@@ -20,6 +21,7 @@ import {
   type DatabaseFixture,
   type TestClock,
 } from './support/events-database.ts';
+import { signedUpSession } from './support/signed-in-principal.ts';
 
 /** Free, open, 8 of 30 places left. */
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -47,8 +49,9 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
     await fixture.close();
   });
 
+  /** A person who signed up: drafts belong to accounts. */
   async function newPrincipal(): Promise<Principal> {
-    return (await services.openSession(undefined)).principal;
+    return (await signedUpSession({ db: fixture.db, now: clock.now })).principal;
   }
 
   async function draftRows(): Promise<number> {
@@ -65,8 +68,9 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
     return services.registerForEvent(principal, { eventId, name: '林美玲', email: EMAIL, confirmationIntent: intent });
   }
 
-  it('stores what the agent gave and hands it back to the same session only', async () => {
+  it('stores what the agent gave and hands it back to the same account only', async () => {
     const [person, stranger] = [await newPrincipal(), await newPrincipal()];
+    const versionBefore = await services.getStateVersion(person);
     expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toBeNull();
 
     expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL })).toEqual({
@@ -79,11 +83,11 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
     expect(await services.findRegistrationDraft(person, 'evt-no-such-event')).toBeNull();
     expect(await services.findRegistrationDraft(person, '1')).toBeNull();
     // A draft is no registration: nothing others see has changed.
-    expect(await services.getStateVersion(person)).toBe(0);
+    expect(await services.getStateVersion(person)).toBe(versionBefore);
     expect(await fixture.db.selectFrom('registrations').select('id').execute()).toEqual([]);
   });
 
-  it('keeps one draft per session and event: the next prepare replaces it, a missing field included', async () => {
+  it('keeps one draft per account and event: the next prepare replaces it, a missing field included', async () => {
     const person = await newPrincipal();
     await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL });
     clock.advance(60_000);
@@ -128,7 +132,7 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
 
     expect(await register(person, OPEN_EVENT)).toMatchObject({ ok: true });
     expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toBeNull();
-    // Only that session's draft for that event went.
+    // Only that account's draft for that event went.
     expect(await services.findRegistrationDraft(person, OTHER_EVENT)).toMatchObject({ name: '林美玲' });
     expect(await services.findRegistrationDraft(stranger, OPEN_EVENT)).toMatchObject({ name: 'Stranger' });
     expect(await draftRows()).toBe(2);
@@ -156,7 +160,7 @@ describe('the registration draft through the API', () => {
   });
   afterEach(async () => {
     await fixture.close();
-    // An e-mail address appears only in a session's own draft, read by that session.
+    // An e-mail address appears only in an account's own draft, read by that account.
     for (const { method, path, text } of answers) {
       if (method === 'GET' && path.endsWith('/registration-draft')) continue;
       expect(text, `${method} ${path}`).not.toMatch(EMAIL_PATTERN);
@@ -186,10 +190,18 @@ describe('the registration draft through the API', () => {
     }
   }
 
+  /** A visitor who has not signed in. */
   const visitor = () => new Visitor().start();
 
-  it('stores the form prepare_event_registration fills, for the page at its confirmationUrl; the result never holds the e-mail', async () => {
+  /** A person who signed up in this browser, as the sign-up page does. */
+  async function signedUpVisitor(): Promise<Visitor> {
     const person = await visitor();
+    await person.signUp();
+    return person;
+  }
+
+  it('stores the form prepare_event_registration fills, for the page at its confirmationUrl; the result never holds the e-mail', async () => {
+    const person = await signedUpVisitor();
     const prepared = await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
     expect(prepared).toMatchObject({
       ok: true,
@@ -205,7 +217,7 @@ describe('the registration draft through the API', () => {
   });
 
   it('replaces the draft when the agent prepares again', async () => {
-    const person = await visitor();
+    const person = await signedUpVisitor();
     await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
     await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'Lin Mei', email: OTHER_EMAIL });
     expect(await person.draft(OPEN_EVENT)).toMatchObject({ draft: { name: 'Lin Mei', email: OTHER_EMAIL } });
@@ -214,12 +226,19 @@ describe('the registration draft through the API', () => {
     expect((await fixture.db.selectFrom('registration_drafts').select('id').execute()).length).toBe(1);
   });
 
-  it('shows no other session, and no request without a session, anything of the draft', async () => {
+  it('shows the draft to the same account in another browser, and nothing of it to another account, a visitor or a request without a session', async () => {
     const person = await visitor();
+    const { email: personEmail } = await person.signUp();
     await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
 
-    const stranger = await visitor();
+    const sameAccount = await visitor();
+    expect(await sameAccount.signIn(personEmail)).toMatchObject({ status: 200 });
+    expect(await sameAccount.draft(OPEN_EVENT)).toMatchObject({ draft: { name: '林美玲', email: EMAIL } });
+
+    const stranger = await signedUpVisitor();
     expect(await stranger.draft(OPEN_EVENT)).toEqual({ draft: null });
+    const anonymousVisitor = await visitor();
+    expect(await anonymousVisitor.draft(OPEN_EVENT)).toEqual({ draft: null });
 
     const nobody = new Visitor();
     const anonymous = await nobody.call('GET', `/api/events/${OPEN_EVENT}/registration-draft`);
@@ -227,8 +246,17 @@ describe('the registration draft through the API', () => {
     expect(await person.draft('evt-no-such-event')).toEqual({ draft: null });
   });
 
+  it('refuses an anonymous visitor\'s agent with a sign-in next step, storing nothing', async () => {
+    const anonymousVisitor = await visitor();
+    const refused = await anonymousVisitor.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
+    expect(refused).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', message: expect.stringMatching(/^Sign in to /), nextAction: expect.stringContaining('sign in') });
+    expect(JSON.stringify(refused)).not.toContain(EMAIL);
+    expect(await anonymousVisitor.draft(OPEN_EVENT)).toEqual({ draft: null });
+    expect(await fixture.db.selectFrom('registration_drafts').select('id').execute()).toEqual([]);
+  });
+
   it('stores nothing when the tool refuses: a full event, a bad e-mail or name', async () => {
-    const person = await visitor();
+    const person = await signedUpVisitor();
     expect(await person.tool('prepare_event_registration', { event_id: FULL_EVENT, name: 'A', email: EMAIL })).toMatchObject({ ok: false, code: 'CONFLICT' });
     expect(await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, email: 'not-an-email' })).toMatchObject({ ok: false, field: 'email' });
     expect(await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'bell\u0007' })).toMatchObject({ ok: false, field: 'name' });
@@ -237,7 +265,7 @@ describe('the registration draft through the API', () => {
   });
 
   it('removes the draft when the person registers, which the tool then refuses to prepare again', async () => {
-    const person = await visitor();
+    const person = await signedUpVisitor();
     await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
     expect(await person.register(OPEN_EVENT, '林美玲', EMAIL)).toMatchObject({ status: 201 });
     expect(await person.draft(OPEN_EVENT)).toEqual({ draft: null });
@@ -249,7 +277,7 @@ describe('the registration draft through the API', () => {
   });
 
   it('points the cancellation at the registrations page with that registration to confirm', async () => {
-    const person = await visitor();
+    const person = await signedUpVisitor();
     const registered = await person.register(OPEN_EVENT, '林美玲', EMAIL);
     const registrationId = (registered.body as { registration: { id: string } }).registration.id;
     const prepared = await person.tool('prepare_registration_cancellation', {});

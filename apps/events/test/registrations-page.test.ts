@@ -9,6 +9,7 @@ import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
@@ -34,10 +35,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-// A fresh context is a fresh visitor: no cookie, so a session with nothing registered or saved.
+// A fresh context is a freshly signed-up person: an account with nothing registered or saved.
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   context.setDefaultTimeout(10_000);
+  await signUpInBrowser(context, server.url);
   page = await context.newPage();
 });
 
@@ -127,6 +129,7 @@ describe('the lists in the page the server sends', () => {
     await save(MIXED_EVENT);
     const signedIn = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() });
     const stranger = await browser.newContext({ javaScriptEnabled: false });
+    await signUpInBrowser(stranger, server.url);
     try {
       const plain = await signedIn.newPage();
       await plain.goto(`${server.url}/registrations`);
@@ -140,7 +143,7 @@ describe('the lists in the page the server sends', () => {
         MIXED_EVENT,
       ]);
 
-      // Someone else following the person's cancel link: no registrations of theirs, and the page says why nothing opens.
+      // Someone else (another account) following the person's cancel link: no registrations of theirs, and the page says why nothing opens.
       const other = await stranger.newPage();
       await other.goto(`${server.url}/registrations?cancel=${encodeURIComponent(registrationId)}`);
       expect(await other.locator(byTestId('registrations-empty')).textContent()).toContain('You have no active registrations.');

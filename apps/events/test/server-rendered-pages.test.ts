@@ -158,7 +158,7 @@ async function resultIds(page: Page): Promise<string[]> {
 }
 
 async function sessionCount(): Promise<number> {
-  const row = await server.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await server.db.selectFrom('agentready_session').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

@@ -23,6 +23,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POSTGRES_TEST_URL, storeDialects, type DatabaseFixture } from './support/events-database.ts';
 import { openSitePerson } from './support/site-person.ts';
+import { signedUpSession } from './support/signed-in-principal.ts';
 import { createEventsServices } from '../src/domain/events-services.ts';
 
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
@@ -216,7 +217,7 @@ describe.runIf(postgres !== undefined)('shutting down with tool calls in flight,
 
   it('the stdio server, sent SIGTERM with a save waiting past the grace period, rolls it back, answers TEMPORARY_FAILURE and records it', async () => {
     const services = createEventsServices({ db: fixture.db, now: () => new Date() });
-    const person = (await services.openSession(undefined)).principal;
+    const person = (await signedUpSession({ db: fixture.db, now: () => new Date() })).principal;
     const created = await services.createAccessToken(person, { label: 'Desktop' });
     if (!created.ok) throw new Error(created.message);
     const transport = new StdioClientTransport({

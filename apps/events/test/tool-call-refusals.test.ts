@@ -36,6 +36,8 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
     fixture = await open();
     app = createEventsApp({ db: fixture.db, now: createTestClock().now, logger: pino({ level: 'silent' }), webRoot: '/nonexistent' });
     visitor = await new AppVisitor(() => app).start();
+    // Tokens, intents and drafts need an account: the person signs up first.
+    await visitor.signUp();
   });
   afterAll(async () => {
     await app?.closeMcp();
@@ -174,8 +176,8 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
     const RULE = 'on one line, without control, invisible or text-direction characters or broken Unicode.';
 
     async function storedRows() {
-      const count = async (table: 'access_tokens' | 'registration_drafts' | 'registrations') => (await fixture.db.selectFrom(table).selectAll().execute()).length;
-      return { tokens: await count('access_tokens'), drafts: await count('registration_drafts'), registrations: await count('registrations') };
+      const count = async (table: 'agentready_access_token' | 'registration_drafts' | 'registrations') => (await fixture.db.selectFrom(table).selectAll().execute()).length;
+      return { tokens: await count('agentready_access_token'), drafts: await count('registration_drafts'), registrations: await count('registrations') };
     }
 
     async function rest(method: string, path: string, bodyJson: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -218,7 +220,7 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         expect.objectContaining({ code: 'INVALID_INPUT', field: 'keyword', message: `Field "keyword": must be at most 100 characters ${RULE}` }),
       ]);
       expect(await storedRows()).toEqual(before);
-      // A session holds at most 20 live tokens, and the tests of this file share one.
+      // An account holds at most 20 live tokens, and the tests of this file share one.
       const tokenId = ((await visitor.call('GET', '/api/access-tokens')).body as { accessTokens: Array<{ id: string }> }).accessTokens[0]!.id;
       await visitor.call('DELETE', `/api/access-tokens/${tokenId}`);
     });
@@ -233,7 +235,7 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       for (const label of ['林美玲 Ünïcode 😀', 'Claude ❤️ on 👩‍💻', '👨🏽‍🚀 🏳️‍🌈 1️⃣', 'زهره‌سادات', 'क्‍ष']) {
         const created = await visitor.call('POST', '/api/access-tokens', { label });
         expect(created.body, label).toMatchObject({ accessToken: { label } });
-        // Revoked at once: a session holds at most 20 live tokens, and the tests of this file share one.
+        // Revoked at once: an account holds at most 20 live tokens, and the tests of this file share one.
         await visitor.call('DELETE', `/api/access-tokens/${(created.body as { accessToken: { id: string } }).accessToken.id}`);
       }
       expect((await visitor.call('GET', `/api/events?keyword=${encodeURIComponent('می‌خواهم')}`)).status).toBe(200);

@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventsCatalog, prepareEventRegistration } from '../src/tools/catalog.ts';
+import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 
@@ -46,12 +47,13 @@ afterAll(async () => {
   await browser?.close();
 });
 
-// A fresh database and a fresh visitor per test, so counts of rows and places are the test's own.
+// A fresh database and a freshly signed-up person per test, so counts of rows and places are the test's own.
 beforeEach(async () => {
   server = await startEventsServer();
   context = await browser.newContext();
   // Fail a stuck step with its own message, well before the test's time runs out.
   context.setDefaultTimeout(10_000);
+  await signUpInBrowser(context, server.url);
   page = await context.newPage();
   posts = [];
   consoleErrors = [];
@@ -132,7 +134,7 @@ async function activeRegistrations(): Promise<number> {
   return (await server.db.selectFrom('registrations').select('id').where('status', '=', 'active').execute()).length;
 }
 
-/** Registers the page's session as the site's own page does after a person's click: intent, then POST. */
+/** Registers the signed-in person as the site's own page does after their click: intent, then POST. */
 async function registerAsPerson(eventId: string): Promise<void> {
   await open(`/events/${eventId}/register`, ['prepare_event_registration']);
   await page.fill(byTestId('register-name'), 'Lin Mei');
@@ -433,6 +435,18 @@ describe('4. save_event', () => {
 });
 
 describe('5. prepare_event_registration', () => {
+  it('asks an anonymous visitor\'s agent to have them sign in, and stores and sends nothing', async () => {
+    await context.clearCookies();
+    await open(`/events/${OPEN_EVENT}`, ['get_event_details', 'prepare_event_registration', 'save_event']);
+    const refused = await call('prepare_event_registration', { name: '林美玲', email: 'mei.lin@example.com' });
+    expect(refused).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', retryable: false, message: expect.stringMatching(/^Sign in to /), nextAction: expect.stringContaining('sign in') });
+    expect(JSON.stringify(refused)).not.toContain('mei.lin@example.com');
+    expect(await server.db.selectFrom('registration_drafts').select('id').execute()).toEqual([]);
+    expect(postsTo(/^\/api\/registrations/)).toEqual([]);
+    expect(postsTo(/^\/api\/confirmation-intents/)).toEqual([]);
+    expect(await activeRegistrations()).toBe(0);
+  });
+
   it('fills the form and posts nothing to the registrations endpoint; the person\'s Submit then registers once', async () => {
     const placesBefore = await remaining(OPEN_EVENT);
     await open(`/events/${OPEN_EVENT}`, ['get_event_details', 'prepare_event_registration', 'save_event']);
