@@ -23,6 +23,7 @@ import {
   type SessionLookup,
   type StartedSession,
 } from 'agentready/identity';
+import { sweepExpiredOAuth, type OAuthTables } from 'agentready/oauth';
 import type { EventsDatabase } from '../store/schema.ts';
 import type { EventsContext } from './events-context.ts';
 import { draftsPreparedAfter } from './registration-drafts.ts';
@@ -54,12 +55,12 @@ export type EventsIdentity = {
    * other sessions: UNAUTHENTICATED (currentPassword), INVALID_INPUT (newPassword).
    */
   changePassword(accountId: number, sessionId: number, request: { currentPassword: string; newPassword: string }): Promise<IdentityResult<{ endedSessions: number }>>;
-  /** Deletes expired sessions, tokens, confirmation intents and drafts. */
+  /** Deletes expired sessions, tokens, confirmation intents, drafts and OAuth artifacts (codes, tokens, grants). */
   sweep(): Promise<EventsSweepReport>;
 };
 
 /** What a sweep removed. */
-export type EventsSweepReport = IdentitySweepReport & { confirmationIntents: number; registrationDrafts: number };
+export type EventsSweepReport = IdentitySweepReport & { confirmationIntents: number; registrationDrafts: number; oauthArtifacts: number };
 
 /**
  * Binds identity to `ctx`.
@@ -93,7 +94,8 @@ export function createEventsIdentity(ctx: EventsContext, lifetimes: SessionLifet
     },
     async sweep() {
       const report = await sweepExpiredIdentity(identity, lifetimes);
-      return { ...report, ...(await sweepEventsLeftovers(ctx)) };
+      const oauthArtifacts = await sweepExpiredOAuth(ctx.db as unknown as Kysely<OAuthTables>, ctx.now());
+      return { ...report, ...(await sweepEventsLeftovers(ctx)), oauthArtifacts };
     },
   };
 }

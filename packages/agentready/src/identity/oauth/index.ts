@@ -8,7 +8,7 @@ export { createOAuthAuthorizationServer, grantRefOf, OAuthInteractionError } fro
 export type { OAuthAuthorizationServer, OAuthAuthorizationServerOptions, OAuthAccount, OAuthGrantSummary } from './authorization-server.ts';
 export type { OAuthInteraction, OAuthApproval } from './interaction.ts';
 export { oauthRoutes } from './oauth-routes.ts';
-export { oauthMigrations, OAUTH_MIGRATION_TABLE } from './oauth-migrations.ts';
+export { oauthMigrations, OAUTH_MIGRATION_TABLE, sweepExpiredOAuth } from './oauth-migrations.ts';
 export type { OAuthTables, OAuthArtifactTable, OAuthKeyTable } from './oauth-migrations.ts';
 export { effectsOfScopes } from './oauth-scopes.ts';
 export type { OAuthScopeEffects } from './oauth-scopes.ts';

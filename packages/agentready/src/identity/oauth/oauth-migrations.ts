@@ -85,3 +85,19 @@ export const oauthMigrations: Record<string, Migration> = {
     },
   },
 };
+
+/**
+ * Deletes what oidc-provider kept and no longer honours: artifacts (codes,
+ * tokens, grants, sessions, interactions, clients registered with an expiry)
+ * whose `expires_at` has passed. Safe from several processes at once.
+ *
+ * @returns how many rows went.
+ */
+export async function sweepExpiredOAuth(db: Kysely<OAuthTables>, now: Date): Promise<number> {
+  const swept = await db
+    .deleteFrom('agentready_oauth_artifact')
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<=', now.getTime())
+    .executeTakeFirst();
+  return Number(swept.numDeletedRows);
+}
