@@ -23,7 +23,7 @@ import {
   type SessionLookup,
   type StartedSession,
 } from 'agentready/identity';
-import { sweepExpiredOAuth, type OAuthTables } from 'agentready/oauth';
+import { sweepExpiredOAuth, type OAuthTables } from 'agentready/oauth/migrations';
 import type { EventsDatabase } from '../store/schema.ts';
 import type { EventsContext } from './events-context.ts';
 import { draftsPreparedAfter } from './registration-drafts.ts';

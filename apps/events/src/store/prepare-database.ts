@@ -15,7 +15,8 @@ import {
   runtimeMigrations,
 } from 'agentready/store';
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
-import { OAUTH_MIGRATION_TABLE, oauthMigrations } from 'agentready/oauth';
+// Only the tables: the OAuth server itself (oidc-provider) loads where the site serves, not in every command.
+import { OAUTH_MIGRATION_TABLE, oauthMigrations } from 'agentready/oauth/migrations';
 import { CURATED_EVENTS } from './curated-events.ts';
 import { insertEvents } from './event-seeds.ts';
 import { EVENTS_MIGRATION_TABLE, eventsMigrations } from './events-migrations.ts';

@@ -6,7 +6,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { IdentityTables } from 'agentready/identity';
-import type { OAuthTables } from 'agentready/oauth';
+import type { OAuthTables } from 'agentready/oauth/migrations';
 import type { RuntimeTables } from 'agentready/store';
 import type { EventLevel } from '../vocabulary/event-levels.ts';
 import type { LocationId } from '../vocabulary/locations.ts';
