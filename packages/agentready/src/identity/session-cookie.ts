@@ -52,15 +52,25 @@ export function presentedSessionCookie(cookieHeader: string | undefined, cookieN
 
 /**
  * The paths to send a deleting `Set-Cookie` for, so that every cookie of the
- * name the browser could have sent on this request goes: `/` and each prefix
- * of the request's path (`/api`, `/api/registrations`, …). A tosser's cookie
- * set with a Domain attribute is not reached this way; the `__Host-` name
- * (on a secure origin) refuses such cookies in the first place.
+ * name the browser could have sent on this request goes: each cookie path that
+ * path-matches the request's path (RFC 6265 §5.1.4), `/`, then each prefix of
+ * the path with and without its trailing slash (`/api`, `/api/`,
+ * `/api/registrations`, …), which a browser keeps as different cookies. A
+ * tosser's cookie set with a Domain attribute is not reached this way; the
+ * `__Host-` name (on a secure origin) refuses such cookies in the first place.
+ *
+ * @param requestPath the request URL's path, starting with `/`.
+ * @returns distinct paths, shortest first.
  */
 export function sessionCookiePathsToClear(requestPath: string): string[] {
   const segments = requestPath.split('/').filter(Boolean);
   const paths = ['/'];
-  for (let i = 1; i <= segments.length; i += 1) paths.push(`/${segments.slice(0, i).join('/')}`);
+  for (let i = 1; i <= segments.length; i += 1) {
+    const prefix = `/${segments.slice(0, i).join('/')}`;
+    paths.push(prefix);
+    // `/api/` matches `/api/saved` (and `/api/` itself), never `/api`.
+    if (i < segments.length || requestPath.endsWith('/')) paths.push(`${prefix}/`);
+  }
   return paths;
 }
 
