@@ -9,11 +9,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { launchWebMcpChromium } from 'agentready/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
+import { newTestEmail } from './support/app-visitor.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { pageFetch, signInFromPage } from './support/page-account.ts';
 import { openSitePerson, type SitePerson } from './support/site-person.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -39,29 +40,6 @@ async function startAttackerSite(cookiePair: string): Promise<{ url: (toss: Toss
     url: (toss) => `http://127.0.0.1:${port}/?how=${encodeURIComponent(toss.how)}&path=${encodeURIComponent(toss.path)}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Runs `fetch` in the page (same origin, its cookies), with the CSRF header when given; answers status and JSON. */
-async function pageFetch(page: Page, method: string, path: string, body?: unknown, csrf?: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  return page.evaluate(
-    async ({ method, path, body, csrf }) => {
-      const headers: Record<string, string> = {};
-      if (csrf !== undefined) headers['X-CSRF-Token'] = csrf;
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await fetch(path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    },
-    { method, path, body, csrf },
-  );
-}
-
-/** Signs up or in from the page as the sign-in page will: `GET /api/session`, then the form with its CSRF token; answers the new CSRF token. */
-async function signInFromPage(page: Page, action: 'sign-up' | 'sign-in', email: string): Promise<string> {
-  const session = await pageFetch(page, 'GET', '/api/session');
-  expect(session.status).toBe(200);
-  const signedIn = await pageFetch(page, 'POST', `/api/account/${action}`, { email, password: TEST_PASSWORD }, session.body['csrfToken'] as string);
-  expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(action === 'sign-up' ? 201 : 200);
-  return signedIn.body['csrfToken'] as string;
 }
 
 describe('an attacker on another port of the host tosses its own session cookie', () => {
