@@ -21,7 +21,7 @@ const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_EVENT = 'evt-ai-agents-meetup-taipei';
 
 /** How the attacker's page plants its cookie. */
-type Toss = { how: 'Set-Cookie' | 'document.cookie'; path: string };
+type Toss = { how: 'Set-Cookie' | 'document.cookie' | 'nameless'; path: string };
 
 /** The attacker's site: one page on another port of 127.0.0.1 that plants `cookiePair` at the path its query names. */
 async function startAttackerSite(cookiePair: string): Promise<{ url: (toss: Toss) => string; close(): Promise<void> }> {
@@ -30,7 +30,9 @@ async function startAttackerSite(cookiePair: string): Promise<{ url: (toss: Toss
     const path = query.get('path') ?? '/api';
     const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
     if (query.get('how') === 'Set-Cookie') headers['set-cookie'] = `${cookiePair}; Path=${path}`;
-    const script = query.get('how') === 'document.cookie' ? `<script>document.cookie = ${JSON.stringify(`${cookiePair}; path=${path}`)};</script>` : '';
+    // A nameless cookie (no "="): the browser sends its text alone, which starts like the site's cookie name.
+    const planted = query.get('how') === 'nameless' ? `ar_session0; path=${path}` : `${cookiePair}; path=${path}`;
+    const script = query.get('how') === 'Set-Cookie' ? '' : `<script>document.cookie = ${JSON.stringify(planted)};</script>`;
     response.writeHead(200, headers);
     response.end(`<!doctype html><title>Free tickets</title>${script}<p>Nothing to see.</p>`);
   });
@@ -63,6 +65,25 @@ describe('an attacker on another port of the host tosses its own session cookie'
   async function siteSessionCookies(context: BrowserContext): Promise<Array<{ value: string; path: string }>> {
     return (await context.cookies(`${server.url}/api/saved`)).filter((cookie) => cookie.name === 'ar_session');
   }
+
+  it('planted as a nameless cookie whose text is the session cookie name and one character more: the person is not locked out', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/events/${OTHER_EVENT}`);
+      const csrf = await signInFromPage(page, 'sign-up', newTestEmail());
+      const tab = await context.newPage();
+      await tab.goto(attackerSite.url({ how: 'nameless', path: '/api' }));
+      await tab.close();
+      expect((await context.cookies(`${server.url}/api/saved`)).map((cookie) => `${cookie.name}=${cookie.value}`)).toContain('=ar_session0');
+      expect((await pageFetch(page, 'POST', '/api/saved', { event_id: OPEN_EVENT }, csrf)).status).toBe(200);
+      expect((await pageFetch(page, 'POST', '/api/saved', { event_id: OTHER_EVENT }, csrf)).status).toBe(200);
+      const saved = await pageFetch(page, 'GET', '/api/saved');
+      expect((saved.body['events'] as Array<{ id: string }>).map((event) => event.id).sort()).toEqual([OPEN_EVENT, OTHER_EVENT].sort());
+    } finally {
+      await context.close();
+    }
+  });
 
   it.each<Toss>([
     { how: 'Set-Cookie', path: '/api' },

@@ -103,6 +103,12 @@ describe('reading the session cookie from a Cookie header', () => {
     expect(presentedSessionCookie('__Host-ar_session=abc; ar_session=other', '__Host-ar_session')).toEqual({ status: 'one', value: 'abc' });
   });
 
+  it('passes over a nameless cookie (no "=") whose text starts with our name, so another site cannot lock the person out with one', () => {
+    expect(presentedSessionCookie('ar_session1; ar_session=abc', NAME)).toEqual({ status: 'one', value: 'abc' });
+    expect(presentedSessionCookie('ar_sessionX', NAME)).toEqual({ status: 'none' });
+    expect(presentedSessionCookie('ar_session=abc; ar_session', NAME)).toEqual({ status: 'one', value: 'abc' });
+  });
+
   it('answers several for two cookies of the name, even with the same value', () => {
     expect(presentedSessionCookie('ar_session=abc; ar_session=def', NAME)).toEqual({ status: 'several' });
     expect(presentedSessionCookie('ar_session=abc; theme=dark; ar_session=abc', NAME)).toEqual({ status: 'several' });

@@ -34,8 +34,8 @@ export type PresentedSessionCookie = { status: 'none' } | { status: 'one'; value
 
 /**
  * Reads the session cookie from a `Cookie` header (RFC 6265 §4.2.1:
- * `name=value` pairs separated by `;`). More than one pair with the cookie's
- * name answers `several`: one of them was set by someone else, and which one
+ * `name=value` pairs separated by `;`; a pair without `=` is a nameless
+ * cookie and is passed over). More than one pair with the cookie's name answers `several`: one of them was set by someone else, and which one
  * is the person's cannot be told.
  */
 export function presentedSessionCookie(cookieHeader: string | undefined, cookieName: string): PresentedSessionCookie {
@@ -43,7 +43,8 @@ export function presentedSessionCookie(cookieHeader: string | undefined, cookieN
   const values = cookieHeader
     .split(';')
     .map((pair) => pair.trim())
-    .filter((pair) => pair.slice(0, pair.indexOf('=')).trim() === cookieName)
+    // A pair without "=" is a nameless cookie (RFC 6265bis §5.6, step 2), never ours, whatever its text.
+    .filter((pair) => pair.includes('=') && pair.slice(0, pair.indexOf('=')).trim() === cookieName)
     .map((pair) => pair.slice(pair.indexOf('=') + 1).trim());
   if (values.length === 0) return { status: 'none' };
   if (values.length > 1) return { status: 'several' };
