@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -76,9 +77,11 @@ describe('a token belongs to the person', () => {
       const token = await laptopPage.locator(byTestId('new-token-value')).inputValue();
       expect(token).toMatch(/^are_pat_/);
 
-      // The agent uses it: it can save for the person (a `prepare` token, the default).
+      // The agent uses it: it can save for the person (a `prepare` token, the default); a desktop client over stdio holds it too.
       const agent = await mcpClient(token);
       expect(await callTool(agent, 'save_event', { event_id: OPEN_EVENT })).toMatchObject({ ok: true });
+      const desktop = await stdioClient(token);
+      expect(await callTool(desktop, 'search_events', { keyword: 'WebMCP' })).toMatchObject({ ok: true });
 
       // Another account sees nothing of it and cannot revoke it.
       const stranger = await sitePersonOf(newTestEmail(), true);
@@ -115,7 +118,9 @@ describe('a token belongs to the person', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'save_event', arguments: { event_id: OTHER_EVENT } } }),
       });
       expect(direct.status).toBe(401);
-      // ...and over stdio, which will not start with it.
+      // ...over stdio, where the running desktop client's next call is refused...
+      expect(await callTool(desktop, 'save_event', { event_id: OTHER_EVENT })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+      // ...and a new stdio server will not start with it.
       const stdio = await startStdio(token);
       expect(stdio.code).toBe(2);
       expect(stdio.stderr).toContain('AGENTREADY_EVENTS_TOKEN is not a valid access token');
@@ -152,6 +157,21 @@ describe('a token belongs to the person', () => {
     expect(await callTool(preparer, 'save_event', { event_id: OPEN_EVENT })).toMatchObject({ ok: true });
     expect(await person.savedEventIds()).toEqual([OPEN_EVENT]);
   });
+
+  /** A desktop MCP client: `agentready-events mcp` over stdio with the token, on the server's database. */
+  async function stdioClient(token: string): Promise<Client> {
+    const client = new Client({ name: 'identity-test-desktop', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [EVENTS_BIN, 'mcp'],
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: server.databaseUrl, SITE_URL: server.url, AGENTREADY_EVENTS_TOKEN: token },
+        stderr: 'pipe',
+      }),
+    );
+    clients.push(client);
+    return client;
+  }
 
   /** Starts `agentready-events mcp` with the token on the server's database and waits for it to end. */
   async function startStdio(token: string): Promise<{ code: number | null; stderr: string }> {
