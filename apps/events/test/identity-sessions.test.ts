@@ -67,6 +67,21 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('sess
     expect(await mei.savedEventIds()).toEqual([OPEN_EVENT]);
   });
 
+  it('opens a new anonymous session for a page that comes back with an expired cookie: the clearing comes first, the new cookie last', async () => {
+    const lin = await person().signUp();
+    clock.advance(LIFETIMES.idleMs);
+    const answer = await lin.call('GET', '/api/session');
+    expect(answer.body).toMatchObject({ signedIn: false });
+    const sessionLines = answer.setCookies.filter((line) => line.startsWith('ar_session='));
+    expect(sessionLines.some(deletesCookie)).toBe(true);
+    // A browser applies Set-Cookie lines in order: the last one at Path=/ is the cookie it keeps.
+    const lastAtRoot = sessionLines.filter((line) => /;\s*path=\/(;|$)/i.test(line)).at(-1)!;
+    expect(deletesCookie(lastAtRoot)).toBe(false);
+    lin.csrfToken = (answer.body as { csrfToken: string }).csrfToken;
+    expect((await lin.call('POST', '/api/saved', { event_id: OPEN_EVENT })).status).toBe(200);
+    expect(await lin.savedEventIds()).toEqual([OPEN_EVENT]);
+  });
+
   it('keeps an active session until its absolute end, whatever the activity', async () => {
     const ken = await person().signUp();
     const step = LIFETIMES.idleMs - 10 * MINUTE;
