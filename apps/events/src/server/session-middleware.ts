@@ -55,10 +55,13 @@ export function setSessionCookie(c: Context, policy: SessionCookiePolicy, sessio
 /**
  * Deletes every session cookie this request could have carried: at `/` and
  * at each prefix of the request's path, where a cookie set by another site on
- * this host (another port) may sit.
+ * this host (another port) may sit. A `__Host-` cookie exists only at `/`
+ * (RFC 6265bis §4.1.3.2: a browser refuses one with another Path, and so does
+ * Hono's `setCookie`), so it is deleted there alone.
  */
 export function clearSessionCookies(c: Context, policy: SessionCookiePolicy): void {
-  for (const path of sessionCookiePathsToClear(c.req.path)) {
+  const paths = policy.name.startsWith('__Host-') ? ['/'] : sessionCookiePathsToClear(c.req.path);
+  for (const path of paths) {
     deleteCookie(c, policy.name, { path, secure: policy.secure });
   }
 }

@@ -34,8 +34,8 @@ export type PresentedSessionCookie = { status: 'none' } | { status: 'one'; value
 
 /**
  * Reads the session cookie from a `Cookie` header (RFC 6265 §4.2.1:
- * `name=value` pairs separated by `;`). More than one pair with the cookie's
- * name answers `several`: one of them was set by someone else, and which one
+ * `name=value` pairs separated by `;`; a pair without `=` is a nameless
+ * cookie and is passed over). More than one pair with the cookie's name answers `several`: one of them was set by someone else, and which one
  * is the person's cannot be told.
  */
 export function presentedSessionCookie(cookieHeader: string | undefined, cookieName: string): PresentedSessionCookie {
@@ -43,7 +43,8 @@ export function presentedSessionCookie(cookieHeader: string | undefined, cookieN
   const values = cookieHeader
     .split(';')
     .map((pair) => pair.trim())
-    .filter((pair) => pair.slice(0, pair.indexOf('=')).trim() === cookieName)
+    // A pair without "=" is a nameless cookie (RFC 6265bis §5.6, step 2), never ours, whatever its text.
+    .filter((pair) => pair.includes('=') && pair.slice(0, pair.indexOf('=')).trim() === cookieName)
     .map((pair) => pair.slice(pair.indexOf('=') + 1).trim());
   if (values.length === 0) return { status: 'none' };
   if (values.length > 1) return { status: 'several' };
@@ -52,15 +53,25 @@ export function presentedSessionCookie(cookieHeader: string | undefined, cookieN
 
 /**
  * The paths to send a deleting `Set-Cookie` for, so that every cookie of the
- * name the browser could have sent on this request goes: `/` and each prefix
- * of the request's path (`/api`, `/api/registrations`, …). A tosser's cookie
- * set with a Domain attribute is not reached this way; the `__Host-` name
- * (on a secure origin) refuses such cookies in the first place.
+ * name the browser could have sent on this request goes: each cookie path that
+ * path-matches the request's path (RFC 6265 §5.1.4), `/`, then each prefix of
+ * the path with and without its trailing slash (`/api`, `/api/`,
+ * `/api/registrations`, …), which a browser keeps as different cookies. A
+ * tosser's cookie set with a Domain attribute is not reached this way; the
+ * `__Host-` name (on a secure origin) refuses such cookies in the first place.
+ *
+ * @param requestPath the request URL's path, starting with `/`.
+ * @returns distinct paths, shortest first.
  */
 export function sessionCookiePathsToClear(requestPath: string): string[] {
   const segments = requestPath.split('/').filter(Boolean);
   const paths = ['/'];
-  for (let i = 1; i <= segments.length; i += 1) paths.push(`/${segments.slice(0, i).join('/')}`);
+  for (let i = 1; i <= segments.length; i += 1) {
+    const prefix = `/${segments.slice(0, i).join('/')}`;
+    paths.push(prefix);
+    // `/api/` matches `/api/saved` (and `/api/` itself), never `/api`.
+    if (i < segments.length || requestPath.endsWith('/')) paths.push(`${prefix}/`);
+  }
   return paths;
 }
 
