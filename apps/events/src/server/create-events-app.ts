@@ -44,7 +44,7 @@ import { accountRoutes } from './account-routes.ts';
 import { answerConsent, consentPageData } from './oauth-consent.ts';
 import { listOAuthGrants, oauthGrantsRoutes } from './oauth-grants-routes.ts';
 import { readRequestSession } from './session-middleware.ts';
-import { siteSecurityHeaders } from './site-security-headers.ts';
+import { consentPageSecurityHeaders, siteSecurityHeaders } from './site-security-headers.ts';
 import { matchRoute } from '../web/routes.ts';
 import { isAccessTokenShape } from '../domain/access-tokens.ts';
 import { toolCallRefusalEvidence, toolRoutes } from './tool-routes.ts';
@@ -251,7 +251,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
     identity,
     ...(oauth !== undefined && {
       consent: (c: Context, principal: Principal | null, uid: string) => consentPageData(c, oauth, principal, uid),
-      consentHeaders: siteSecurityHeaders,
+      consentHeaders: consentPageSecurityHeaders,
     }),
     webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
     logger,

@@ -1,18 +1,17 @@
 /**
  * @module The site's security headers (Hono's `secureHeaders`): a strict
  * Content Security Policy (only the site's own script and stylesheet, no
- * inline script, no framing by any other site), and the rest of Hono's defaults.
+ * inline script, no framing by any other site), and the rest of Hono's
+ * defaults (among them `Referrer-Policy: no-referrer`); and the OAuth consent
+ * page's, which differ in two ways its form needs.
  */
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
 /**
- * The headers middleware. A page whose form sends the person elsewhere
- * afterwards (the OAuth consent page: its answer redirects to the app that
- * asked) names that origin in `formActionOrigins`, because browsers apply
- * `form-action` to the redirects that follow a form's submission (CSP Level 3, §6.4.1).
+ * The headers middleware of every page and answer but the OAuth consent page.
  *
- * @param formActionOrigins whole origins forms may lead to besides the site's own.
+ * @param formActionOrigins whole origins forms may lead to besides the site's own (none for the site's pages).
  */
 export function siteSecurityHeaders(formActionOrigins: readonly string[] = []): MiddlewareHandler {
   return secureHeaders({
@@ -27,4 +26,25 @@ export function siteSecurityHeaders(formActionOrigins: readonly string[] = []): 
       frameAncestors: ["'none'"],
     },
   });
+}
+
+/**
+ * The OAuth consent page's headers: the site's, except that
+ *
+ * - `form-action` also names `formActionOrigins` (the origin of the client's
+ *   redirect URI), because browsers apply `form-action` to the redirects that
+ *   follow a form's submission (CSP Level 3, §6.4.1), and the answer ends in
+ *   a redirect to the app that asked;
+ * - `Referrer-Policy` is `same-origin`: under `no-referrer` a browser sends
+ *   `Origin: null` with a form's POST even to its own origin (Fetch Standard,
+ *   §3.2.4 "serializing a request origin"), and the decision route admits only
+ *   the site's own `Origin`. `same-origin` still sends no referrer to the app
+ *   the person goes back to.
+ */
+export function consentPageSecurityHeaders(formActionOrigins: readonly string[]): MiddlewareHandler {
+  const site = siteSecurityHeaders(formActionOrigins);
+  return async function consentHeaders(c, next) {
+    await site(c, next);
+    c.res.headers.set('Referrer-Policy', 'same-origin');
+  };
 }
