@@ -23,6 +23,7 @@ import {
   type RateLimiter,
   type RateLimitStore,
   type SignInLimit,
+  type SignInLimits,
 } from 'agentready/runtime';
 import { createEventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
@@ -156,33 +157,8 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   const calls = createCallDrain();
   const app = new Hono<EventsEnv>();
 
-  app.onError(function answerUnexpectedError(error, c) {
-    if (error instanceof HTTPException && error.status < 500) {
-      return respondWithFailure(c, { code: 'INVALID_INPUT', message: 'The request could not be read.' });
-    }
-    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
-    return respondWithFailure(c, { code: 'TEMPORARY_FAILURE', message: TEMPORARY_FAILURE_MESSAGE });
-  });
-  app.notFound(function answerNotFound(c) {
-    return c.req.path.startsWith('/api/')
-      ? respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no API endpoint at this path.' })
-      : c.text('Not found', 404);
-  });
-
-  const securityHeaders = siteSecurityHeaders();
-  app.use('*', function addSecurityHeaders(c, next) {
-    // The OAuth consent page sets its own: its form leads back to the app that asked (page-routes.tsx).
-    const consentPage = oauth !== undefined && c.req.method === 'GET' && matchRoute(c.req.path).name === 'consent';
-    return consentPage ? next() : securityHeaders(c, next);
-  });
-  if (oauth) {
-    app.route('/', oauthRoutes(oauth));
-    app.post('/oauth/interaction/:uid/decision', async function decideConsent(c) {
-      const { lookup } = await readRequestSession(c, identity, siteUrl);
-      const principal = lookup.status === 'active' ? lookup.session.principal : null;
-      return answerConsent(c, oauth, principal, new URL(siteUrl ?? c.req.url).origin);
-    });
-  }
+  answerErrorsAsEnvelopes(app, logger);
+  mountSecurityHeadersAndOAuth(app, { oauth, identity, siteUrl });
   const toolCallLimiter = limiterOf(options, 'tool-calls', options.rateLimits?.toolCalls ?? DEFAULT_TOOL_CALL_LIMIT);
   const pipeline = createEventsPipeline({
     db,
@@ -212,10 +188,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   const tokenCreations = limiterOf(options, 'access-token-creations', options.rateLimits?.accessTokenCreations ?? DEFAULT_ACCESS_TOKEN_CREATION_LIMIT);
   if (tokenCreations) app.post('/api/access-tokens', routeRateLimit(tokenCreations, 'Too many access tokens were created'));
   app.route('/api', sessionRoutes());
-  const signInLimits =
-    options.rateLimits?.signIn === false
-      ? undefined
-      : createSignInLimits({ store: options.rateLimits?.store ?? databaseRateLimitStore(db), logger, ...options.rateLimits?.signIn });
+  const signInLimits = signInLimitsOf(options);
   app.route('/api', accountRoutes({ identity, siteUrl, ...(signInLimits !== undefined && { signInLimits }) }));
   app.route('/api', eventsRoutes(services));
   app.route('/api', savedEventsRoutes(services));
@@ -262,6 +235,52 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
     drainCalls: ({ graceMs }: { graceMs: number }) => drainEventsCalls(calls, db, logger, graceMs),
     closeMcp: () => mcp.endpoint.close(),
   });
+}
+
+/** Unexpected errors and unknown paths answer the envelope's failure branch under /api, and reveal nothing. */
+function answerErrorsAsEnvelopes(app: Hono<EventsEnv>, logger: Logger): void {
+  app.onError(function answerUnexpectedError(error, c) {
+    if (error instanceof HTTPException && error.status < 500) {
+      return respondWithFailure(c, { code: 'INVALID_INPUT', message: 'The request could not be read.' });
+    }
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
+    return respondWithFailure(c, { code: 'TEMPORARY_FAILURE', message: TEMPORARY_FAILURE_MESSAGE });
+  });
+  app.notFound(function answerNotFound(c) {
+    return c.req.path.startsWith('/api/')
+      ? respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no API endpoint at this path.' })
+      : c.text('Not found', 404);
+  });
+}
+
+/**
+ * The site's security headers on every answer but the OAuth consent page
+ * (which sets its own: its form leads back to the app that asked), and, with
+ * OAuth, its endpoints and the consent decision.
+ */
+function mountSecurityHeadersAndOAuth(
+  app: Hono<EventsEnv>,
+  { oauth, identity, siteUrl }: { oauth: OAuthAuthorizationServer | undefined; identity: EventsIdentity; siteUrl: string | undefined },
+): void {
+  const securityHeaders = siteSecurityHeaders();
+  app.use('*', function addSecurityHeaders(c, next) {
+    const consentPage = oauth !== undefined && c.req.method === 'GET' && matchRoute(c.req.path).name === 'consent';
+    return consentPage ? next() : securityHeaders(c, next);
+  });
+  if (oauth) {
+    app.route('/', oauthRoutes(oauth));
+    app.post('/oauth/interaction/:uid/decision', async function decideConsent(c) {
+      const { lookup } = await readRequestSession(c, identity, siteUrl);
+      const principal = lookup.status === 'active' ? lookup.session.principal : null;
+      return answerConsent(c, oauth, principal, new URL(siteUrl ?? c.req.url).origin);
+    });
+  }
+}
+
+/** The sign-in limits {@link EventsAppOptions.rateLimits} asks for (or the defaults), or undefined for none. */
+function signInLimitsOf(options: EventsAppOptions): SignInLimits | undefined {
+  if (options.rateLimits?.signIn === false) return undefined;
+  return createSignInLimits({ store: options.rateLimits?.store ?? databaseRateLimitStore(options.db), logger: options.logger, ...options.rateLimits?.signIn });
 }
 
 /** A limit {@link EventsAppOptions.rateLimits} asks for (or its default), or undefined for none. */
