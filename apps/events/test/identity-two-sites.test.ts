@@ -2,7 +2,8 @@
  * @module Two site processes on one PostgreSQL database (as behind a load
  * balancer) share sessions: a person signed in through one is signed in on the
  * other, what they do through either is one account's, and signing out on one
- * ends the session on both.
+ * ends the session on both. They share rate limits too: failed sign-ins
+ * counted by one count on the other.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -83,5 +84,29 @@ describe.runIf(runsPostgres)('two site processes on one PostgreSQL database', ()
     expect(refused.status).toBe(401);
     expect((await onSecond('GET', '/api/saved')).body).toMatchObject({ events: [] });
     expect((await person.call('GET', '/api/saved')).body).toMatchObject({ events: [] });
+  });
+
+  it('share sign-in limits: failures counted by one site stop the next sign-in on the other', async () => {
+    const [first, second] = sites as [SiteProcess, SiteProcess];
+    const email = `limits-${Date.now()}@example.com`;
+    await openSitePerson(first.url, { email });
+    const signIn = async (site: SiteProcess, password: string) => {
+      const session = await fetch(`${site.url}/api/session`);
+      const cookie = (session.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+      const { csrfToken } = (await session.json()) as { csrfToken: string };
+      const answer = await fetch(`${site.url}/api/account/sign-in`, {
+        method: 'POST',
+        headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      return { status: answer.status, retryAfter: answer.headers.get('retry-after') };
+    };
+    // The site's default: 5 attempts per account in 15 minutes.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await signIn(attempt % 2 === 0 ? first : second, 'a wrong password')).status).toBe(401);
+    }
+    const refused = await signIn(second, 'a test password');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
   });
 });
