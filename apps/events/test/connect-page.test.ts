@@ -11,6 +11,7 @@ import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
+import { openSitePerson } from './support/site-person.ts';
 
 const BLANK_NAME = 'Give the token a name, e.g. "Claude Desktop".';
 
@@ -29,6 +30,9 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  // Tokens belong to an account: the person is signed in.
+  const person = await openSitePerson(server.url);
+  await context.addCookies([{ name: 'ar_session', value: person.cookie.slice('ar_session='.length), url: server.url }]);
   page = await context.newPage();
 });
 afterEach(async () => {

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { openSitePerson } from './support/site-person.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
 
 type Envelope = {
@@ -142,6 +143,9 @@ describe('the page the server renders', () => {
   });
 
   it('keeps what the person typed before the script ran as theirs', async () => {
+    // The form is for a signed-in person: a visitor is asked to sign in instead.
+    const person = await openSitePerson(server.url);
+    await context.addCookies([{ name: 'ar_session', value: person.cookie.slice('ar_session='.length), url: server.url }]);
     let releaseScript!: () => void;
     const scriptHeld = new Promise<void>((resolve) => (releaseScript = resolve));
     await page.route('**/assets/*.js', async (route: Route) => {

@@ -71,7 +71,8 @@ export function accessTokensRoutes(services: EventsServices, connection: Connect
   routes.post('/access-tokens', async function createAccessToken(c) {
     const body = await parseJsonBody(c, createAccessTokenBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
-    const result = await services.createAccessToken(requiredSession(c).principal, { label: body.value.label });
+    const { label, scope } = body.value;
+    const result = await services.createAccessToken(requiredSession(c).principal, scope === undefined ? { label } : { label, scope });
     return result.ok ? c.json(result.value, 201) : respondWithFailure(c, result);
   });
 

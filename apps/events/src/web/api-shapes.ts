@@ -22,7 +22,24 @@ export type EventSearchResult = EventSearchPage;
 export type Registration = ActiveRegistration;
 
 /** `GET /api/session`. */
-export type SessionInfo = { csrfToken: string; stateVersion: number };
+export type SessionInfo = { csrfToken: string; stateVersion: number; signedIn: boolean };
+
+/** `POST /api/account/sign-up` and `/sign-in`: the new session's CSRF token (its cookie comes with the answer). */
+export type SignedIn = { signedIn: true; csrfToken: string; stateVersion: number };
+
+/**
+ * An app a person connected to their account by signing in through it
+ * (an OAuth grant), as /connect lists it. The OAuth work fills the list;
+ * until then it is always empty and /connect shows nothing for it.
+ */
+export type ConnectedAppGrant = {
+  id: string;
+  /** The name the app registered under. */
+  clientName: string;
+  scope: AccessToken['scope'];
+  grantedAt: string;
+  lastUsedAt: string | null;
+};
 
 /** One of the session's personal access tokens as `GET /api/access-tokens` lists it (never the token itself). */
 export type AccessToken = AccessTokenSummary;
