@@ -156,6 +156,30 @@ describe('signing up, out and in', () => {
   });
 });
 
+describe('too many sign-in tries', () => {
+  it('says RATE_LIMITED on the form, with when to try again once the answer says it, and stays signed out', async () => {
+    await server.close();
+    const refusal = { code: 'RATE_LIMITED' as const, message: 'Too many sign-in attempts for this address.' };
+    server = await startEventsServer({
+      now: () => NOW,
+      app: { signInLimits: { check: () => Promise.resolve(refusal), failed: () => Promise.resolve(), succeeded: () => Promise.resolve() } },
+    });
+    await openAccountForm(page, '/signin');
+    await submitCredentials(page, newTestEmail(), TEST_PASSWORD);
+    const error = page.locator(byTestId('account-form-error'));
+    await expect.poll(() => error.innerText()).toBe(refusal.message);
+
+    // The limiter's answer names how long to wait in `retryAfterSeconds` (added to the envelope alongside the limiter): the page says it in words.
+    await page.route('**/api/account/sign-in', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...((await response.json()) as object), retryAfterSeconds: 125 } });
+    });
+    await submitCredentials(page, newTestEmail(), TEST_PASSWORD);
+    await expect.poll(() => error.innerText()).toBe(`${refusal.message} You can try again in 3 minutes.`);
+    expect(await page.getAttribute(byTestId('account-nav'), 'data-signed-in')).toBe('false');
+  });
+});
+
 describe('pages that need an account, signed out', () => {
   it('the register page offers sign-in instead of the form, and signing in lands the person back on it with the form', async () => {
     const email = newTestEmail();
