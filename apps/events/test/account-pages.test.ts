@@ -114,6 +114,20 @@ describe('signing up, out and in', () => {
     expect(new URL(page.url()).pathname).toBe('/');
   });
 
+  it('without JavaScript, the sign-in and sign-up buttons stay disabled and the note says signing in needs it', async () => {
+    const quiet = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const tab = await quiet.newPage();
+      for (const path of ['/signin', '/signup']) {
+        await tab.goto(`${server.url}${path}`);
+        expect(await tab.isDisabled(byTestId('account-submit')), path).toBe(true);
+        expect(await tab.locator(byTestId('noscript-note')).innerText(), path).toContain('Signing in');
+      }
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('says a password that is too short next to the password field, and creates nothing', async () => {
     await openAccountForm(page, '/signup');
     await submitCredentials(page, newTestEmail(), 'short');
