@@ -7,6 +7,8 @@
  * prepared, `prepareEventRegistration` in tools/catalog.ts, whose
  * `confirmationUrl` is this page, with a notice saying so) or why the event
  * takes no registration; the browser's script makes Review and Submit work.
+ * A visitor who is not signed in gets "Sign in to register" instead of the
+ * form, a link to the sign-in page that comes back here.
  */
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import type { EventDetail } from '../api-shapes.ts';

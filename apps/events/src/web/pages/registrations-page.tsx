@@ -5,6 +5,7 @@
  * there is the person's click that mints the `cancel` intent
  * (`api.cancelRegistration`). After a cancellation, or its failure, the list
  * is loaded again (`api.listRegistrations`), so it shows what the server holds.
+ * A visitor who is not signed in is asked to sign in (and come back here).
  *
  * `/registrations?cancel=<registration_id>` (the `confirmationUrl` of
  * `prepareRegistrationCancellation`, tools/catalog.ts) opens that dialog once
