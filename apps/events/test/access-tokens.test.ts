@@ -28,6 +28,7 @@ import {
 } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { openSitePerson } from './support/site-person.ts';
 import { PAGE_TEMPLATE_FIXTURE } from './support/page-template.ts';
 import { signedUpSession, visitorSession } from './support/signed-in-principal.ts';
 import { signUpInBrowser } from './support/browser-sign-up.ts';
@@ -482,6 +483,9 @@ describe('a person on /connect', () => {
   beforeEach(async () => {
     context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    // Tokens belong to an account: the person is signed in.
+    const person = await openSitePerson(server.url);
+    await context.addCookies([{ name: 'ar_session', value: person.cookie.slice('ar_session='.length), url: server.url }]);
     page = await context.newPage();
   });
   afterEach(async () => {
@@ -525,7 +529,7 @@ describe('a person on /connect', () => {
     const listed = page.locator(byTestId('token-item'));
     await listed.filter({ hasText: 'Claude Desktop' }).waitFor();
     expect(await listed.count()).toBe(1);
-    expect(await listed.locator(byTestId('token-last-used')).textContent()).toBe('Not used yet');
+    expect(await listed.locator(byTestId('token-last-used')).textContent()).toBe('never');
 
     // The agent uses the token once; the person sees when.
     const services = createEventsServices({ db: server.db, now: () => new Date() });
@@ -533,7 +537,7 @@ describe('a person on /connect', () => {
 
     await page.reload();
     await listed.filter({ hasText: 'Claude Desktop' }).waitFor();
-    expect(await listed.locator(byTestId('token-last-used')).textContent()).toMatch(/^Last used /);
+    expect(await listed.locator(byTestId('token-last-used')).textContent()).toMatch(/^\w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \(\+08:00\)$/);
     expect(await page.locator(byTestId('new-token')).isVisible()).toBe(false);
     expect(await page.content()).not.toContain(token);
     expect(await page.textContent(byTestId('http-config'))).toContain('Bearer <your token>');

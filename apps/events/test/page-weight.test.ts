@@ -44,7 +44,7 @@ async function javascriptLoaded(path: string): Promise<Record<string, number>> {
 }
 
 describe('the JavaScript a page loads', () => {
-  for (const path of ['/events', '/events/evt-webmcp-intro', '/events/evt-webmcp-intro/register', '/registrations', '/connect']) {
+  for (const path of ['/events', '/events/evt-webmcp-intro', '/events/evt-webmcp-intro/register', '/registrations', '/connect', '/signin', '/account']) {
     it(`${path}: at most 40 kB gzip`, async () => {
       const loaded = await javascriptLoaded(path);
       expect(Object.keys(loaded).length).toBeGreaterThan(0);

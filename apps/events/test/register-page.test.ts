@@ -13,6 +13,7 @@ import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { openSitePerson } from './support/site-person.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
 
 type Envelope = {
@@ -146,6 +147,9 @@ describe('the page the server renders', () => {
   });
 
   it('keeps what the person typed before the script ran as theirs', async () => {
+    // The form is for a signed-in person: a visitor is asked to sign in instead.
+    const person = await openSitePerson(server.url);
+    await context.addCookies([{ name: 'ar_session', value: person.cookie.slice('ar_session='.length), url: server.url }]);
     let releaseScript!: () => void;
     const scriptHeld = new Promise<void>((resolve) => (releaseScript = resolve));
     await page.route('**/assets/*.js', async (route: Route) => {

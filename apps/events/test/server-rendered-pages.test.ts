@@ -379,7 +379,7 @@ describe('pages with JavaScript off', () => {
     const off = await openPage({ javaScript: false });
     await off.goto(`${server.url}/events/${OPEN_EVENT}`);
     expect(await off.locator(byTestId('noscript-note')).isVisible()).toBe(true);
-    expect(await off.locator(byTestId('noscript-note')).textContent()).toContain('Saving, registering, cancelling and access tokens need it');
+    expect(await off.locator(byTestId('noscript-note')).textContent()).toContain('Signing in, saving, registering, cancelling and access tokens need it');
     const on = await openPage();
     await on.goto(`${server.url}/events/${OPEN_EVENT}`);
     expect(await on.locator(byTestId('noscript-note')).count()).toBe(0);
@@ -421,10 +421,12 @@ describe('pages with JavaScript off', () => {
     expect(await mainHeadings(page)).toEqual([event.title]);
     expect(await page.locator(byTestId('event-details')).textContent()).toContain('Sat 23 Jan 2027, 10:00–12:00 (+08:00)');
 
-    await page.goto(`${server.url}/events/${OPEN_EVENT}/register`);
-    expect(await page.locator('main').textContent()).toContain(event.title);
-    expect(await page.locator(byTestId('register-name')).isVisible()).toBe(true);
-    expect(await page.locator(byTestId('register-email')).isVisible()).toBe(true);
+    // The form is for a signed-in person.
+    const signedIn = await openPage({ javaScript: false, cookie: person.cookie });
+    await signedIn.goto(`${server.url}/events/${OPEN_EVENT}/register`);
+    expect(await signedIn.locator('main').textContent()).toContain(event.title);
+    expect(await signedIn.locator(byTestId('register-name')).isVisible()).toBe(true);
+    expect(await signedIn.locator(byTestId('register-email')).isVisible()).toBe(true);
   });
 
   it("shows a person's registrations, saved events and access tokens", async () => {
@@ -509,6 +511,9 @@ describe("every page's head", () => {
     '/saved': 'saved',
     '/connect': 'connect',
     '/activity': 'activity',
+    '/signin': 'signin',
+    '/signup': 'signup',
+    '/account': 'account',
     '/nope': 'not-found',
   };
 
@@ -551,7 +556,8 @@ describe('first content without the script', () => {
 
     expect(await page.getByRole('heading', { level: 1, name: event.title }).isVisible()).toBe(true);
     expect(await page.getByText('Sat 23 Jan 2027, 10:00–12:00 (+08:00)').isVisible()).toBe(true);
-    expect(await page.getByRole('link', { name: 'Register' }).getAttribute('href')).toBe(`/events/${OPEN_EVENT}/register`);
+    // A visitor is not signed in: Register leads to the sign-in page, which comes back to the form.
+    expect(await page.getByRole('link', { name: 'Register' }).getAttribute('href')).toBe(`/signin?next=%2Fevents%2F${OPEN_EVENT}%2Fregister`);
   });
 });
 

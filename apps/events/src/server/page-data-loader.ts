@@ -4,12 +4,13 @@
  * browser asks for it with `GET /api/page-data?path=…` when it moves to
  * another page. Reads only; a page without a session shows empty lists.
  */
+import { PASSWORD_MIN_LENGTH } from 'agentready/identity';
 import type { Principal } from 'agentready/runtime';
 import type { EventsServices } from '../domain/events-services.ts';
 import { eventsCatalog } from '../tools/catalog.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';
-import type { ActivityPageData, PageData } from '../web/page-data.ts';
-import { matchRoute } from '../web/routes.ts';
+import type { ActivityPageData, PageContent, PageData } from '../web/page-data.ts';
+import { matchRoute, nextPathOf } from '../web/routes.ts';
 import { filtersFromSearchParams } from '../web/search-filters.ts';
 import type { ConnectInfo } from './access-tokens-routes.ts';
 import { parseQueryParams } from './request-input.ts';
@@ -28,13 +29,20 @@ export type PageDataSources = {
 };
 
 /**
- * The data of the page at `location` (path and query) as `principal` sees it.
+ * The data of the page at `location` (path and query) as `principal` sees it,
+ * with `viewer.signedIn` (true when the principal acts for an account; never
+ * which one).
  *
  * @param location an absolute URL of this site (its origin decides /connect's MCP URL).
  * @returns the page's data; an unknown path is `{ route: 'not-found' }`. Refusals
  *   (an invalid search, an unknown event) are part of the data, never thrown.
  */
 export async function loadPageData(sources: PageDataSources, principal: Principal | null, location: URL): Promise<PageData> {
+  const content = await loadPageContent(sources, principal, location);
+  return { ...content, viewer: { signedIn: Boolean(principal?.account) } };
+}
+
+async function loadPageContent(sources: PageDataSources, principal: Principal | null, location: URL): Promise<PageContent> {
   const { services } = sources;
   const route = matchRoute(location.pathname);
   switch (route.name) {
@@ -76,7 +84,7 @@ export async function loadPageData(sources: PageDataSources, principal: Principa
       return {
         route: 'connect',
         accessTokens: principal ? await services.listAccessTokens(principal) : [],
-        grants: await (sources.listGrants?.(principal) ?? Promise.resolve([])),
+        connectedApps: await (sources.listGrants?.(principal) ?? Promise.resolve([])),
         connectInfo: sources.describeConnection(location),
       };
     case 'activity':
@@ -84,6 +92,11 @@ export async function loadPageData(sources: PageDataSources, principal: Principa
     case 'consent':
       // Read through the OAuth server from the request itself (its cookie); see consentPageData.
       return { route: 'consent', uid: route.params['uid'] ?? '', signedIn: principal?.account != null, request: null, error: CONSENT_NEEDS_FULL_LOAD };
+    case 'signin':
+    case 'signup':
+      return { route: route.name, next: nextPathOf(location.searchParams.get('next')), passwordMinLength: PASSWORD_MIN_LENGTH };
+    case 'account':
+      return { route: 'account', passwordMinLength: PASSWORD_MIN_LENGTH };
     case 'not-found':
       return { route: 'not-found', path: location.pathname };
   }

@@ -94,12 +94,13 @@ export function mountPages(app: Hono<EventsEnv>, options: PagesOptions): void {
     const principal = await sessionPrincipal(c, options.identity, options.siteUrl);
     const route = matchRoute(location.pathname);
     if (route.name === 'consent' && options.consent && options.consentHeaders) {
-      const data = await options.consent(c, principal, route.params['uid'] ?? '');
+      const content = await options.consent(c, principal, route.params['uid'] ?? '');
+      const data: PageData = { ...content, viewer: { signedIn: content.signedIn } };
       // Its form's answer redirects to the app that asked: the page's form-action names that origin.
-      const returnsTo = data.request === null ? [] : [data.request.returnsTo];
+      const returnsTo = content.request === null ? [] : [content.request.returnsTo];
       await options.consentHeaders(returnsTo)(c, async () => {
         c.header('Cache-Control', 'no-store');
-        c.res = c.html(renderDocument(template, data, location), data.request === null ? 400 : 200);
+        c.res = c.html(renderDocument(template, data, location), content.request === null ? 400 : 200);
       });
       return c.res;
     }

@@ -9,6 +9,7 @@ import type { OperationMap } from 'agentready/runtime';
 import type { DomainFailure } from '../domain/domain-result.ts';
 import type { EventDetail } from '../domain/event-shapes.ts';
 import type { EventsServices } from '../domain/events-services.ts';
+import { accountRowIdOf, signInRequired } from '../domain/principal-owners.ts';
 import {
   getEventDetails,
   prepareEventRegistration,
@@ -94,6 +95,8 @@ export function createEventsOperations(services: EventsServices): OperationMap<E
 
     async prepare_registration_cancellation(input, { principal }) {
       if (!principal) return noPrincipal();
+      // A visitor who is not signed in has no registrations: the answer is "sign in", not "no such registration".
+      if (accountRowIdOf(principal) === null) return refusal(signInRequired('cancel a registration'));
       const active = await services.listActiveRegistrations(principal);
       let chosen = active[0];
       if (input.registration_id !== undefined) {

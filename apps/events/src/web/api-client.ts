@@ -7,8 +7,11 @@
 import { readToolResult, type ToolResult } from 'agentready';
 import type { SessionInfo } from './api-shapes.ts';
 
-/** A failed call, as data: the server's code and safe message, or `TEMPORARY_FAILURE` when it could not be reached or named no code. */
-export type ApiFailure = { code: string; message: string; field?: string };
+/**
+ * A failed call, as data: the server's code and safe message, or `TEMPORARY_FAILURE` when it could not be reached or named no code;
+ * `retryAfterSeconds` when a RATE_LIMITED answer said how long to wait.
+ */
+export type ApiFailure = { code: string; message: string; field?: string; retryAfterSeconds?: number };
 
 /** The outcome of one REST call. `status` is 0 when no HTTP answer arrived. */
 export type ApiAnswer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: ApiFailure };
@@ -56,10 +59,11 @@ const REFUSED_MESSAGE = 'The site refused this request.';
  */
 function refusalOf(body: unknown): ApiFailure | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const { code, message, field } = body as Record<string, unknown>;
+  const { code, message, field, retryAfterSeconds } = body as Record<string, unknown>;
   if (typeof code !== 'string' || (message !== undefined && typeof message !== 'string') || (field !== undefined && typeof field !== 'string')) return null;
   const refusal: ApiFailure = { code, message: message ?? REFUSED_MESSAGE };
   if (field !== undefined) refusal.field = field;
+  if (typeof retryAfterSeconds === 'number' && Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0) refusal.retryAfterSeconds = retryAfterSeconds;
   return refusal;
 }
 

@@ -22,7 +22,10 @@ export type EventSearchResult = EventSearchPage;
 export type Registration = ActiveRegistration;
 
 /** `GET /api/session`. */
-export type SessionInfo = { csrfToken: string; stateVersion: number };
+export type SessionInfo = { csrfToken: string; stateVersion: number; signedIn: boolean };
+
+/** `POST /api/account/sign-up` and `/sign-in`: the new session's CSRF token (its cookie comes with the answer). */
+export type SignedIn = { signedIn: true; csrfToken: string; stateVersion: number };
 
 /** One of the session's personal access tokens as `GET /api/access-tokens` lists it (never the token itself). */
 export type AccessToken = AccessTokenSummary;

@@ -15,7 +15,9 @@ import type {
   EventSummary,
   Registration,
   RegistrationDraft,
+  SignedIn,
 } from './api-shapes.ts';
+import type { TokenScope } from 'agentready/identity';
 import type { EventSearchFilters } from '../domain/search-filters.ts';
 import { filtersToSearchParams } from './search-filters.ts';
 
@@ -48,10 +50,25 @@ export type EventsApi = {
   >;
   /** `GET /api/access-tokens`: the session's unrevoked tokens, newest first. */
   listAccessTokens(signal?: AbortSignal): Promise<ApiAnswer<{ accessTokens: AccessToken[] }>>;
-  /** `POST /api/access-tokens`: the answer carries the token, this once; a bad label is `INVALID_INPUT` with `field: "label"`. */
-  createAccessToken(label: string): Promise<ApiAnswer<AccessTokenCreated>>;
+  /**
+   * `POST /api/access-tokens` with `{ label, scope }`: the answer carries the token, this once; a bad label is
+   * `INVALID_INPUT` with `field: "label"`; without an account, UNAUTHENTICATED.
+   */
+  createAccessToken(label: string, scope: TokenScope): Promise<ApiAnswer<AccessTokenCreated>>;
+  /** `POST /api/account/sign-up`: 201 with the new session's CSRF token; INVALID_INPUT (`field` email | password) or CONFLICT (`field: "email"`). */
+  signUp(credentials: { email: string; password: string }): Promise<ApiAnswer<SignedIn>>;
+  /** `POST /api/account/sign-in`: UNAUTHENTICATED when the e-mail or password is not right; RATE_LIMITED (maybe with `retryAfterSeconds`). */
+  signIn(credentials: { email: string; password: string }): Promise<ApiAnswer<SignedIn>>;
+  /** `POST /api/account/sign-out`: ends this browser's session. */
+  signOut(): Promise<ApiAnswer<{ signedIn: false }>>;
+  /** `POST /api/account/sign-out-everywhere`: ends every session of the account (tokens stay). */
+  signOutEverywhere(): Promise<ApiAnswer<{ signedIn: false; endedSessions: number }>>;
+  /** `POST /api/account/password`: UNAUTHENTICATED (`field: "currentPassword"`), INVALID_INPUT (`field: "newPassword"`), or how many other sessions ended. */
+  changePassword(passwords: { currentPassword: string; newPassword: string }): Promise<ApiAnswer<{ endedSessions: number }>>;
   /** `DELETE /api/access-tokens/:id`; another session's or an already revoked token is `NOT_FOUND`. */
   revokeAccessToken(tokenId: string): Promise<ApiAnswer<AccessTokenRevoked>>;
+  /** `DELETE /api/oauth-grants/:id`: disconnects an app the person connected with sign-in. */
+  revokeOAuthGrant(grantId: string): Promise<ApiAnswer<{ grant: { id: string; revoked: true } }>>;
   /** `GET /api/connect-info`: the MCP URL, and how to start the stdio server when the site knows it. */
   getConnectInfo(signal?: AbortSignal): Promise<ApiAnswer<ConnectInfo>>;
   /** `GET /api/page-data?path=…`: what the page at `location` (path and query) shows, as the server renders it. */
@@ -99,8 +116,14 @@ export function createEventsApi(client: ApiClient): EventsApi {
       return client.post(`/api/registrations/${path(registrationId)}/cancel`, { confirmation_intent: intent.data.intent });
     },
     listAccessTokens: (signal) => client.get('/api/access-tokens', signal),
-    createAccessToken: (label) => client.post('/api/access-tokens', { label }),
+    createAccessToken: (label, scope) => client.post('/api/access-tokens', { label, scope }),
+    signUp: (credentials) => client.post('/api/account/sign-up', credentials),
+    signIn: (credentials) => client.post('/api/account/sign-in', credentials),
+    signOut: () => client.post('/api/account/sign-out', {}),
+    signOutEverywhere: () => client.post('/api/account/sign-out-everywhere', {}),
+    changePassword: (passwords) => client.post('/api/account/password', passwords),
     revokeAccessToken: (tokenId) => client.delete(`/api/access-tokens/${path(tokenId)}`),
+    revokeOAuthGrant: (grantId) => client.delete(`/api/oauth-grants/${path(grantId)}`),
     getConnectInfo: (signal) => client.get('/api/connect-info', signal),
     getPageData: (location, signal) => client.get(`/api/page-data?${new URLSearchParams({ path: location }).toString()}`, signal),
   };

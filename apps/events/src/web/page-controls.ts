@@ -83,6 +83,8 @@ export type RegisterControls = {
 
 /** `/registrations`: the session's active registrations. */
 export type RegistrationsControls = {
+  /** False when nobody is signed in: the page asks the person to sign in and lists nothing, and the server answers a tool UNAUTHENTICATED. */
+  readonly signedIn: boolean;
   /**
    * Resolves once the latest load of the list (the first, or the one after a
    * cancellation) has settled, with the registrations on screen; after the
@@ -99,7 +101,7 @@ export type RegistrationsControls = {
   cancelDialogTarget(): string | null;
 };
 
-/** Pages with nothing for the tools to drive: home, saved, connect, activity, consent, not-found. */
+/** Pages with nothing for the tools to drive: home, saved, connect, sign-in, sign-up, account, activity, consent, not-found. */
 export type NoControls = Record<never, never>;
 
 /** Which controls each route's page returns. */
@@ -111,6 +113,9 @@ export type RouteControls = {
   registrations: RegistrationsControls;
   saved: NoControls;
   connect: NoControls;
+  signin: NoControls;
+  signup: NoControls;
+  account: NoControls;
   activity: NoControls;
   consent: NoControls;
   'not-found': NoControls;

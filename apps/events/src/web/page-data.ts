@@ -48,9 +48,12 @@ export type RegistrationsPageData = { route: 'registrations'; registrations: Reg
 /** The session's saved events. */
 export type SavedPageData = { route: 'saved'; events: EventSummary[] };
 
-/** The session's personal access tokens and how to connect an MCP client. */
-export type ConnectPageData = { route: 'connect'; accessTokens: AccessToken[]; grants: OAuthGrantView[]; connectInfo: ConnectInfo };
-
+/**
+ * The account's personal access tokens, the apps it connected with sign-in
+ * (OAuth grants; none on a site without OAuth sign-in), and how to
+ * connect an MCP client.
+ */
+export type ConnectPageData = { route: 'connect'; accessTokens: AccessToken[]; connectedApps: OAuthGrantView[]; connectInfo: ConnectInfo };
 /** One call on the activity page: as the domain reads it, with its tool's title. */
 export type ActivityEntryView = AgentActivityEntry & { toolTitle: string };
 
@@ -93,8 +96,18 @@ export type ConsentPageData = {
   error: string | null;
 };
 
-/** The data of every page, by route. */
-export type PageData =
+/**
+ * `/signin` and `/signup`: where to go once signed in (`next`, already
+ * checked to be a path of this site: routes.ts `nextPathOf`) and the
+ * password's length rule, as the server enforces it.
+ */
+export type SignInPageData = { route: 'signin' | 'signup'; next: string; passwordMinLength: number };
+
+/** Who is looking at a page: whether the request's session is signed in to an account (never which account). */
+export type Viewer = { signedIn: boolean };
+
+/** What a page shows, by route, without the viewer. */
+export type PageContent =
   | { route: 'home' }
   | EventsPageData
   | EventPageData
@@ -102,9 +115,14 @@ export type PageData =
   | RegistrationsPageData
   | SavedPageData
   | ConnectPageData
+  | SignInPageData
+  | { route: 'account'; passwordMinLength: number }
   | ActivityPageData
   | ConsentPageData
   | { route: 'not-found'; path: string };
+
+/** The data of every page: its content by route, and who is looking (the site's header shows it). */
+export type PageData = PageContent & { viewer: Viewer };
 
 /** What `<head>` says about a page: its title (without the site name) and a one-sentence description. */
 export type PageHead = { title: string; description: string };
@@ -118,7 +136,7 @@ const SITE_DESCRIPTION = 'Talks, workshops and meetups across Taiwan: find an ev
  * The title and description of a page's data. An event's page is described by
  * the event's own summary, so a link preview shows what the event is.
  */
-export function pageHead(data: PageData): PageHead {
+export function pageHead(data: PageContent): PageHead {
   switch (data.route) {
     case 'home':
       return { title: 'Home', description: SITE_DESCRIPTION };
@@ -138,6 +156,12 @@ export function pageHead(data: PageData): PageHead {
       return { title: 'Saved events', description: 'Events you saved for later.' };
     case 'connect':
       return { title: 'Connect an agent', description: 'Connect an MCP client to this site with a personal access token you can revoke.' };
+    case 'signin':
+      return { title: 'Sign in', description: 'Sign in to register for events and see your registrations on any browser.' };
+    case 'signup':
+      return { title: 'Create an account', description: 'Create an account to register for events and keep what you saved.' };
+    case 'account':
+      return { title: 'Account', description: 'Change your password and sign out, here or on every browser.' };
     case 'consent':
       return { title: 'Connect an app', description: 'An app asks to act for you on this site: see what it may do, then allow or deny.' };
     case 'activity':

@@ -61,6 +61,10 @@ function canonicalPath(data: PageData): string | null {
       return '/saved';
     case 'connect':
       return '/connect';
+    case 'signin':
+    case 'signup':
+    case 'account':
+      return `/${data.route}`;
     case 'activity':
       return '/activity';
     case 'consent':

@@ -9,6 +9,7 @@ import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { EventsApi } from './events-api.ts';
 import type { RouteControls, RouteRenderedArgs } from './page-controls.ts';
+import type { Viewer } from './page-data.ts';
 import type { RouteInfo, RouteName } from './routes.ts';
 
 /** The site as pages see it in the browser. */
@@ -28,6 +29,23 @@ export const PageSiteContext = createContext<PageSite | null>(null);
 
 /** Provided around each page by the site shell. */
 export const PageVisitContext = createContext<PageVisitContext>({ route: { name: 'not-found', path: '/', params: {} }, announce: () => {} });
+
+/** Provided around the header and each page by the site shell, from the page data's `viewer`. */
+export const ViewerContext = createContext<Viewer>({ signedIn: false });
+
+/** Who is looking at the page: whether they are signed in (from the page data, so server and browser agree). */
+export function useViewer(): Viewer {
+  return useContext(ViewerContext);
+}
+
+/**
+ * Loads `path` as a new document (not a move within the site): after signing
+ * in, up or out the session and its CSRF token changed, so the page starts
+ * again from the server. Does nothing on the server.
+ */
+export function loadDocument(path: string): void {
+  if (typeof window !== 'undefined') window.location.assign(path);
+}
 
 const serverSite: PageSite = {
   get api(): EventsApi {

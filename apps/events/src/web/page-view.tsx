@@ -3,6 +3,7 @@
  * Which component shows each route's page data.
  */
 import type { PageData } from './page-data.ts';
+import { AccountPage } from './pages/account-page.tsx';
 import { ActivityPage } from './pages/activity-page.tsx';
 import { ConnectPage } from './pages/connect-page.tsx';
 import { ConsentPage } from './pages/consent-page.tsx';
@@ -13,6 +14,7 @@ import { NotFoundPage } from './pages/not-found-page.tsx';
 import { RegisterPage } from './pages/register-page.tsx';
 import { RegistrationsPage } from './pages/registrations-page.tsx';
 import { SavedPage } from './pages/saved-page.tsx';
+import { SignInPage } from './pages/sign-in-page.tsx';
 
 /** The page component for `data.route`, given its data. */
 export function PageView({ data }: { data: PageData }) {
@@ -31,6 +33,11 @@ export function PageView({ data }: { data: PageData }) {
       return <SavedPage data={data} />;
     case 'connect':
       return <ConnectPage data={data} />;
+    case 'signin':
+    case 'signup':
+      return <SignInPage data={data} />;
+    case 'account':
+      return <AccountPage data={data} />;
     case 'activity':
       return <ActivityPage data={data} />;
     case 'consent':

@@ -11,6 +11,12 @@
  * - `/registrations`: prepare_registration_cancellation({registration_id?}).
  * - home, `/saved`, `/connect`, `/activity`, and an event page or register page whose event
  *   does not exist: none.
+ * - `/signin`, `/signup`, `/account`: none, ever. An agent must never type a
+ *   password or change one; these pages are the person's alone.
+ *
+ * On a page whose person is not signed in the tools stay: the server answers
+ * those that need an account UNAUTHENTICATED, with a nextAction asking the
+ * person to sign in, and the page shows its sign-in prompt.
  *
  * The tools' contracts come as data (published-tools.ts, computed at build
  * time): the page checks each call's input against the schema it publishes,
@@ -210,6 +216,8 @@ function registrationsPageTools(controls: RegistrationsControls): PageTool[] {
             nextAction: 'Wait until the person closes the dialog, then call again.',
           };
         }
+        // Signed out, the page lists nothing: the server's UNAUTHENTICATED (sign in first) is the answer, not a mismatch.
+        if (!controls.signedIn) return null;
         const shown = await controls.ready();
         if (registration_id === undefined || shown.some((registration) => registration.id === registration_id)) return null;
         return {

@@ -5,9 +5,9 @@
  * browser from the same page data, so both produce the same markup.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { PageData } from './page-data.ts';
+import type { PageData, Viewer } from './page-data.ts';
 import type { RouteRenderedArgs } from './page-controls.ts';
-import { PageVisitContext } from './page-hooks.ts';
+import { loadDocument, PageVisitContext, useEnhanced, usePageSite, useSingleFlight, ViewerContext } from './page-hooks.ts';
 import { PageView } from './page-view.tsx';
 import type { RouteInfo } from './routes.ts';
 import type { SiteNavigation } from './site-navigation.ts';
@@ -19,24 +19,84 @@ const NAVIGATION = [
   { href: '/connect', label: 'Connect an agent', testId: 'nav-connect' },
 ] as const;
 
-/** The header: the site's name and its main navigation, the current section marked `aria-current="page"`. */
-export function SiteHeader({ path }: { path: string }) {
+/** The account links: for a visitor, the way in; for a signed-in person, their account and activity. */
+const SIGNED_OUT_LINKS = [
+  { href: '/signin', label: 'Sign in', testId: 'nav-signin' },
+  { href: '/signup', label: 'Create account', testId: 'nav-signup' },
+] as const;
+const SIGNED_IN_LINKS = [
+  { href: '/account', label: 'Account', testId: 'nav-account' },
+  { href: '/activity', label: 'Activity', testId: 'nav-activity' },
+] as const;
+
+type NavigationLink = { href: string; label: string; testId: string };
+
+function NavigationItem({ link, path }: { link: NavigationLink; path: string }) {
+  const current = path === link.href || path.startsWith(`${link.href}/`);
+  return (
+    <li>
+      <a href={link.href} data-testid={link.testId} aria-current={current ? 'page' : undefined}>{link.label}</a>
+    </li>
+  );
+}
+
+/**
+ * The header: the site's name, its main navigation and the account
+ * navigation (who is signed in, from `viewer`), the current page marked
+ * `aria-current="page"`.
+ */
+export function SiteHeader({ path, viewer }: { path: string; viewer: Viewer }) {
   return (
     <header class="site-header">
       <a class="brand" href="/">AgentReady Events</a>
       <nav aria-label="Main">
         <ul>
-          {NAVIGATION.map((link) => {
-            const current = path === link.href || path.startsWith(`${link.href}/`);
-            return (
-              <li key={link.href}>
-                <a href={link.href} data-testid={link.testId} aria-current={current ? 'page' : undefined}>{link.label}</a>
-              </li>
-            );
-          })}
+          {NAVIGATION.map((link) => <NavigationItem key={link.href} link={link} path={path} />)}
+        </ul>
+      </nav>
+      <nav aria-label="Account" class="account-nav" data-testid="account-nav" data-signed-in={String(viewer.signedIn)}>
+        <ul>
+          {(viewer.signedIn ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS).map((link) => <NavigationItem key={link.href} link={link} path={path} />)}
+          {viewer.signedIn && (
+            <li>
+              <SignOutButton />
+            </li>
+          )}
         </ul>
       </nav>
     </header>
+  );
+}
+
+/**
+ * Sign out: `POST /api/account/sign-out` with the CSRF token, then the home
+ * page loads afresh (the session is gone). Disabled until the page's script
+ * runs; a refusal is said next to it.
+ */
+function SignOutButton() {
+  const site = usePageSite();
+  const enhanced = useEnhanced();
+  const once = useSingleFlight();
+  const [signingOut, setSigningOut] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function signOut(): Promise<void> {
+    setSigningOut(true);
+    setError(null);
+    const answer = await site.api.signOut();
+    if (answer.ok) {
+      loadDocument('/');
+      return;
+    }
+    setSigningOut(false);
+    setError(answer.error.message);
+  }
+
+  return (
+    <>
+      <button type="button" class="link-button" data-testid="sign-out" disabled={!enhanced || signingOut} onClick={() => void once(signOut)}>Sign out</button>
+      {error !== null && <span class="nav-error" data-testid="sign-out-error" role="alert">{error}</span>}
+    </>
   );
 }
 
@@ -53,8 +113,8 @@ export type SiteShellProps = {
 /** Header and main for one page visit. */
 export function SiteShell({ data, route, visit, announce }: SiteShellProps) {
   return (
-    <>
-      <SiteHeader path={route.path} />
+    <ViewerContext.Provider value={data.viewer}>
+      <SiteHeader path={route.path} viewer={data.viewer} />
       <main id="main">
         <PageVisitContext.Provider value={{ route, announce }}>
           <div key={visit} class={`page page-${route.name}`}>
@@ -62,7 +122,7 @@ export function SiteShell({ data, route, visit, announce }: SiteShellProps) {
           </div>
         </PageVisitContext.Provider>
       </main>
-    </>
+    </ViewerContext.Provider>
   );
 }
 

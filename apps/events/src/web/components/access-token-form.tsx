@@ -1,12 +1,16 @@
 /**
  * @module
- * The form on /connect that creates a personal access token by name
- * (`POST /api/access-tokens` with `{ label }`, the session and the CSRF
- * token): the field is "Name", and so is every message about it.
+ * The form on /connect that creates a personal access token by name and
+ * scope (`POST /api/access-tokens` with `{ label, scope }`, the session and
+ * the CSRF token): the field is "Name", and so is every message about it;
+ * the scope is "Read only" (`read`) or "Read, prepare and save" (`prepare`,
+ * the default).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH } from '../../domain/access-token-label.ts';
 import type { AccessTokenCreated } from '../api-shapes.ts';
+import { SCOPE_WORDS, TOKEN_SCOPES } from '../token-scope-words.ts';
+import type { TokenScope } from 'agentready/identity';
 import { usePageSite, useSingleFlight } from '../page-hooks.ts';
 import { tokenNameRefusal } from '../token-name-refusal.ts';
 
@@ -31,6 +35,7 @@ type CreateRefusal = { message: string; aboutName: boolean };
 export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
   const site = usePageSite();
   const [name, setName] = useState('');
+  const [scope, setScope] = useState<TokenScope>('prepare');
   const [creating, setCreating] = useState(false);
   const once = useSingleFlight();
   const [refusal, setRefusal] = useState<CreateRefusal | null>(null);
@@ -45,7 +50,7 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
     const typed = name;
     setCreating(true);
     setRefusal(null);
-    const answer = await site.api.createAccessToken(typed);
+    const answer = await site.api.createAccessToken(typed, scope);
     setCreating(false);
     if (!answer.ok) {
       const aboutName = answer.error.field === 'label';
@@ -82,6 +87,26 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
         />
         <p class="field-hint" id="token-label-hint">{`Where you will use it, up to ${ACCESS_TOKEN_LABEL_MAX_LENGTH} characters.`}</p>
       </div>
+      <fieldset class="scope-choice" data-testid="token-scope">
+        <legend>What the agent may do</legend>
+        {TOKEN_SCOPES.map((choice) => (
+          <div class="scope-option" key={choice}>
+            <input
+              type="radio"
+              id={`token-scope-${choice}`}
+              name="scope"
+              value={choice}
+              data-testid={`token-scope-${choice}`}
+              checked={scope === choice}
+              disabled={!enhanced}
+              onChange={() => setScope(choice)}
+              aria-describedby={`token-scope-${choice}-hint`}
+            />
+            <label for={`token-scope-${choice}`}>{SCOPE_WORDS[choice].name}</label>
+            <p class="field-hint" id={`token-scope-${choice}-hint`}>{SCOPE_WORDS[choice].allows}</p>
+          </div>
+        ))}
+      </fieldset>
       {refusal !== null && (
         <p class="message message-error" id="create-token-error" data-testid="create-token-error" role="alert">{refusal.message}</p>
       )}

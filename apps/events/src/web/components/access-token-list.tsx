@@ -1,7 +1,8 @@
 /**
  * @module
- * "Your tokens" on /connect: the session's live tokens by name, with when
- * each was created, works until and was last used, and Revoke after a
+ * "Your tokens" on /connect: the account's live tokens by name, with what
+ * each allows (its scope in words), when it was created, was last used
+ * ("never" until an agent uses it) and works until, and Revoke after a
  * confirmation (`DELETE /api/access-tokens/:id` with the CSRF token).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -9,6 +10,7 @@ import type { AccessToken } from '../api-shapes.ts';
 import { formatDateTime } from '../event-format.ts';
 import { usePageSite, useSingleFlight } from '../page-hooks.ts';
 import { textLang } from '../text-language.ts';
+import { SCOPE_WORDS } from '../token-scope-words.ts';
 import { RevokeTokenDialog } from './revoke-token-dialog.tsx';
 
 /** Props of {@link AccessTokenList}. */
@@ -78,11 +80,16 @@ function TokenItem({ token, enhanced, onRevoke }: { token: AccessToken; enhanced
   return (
     <li class="event-card token-card" data-testid="token-item" data-token-id={token.id}>
       <h3 class="card-title" data-testid="token-label-text" lang={textLang(token.label)}>{token.label}</h3>
-      <p class="card-note">Created <time dateTime={token.createdAt}>{formatDateTime(token.createdAt)}</time></p>
-      <p class="card-note" data-testid="token-expires">Works until <time dateTime={token.expiresAt}>{formatDateTime(token.expiresAt)}</time></p>
-      <p class="card-note" data-testid="token-last-used">
-        {token.lastUsedAt === null ? 'Not used yet' : <>Last used <time dateTime={token.lastUsedAt}>{formatDateTime(token.lastUsedAt)}</time></>}
-      </p>
+      <dl class="token-facts">
+        <dt>Allows</dt>
+        <dd data-testid="token-scope-text">{SCOPE_WORDS[token.scope].name}</dd>
+        <dt>Created</dt>
+        <dd><time dateTime={token.createdAt}>{formatDateTime(token.createdAt)}</time></dd>
+        <dt>Last used</dt>
+        <dd data-testid="token-last-used">{token.lastUsedAt === null ? 'never' : <time dateTime={token.lastUsedAt}>{formatDateTime(token.lastUsedAt)}</time>}</dd>
+        <dt>Works until</dt>
+        <dd data-testid="token-expires"><time dateTime={token.expiresAt}>{formatDateTime(token.expiresAt)}</time></dd>
+      </dl>
       <div class="card-actions">
         <button type="button" class="button button-small" data-testid="revoke-button" aria-label={`Revoke ${token.label}`} disabled={!enhanced} onClick={onRevoke}>
           Revoke…

@@ -6,8 +6,8 @@
 import { useState } from 'preact/hooks';
 import type { EventDetail } from '../api-shapes.ts';
 import { formatDateRange, formatDateTime, formatLevel, formatLocation, formatPrice, formatState } from '../event-format.ts';
-import { usePageSite, useSingleFlight } from '../page-hooks.ts';
-import { registerPath } from '../routes.ts';
+import { usePageSite, useSingleFlight, useViewer } from '../page-hooks.ts';
+import { registerPath, signInPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
 
 /** Props of {@link EventDetails}. */
@@ -21,7 +21,9 @@ export type EventDetailsProps = {
  * The details. Save posts `POST /api/saved` and turns the button into
  * "Saved" (so does an `event` whose `saved` is true); its failure is shown in
  * `data-testid="save-error"`. Register is a link while the event is open and
- * not yet registered, and a disabled text saying why otherwise.
+ * not yet registered (for a visitor who is not signed in, to the sign-in page,
+ * which then comes back to the registration page), and a disabled text
+ * saying why otherwise.
  */
 export function EventDetails({ event, heading: Heading }: EventDetailsProps) {
   const site = usePageSite();
@@ -78,8 +80,10 @@ export function EventDetails({ event, heading: Heading }: EventDetailsProps) {
 }
 
 function RegisterAction({ event }: { event: EventDetail }) {
+  const viewer = useViewer();
   if (event.state === 'open' && !event.registered) {
-    return <a class="button button-primary" data-testid="register-link" href={registerPath(event.id)}>Register</a>;
+    const href = viewer.signedIn ? registerPath(event.id) : signInPath(registerPath(event.id));
+    return <a class="button button-primary" data-testid="register-link" href={href}>Register</a>;
   }
   const reason = event.registered ? 'You are registered' : event.state === 'full' ? 'Full: no places left' : 'Registration closed';
   const disabled = <span class="button button-disabled" data-testid="register-link" aria-disabled="true">{reason}</span>;

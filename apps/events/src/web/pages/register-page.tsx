@@ -7,6 +7,8 @@
  * prepared, `prepareEventRegistration` in tools/catalog.ts, whose
  * `confirmationUrl` is this page, with a notice saying so) or why the event
  * takes no registration; the browser's script makes Review and Submit work.
+ * A visitor who is not signed in gets "Sign in to register" instead of the
+ * form, a link to the sign-in page that comes back here.
  */
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import type { EventDetail } from '../api-shapes.ts';
@@ -16,9 +18,9 @@ import { RegistrationReviewStep } from '../components/registration-review-step.t
 import { RegistrationSuccess } from '../components/registration-success.tsx';
 import { formatDateRange } from '../event-format.ts';
 import type { RegisterPageData } from '../page-data.ts';
-import { useLatest, useNextCommit, usePageSite, useRouteControls, useSingleFlight } from '../page-hooks.ts';
+import { useLatest, useNextCommit, usePageSite, useRouteControls, useSingleFlight, useViewer } from '../page-hooks.ts';
 import { initialRegisterState, registerReducer, type AttendeeField, type FocusRequest, type RegisterAction, type RegisterState } from '../register-form-state.ts';
-import { eventPath } from '../routes.ts';
+import { eventPath, registerPath, signInPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
 
 const PREPARED_NOTICE = 'Prepared by your agent. Check the details, then review and submit.';
@@ -64,6 +66,16 @@ function RegisterEventMissing({ error }: { error: RegisterPageData['error'] }) {
   );
 }
 
+/** For a visitor who is not signed in: registering needs an account; the sign-in page brings them back here. */
+function SignInToRegister({ eventId }: { eventId: string }) {
+  return (
+    <p class="message" data-testid="register-sign-in" role="status">
+      <a class="button button-primary" href={signInPath(registerPath(eventId))} data-testid="register-sign-in-link">Sign in to register</a>{' '}
+      Registering needs an account, so that your place is yours on every browser you use.
+    </p>
+  );
+}
+
 /** Why this session cannot register for the event now, or null when it can. */
 function unavailableReason(event: EventDetail): string | null {
   if (event.registered) return 'You are already registered for this event.';
@@ -77,6 +89,7 @@ type RegisterForEventProps = { event: EventDetail; state: RegisterState; dispatc
 /** The page for an event that exists: the event line, then the step on screen, or why registration is unavailable. */
 function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
   const site = usePageSite();
+  const viewer = useViewer();
   const refs = usePageFocus(state.focus);
   const interactive = useInBrowser();
   const once = useSingleFlight();
@@ -105,6 +118,8 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
       </p>
       {reason !== null ? (
         <p class="message message-warning" data-testid="register-unavailable" role="status">{reason}</p>
+      ) : !viewer.signedIn ? (
+        <SignInToRegister eventId={event.id} />
       ) : (
         <>
           <div role="status">

@@ -5,6 +5,7 @@
  * there is the person's click that mints the `cancel` intent
  * (`api.cancelRegistration`). After a cancellation, or its failure, the list
  * is loaded again (`api.listRegistrations`), so it shows what the server holds.
+ * A visitor who is not signed in is asked to sign in (and come back here).
  *
  * `/registrations?cancel=<registration_id>` (the `confirmationUrl` of
  * `prepareRegistrationCancellation`, tools/catalog.ts) opens that dialog once
@@ -19,7 +20,8 @@ import { CancelDialog } from '../components/cancel-dialog.tsx';
 import { EventCard } from '../components/event-card.tsx';
 import { formatDateRange, formatDateTime } from '../event-format.ts';
 import type { RegistrationsPageData } from '../page-data.ts';
-import { useEnhanced, useLatest, useLeaveSignal, useNextCommit, usePageSite, useRouteControls, useSingleFlight } from '../page-hooks.ts';
+import { useEnhanced, useLatest, useLeaveSignal, useNextCommit, usePageSite, useRouteControls, useSingleFlight, useViewer } from '../page-hooks.ts';
+import { signInPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
 
 /** The query parameter naming the registration whose cancel dialog the page opens with. */
@@ -38,6 +40,7 @@ type CancelOutcome = { kind: 'cancelled'; registration: Registration } | { kind:
  */
 export function RegistrationsPage({ data }: { data: RegistrationsPageData }) {
   const site = usePageSite();
+  const viewer = useViewer();
   const enhanced = useEnhanced();
   const list = useRegistrationsList(data.registrations);
   const cancellation = useCancellation(list);
@@ -53,6 +56,7 @@ export function RegistrationsPage({ data }: { data: RegistrationsPageData }) {
   }, []);
 
   useRouteControls('registrations', {
+    signedIn: viewer.signedIn,
     async ready() {
       await requestOpened.current;
       await list.settled.current;
@@ -83,9 +87,14 @@ export function RegistrationsPage({ data }: { data: RegistrationsPageData }) {
           />
         ))}
       </ul>
-      {registrations.length === 0 && (
-        <p class="empty" data-testid="registrations-empty">You have no active registrations. <a href="/events">Find an event</a></p>
-      )}
+      {registrations.length === 0 &&
+        (viewer.signedIn ? (
+          <p class="empty" data-testid="registrations-empty">You have no active registrations. <a href="/events">Find an event</a></p>
+        ) : (
+          <p class="message" data-testid="registrations-signed-out">
+            <a href={signInPath('/registrations')} data-testid="registrations-sign-in">Sign in</a> to see your registrations.
+          </p>
+        ))}
       <CancelDialog
         registration={cancellation.shown}
         confirming={cancellation.confirming}

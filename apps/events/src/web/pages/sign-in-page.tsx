@@ -1,0 +1,135 @@
+/**
+ * @module
+ * `/signin` and `/signup` (with `?next=`, a path of this site the server
+ * already checked, routes.ts `nextPathOf`): e-mail and password, and the
+ * link to the other page. Sign in posts `POST /api/account/sign-in`, sign up
+ * `POST /api/account/sign-up`, with the visitor session's CSRF token; on
+ * success the page at `next` loads afresh, as the session and its token
+ * changed. A refusal about a field is said next to it; any other (wrong
+ * e-mail or password, too many tries) above the button. The page offers the
+ * agent no tools (route-tools.ts): a password is the person's to type.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ApiFailure } from '../api-client.ts';
+import { LabelledInput, passwordRule } from '../components/labelled-input.tsx';
+import type { SignInPageData } from '../page-data.ts';
+import { loadDocument, useEnhanced, usePageSite, useRouteControls, useSingleFlight, useViewer } from '../page-hooks.ts';
+import { signInPath, signUpPath } from '../routes.ts';
+
+/** Why the last try did not sign the person in: about one field, or the form as a whole. */
+type Refusal = { field: 'email' | 'password' | null; message: string };
+
+/** The sign-in or sign-up page, by `data.route`. */
+export function SignInPage({ data }: { data: SignInPageData }) {
+  useRouteControls(data.route, {});
+  const viewer = useViewer();
+  const signingUp = data.route === 'signup';
+  return (
+    <>
+      <h1>{signingUp ? 'Create an account' : 'Sign in'}</h1>
+      {viewer.signedIn ? (
+        <p class="message" data-testid="already-signed-in" role="status">
+          You are signed in. <a href={data.next}>Continue</a> or go to <a href="/account">your account</a>.
+        </p>
+      ) : (
+        <>
+          <p class="lead">
+            {signingUp
+              ? 'With an account you can register for events, and what you save stays with you on every browser you sign in with.'
+              : 'Sign in to register for events, see your registrations and connect an agent.'}
+          </p>
+          <CredentialsForm data={data} />
+          <p class="form-switch" data-testid="sign-in-switch">
+            {signingUp ? (
+              <>Already have an account? <a href={signInPath(data.next)} data-testid="to-signin">Sign in</a></>
+            ) : (
+              <>New here? <a href={signUpPath(data.next)} data-testid="to-signup">Create an account</a></>
+            )}
+          </p>
+        </>
+      )}
+    </>
+  );
+}
+
+/**
+ * The form. Submit stays disabled until the page's script runs, so neither a
+ * click nor Enter sends the password the browser's own way.
+ */
+function CredentialsForm({ data }: { data: SignInPageData }) {
+  const site = usePageSite();
+  const enhanced = useEnhanced();
+  const once = useSingleFlight();
+  const signingUp = data.route === 'signup';
+  const [sending, setSending] = useState(false);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const email = useRef<HTMLInputElement>(null);
+  const password = useRef<HTMLInputElement>(null);
+  const formMessage = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (refusal === null) return;
+    // The button was disabled while sending: focus goes where the person acts next.
+    const target = refusal.field === 'email' ? email : refusal.field === 'password' ? password : formMessage;
+    target.current?.focus();
+  }, [refusal]);
+
+  async function send(): Promise<void> {
+    const credentials = { email: email.current?.value ?? '', password: password.current?.value ?? '' };
+    setSending(true);
+    setRefusal(null);
+    const answer = signingUp ? await site.api.signUp(credentials) : await site.api.signIn(credentials);
+    if (answer.ok) {
+      loadDocument(data.next);
+      return;
+    }
+    setSending(false);
+    setRefusal(refusalOf(answer.error));
+  }
+
+  const fieldError = (field: 'email' | 'password') => (refusal?.field === field ? refusal.message : null);
+  return (
+    <form class="account-form" data-testid={signingUp ? 'signup-form' : 'signin-form'} method="post" noValidate onSubmit={(event) => {
+        event.preventDefault();
+        if (enhanced) void once(send);
+      }}>
+      <LabelledInput id="account-email" label="E-mail" type="email" autocomplete="email" hint={null} error={fieldError('email')} inputRef={email} testId="account-email" />
+      <LabelledInput
+        id="account-password"
+        label="Password"
+        type="password"
+        autocomplete={signingUp ? 'new-password' : 'current-password'}
+        hint={signingUp ? passwordRule(data.passwordMinLength) : null}
+        error={fieldError('password')}
+        inputRef={password}
+        testId="account-password"
+      />
+      {refusal !== null && refusal.field === null && (
+        <p class="message message-error" data-testid="account-form-error" role="alert" tabIndex={-1} ref={formMessage}>{refusal.message}</p>
+      )}
+      <div class="form-actions">
+        <button type="submit" class="button button-primary" data-testid="account-submit" disabled={!enhanced || sending}>
+          {signingUp ? 'Create account' : 'Sign in'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A refusal as the form shows it: next to the field it names, or, with when to try again, for the form. */
+function refusalOf(error: ApiFailure): Refusal {
+  if (error.field === 'email' || error.field === 'password') return { field: error.field, message: error.message };
+  if (error.code === 'RATE_LIMITED' && error.retryAfterSeconds !== undefined) {
+    return { field: null, message: `${error.message} You can try again ${waitWords(error.retryAfterSeconds)}.` };
+  }
+  return { field: null, message: error.message };
+}
+
+/** "in 30 seconds", "in 1 minute", "in 15 minutes": a wait in seconds as a person reads it, rounded up. */
+export function waitWords(seconds: number): string {
+  if (seconds < 60) {
+    const whole = Math.max(1, Math.ceil(seconds));
+    return `in ${whole} second${whole === 1 ? '' : 's'}`;
+  }
+  const minutes = Math.ceil(seconds / 60);
+  return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
