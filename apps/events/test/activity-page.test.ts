@@ -73,7 +73,7 @@ for (const dialect of dialects) {
       expect(shown.status).toBe(200);
       expect(shown.text).toContain('Sign in to see what your agents did');
       expect(shown.links).toContain('/signin');
-      expect(shown.data).toEqual({ route: 'activity', signedIn: false });
+      expect(shown.data).toEqual({ route: 'activity', signedIn: false, viewer: { signedIn: false } });
     });
 
     it("shows the signed-in person's calls, newest first, in the site's time, with what they touched, and none of another account's", async () => {

@@ -73,6 +73,20 @@ async function arrange(app: EventsApp, clock: TestClock, fixture: DatabaseFixtur
   const liveVisitor = new IdentityPerson(() => app);
   await liveVisitor.openSession();
   expect((await liveVisitor.call('POST', '/api/saved', { event_id: OTHER_EVENT })).status).toBe(200);
+  // What the OAuth server keeps (codes, tokens, grants) carries its own expiry: one past it, one not.
+  const artifact = (id: string, expiresAt: number) => ({
+    model: 'AccessToken',
+    id,
+    payload: '{}',
+    grant_id: null,
+    uid: null,
+    user_code: null,
+    account_id: null,
+    expires_at: expiresAt,
+    consumed_at: null,
+    last_used_at: null,
+  });
+  await fixture.db.insertInto('agentready_oauth_artifact').values([artifact('expired-token', realNow - DAY), artifact('live-token', realNow + DAY)]).execute();
   return { person, liveVisitor, oldVisitorCookie: oldVisitor.cookie!, liveTokenLabel: 'Live token', rowsBefore: await rowCounts(fixture) };
 }
 
@@ -117,9 +131,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('swee
     const arranged = await arrange(site.app, site.clock, site.fixture);
     site.clock.set(new Date().toISOString());
     const report = await site.app.identity.sweep();
-    expect(report).toEqual({ sessions: 2, accessTokens: 2, confirmationIntents: 1, registrationDrafts: 1 });
+    expect(report).toEqual({ sessions: 2, accessTokens: 2, confirmationIntents: 1, registrationDrafts: 1, oauthArtifacts: 1 });
     await expectOnlyLiveLeft(arranged, site.fixture);
-    expect(await site.app.identity.sweep()).toEqual({ sessions: 0, accessTokens: 0, confirmationIntents: 0, registrationDrafts: 0 });
+    expect(await site.app.identity.sweep()).toEqual({ sessions: 0, accessTokens: 0, confirmationIntents: 0, registrationDrafts: 0, oauthArtifacts: 0 });
   });
 
   it('agentready-events sweep does the same on the database DATABASE_URL names, and says what it removed', async () => {
@@ -127,7 +141,7 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('swee
     const arranged = await arrange(site.app, site.clock, site.fixture);
     const ran = await runSweepCommand(site.fixture.url);
     expect(ran.code, ran.stderr).toBe(0);
-    expect(JSON.parse(ran.stdout)).toEqual({ swept: { sessions: 2, accessTokens: 2, confirmationIntents: 1, registrationDrafts: 1 } });
+    expect(JSON.parse(ran.stdout)).toEqual({ swept: { sessions: 2, accessTokens: 2, confirmationIntents: 1, registrationDrafts: 1, oauthArtifacts: 1 } });
     site.clock.set(new Date().toISOString());
     await expectOnlyLiveLeft(arranged, site.fixture);
   });
