@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresFixture, storeDialects, type DatabaseFixture } from './support/events-database.ts';
-import { openSitePerson } from './support/site-person.ts';
+import { openSitePerson, signInOverHttp } from './support/site-person.ts';
 
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -90,17 +90,7 @@ describe.runIf(runsPostgres)('two site processes on one PostgreSQL database', ()
     const [first, second] = sites as [SiteProcess, SiteProcess];
     const email = `limits-${Date.now()}@example.com`;
     await openSitePerson(first.url, { email });
-    const signIn = async (site: SiteProcess, password: string) => {
-      const session = await fetch(`${site.url}/api/session`);
-      const cookie = (session.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
-      const { csrfToken } = (await session.json()) as { csrfToken: string };
-      const answer = await fetch(`${site.url}/api/account/sign-in`, {
-        method: 'POST',
-        headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      });
-      return { status: answer.status, retryAfter: answer.headers.get('retry-after') };
-    };
+    const signIn = (site: SiteProcess, password: string) => signInOverHttp(site.url, email, password);
     // The site's default: 5 attempts per account in 15 minutes.
     for (let attempt = 0; attempt < 5; attempt += 1) {
       expect((await signIn(attempt % 2 === 0 ? first : second, 'a wrong password')).status).toBe(401);

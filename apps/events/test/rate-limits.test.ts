@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
 import { AppVisitor } from './support/app-visitor.ts';
+import { signInOverHttp } from './support/site-person.ts';
 import { storeDialects, type DatabaseFixture } from './support/events-database.ts';
 import { listenOnLoopback, type LoopbackListener } from './support/loopback-listener.ts';
 
@@ -118,7 +119,7 @@ describe.each(dialects)('rate limits on $name', (dialect) => {
     const refused = await visitor.call('POST', '/api/tools/save_event', { event_id: OPEN_EVENT });
     expect(refused.status).toBe(200);
     expect(refused.body).toMatchObject({ ok: false, code: 'RATE_LIMITED', retryable: true });
-    expect((refused.body as Failure).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((refused.body as unknown as Failure).retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(await savedCount()).toBe(0);
     expect(await outcomes('save_event')).toEqual(['RATE_LIMITED']);
 
@@ -147,41 +148,30 @@ describe.each(dialects)('rate limits on $name', (dialect) => {
     expect((listed.body as { accessTokens: unknown[] }).accessTokens).toHaveLength(2);
   });
 
-  /** One sign-in as a browser makes it over real HTTP (so the site sees the caller's address): a session, then the form. */
-  async function signInOverHttp(email: string, password: string): Promise<{ status: number; retryAfter: string | null; body: Failure | { signedIn: true } }> {
-    const session = await fetch(`${listener.url}/api/session`);
-    const cookie = (session.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
-    const { csrfToken } = (await session.json()) as { csrfToken: string };
-    const answer = await fetch(`${listener.url}/api/account/sign-in`, {
-      method: 'POST',
-      headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    return { status: answer.status, retryAfter: answer.headers.get('retry-after'), body: (await answer.json()) as Failure | { signedIn: true } };
-  }
+  const signInHere = (email: string, password: string) => signInOverHttp(listener.url, email, password);
 
   it('limits sign-in attempts per account: after 3 failures even the right password waits, and says how long', async () => {
     const mei = await (await new AppVisitor(() => app).start()).signUp();
     const ken = await (await new AppVisitor(() => app).start()).signUp();
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect((await signInOverHttp(mei.email, 'not the password')).status).toBe(401);
+      expect((await signInHere(mei.email, 'not the password')).status).toBe(401);
     }
-    const refused = await signInOverHttp(mei.email, mei.password);
+    const refused = await signInHere(mei.email, mei.password);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ ok: false, code: 'RATE_LIMITED', retryable: true });
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
-    expect((refused.body as Failure).retryAfterSeconds).toBe(Number(refused.retryAfter));
+    expect((refused.body as unknown as Failure).retryAfterSeconds).toBe(Number(refused.retryAfter));
     expect(JSON.stringify(refused.body)).not.toContain(mei.email);
     // The same address may still sign another person in.
-    expect((await signInOverHttp(ken.email, ken.password)).status).toBe(200);
+    expect((await signInHere(ken.email, ken.password)).status).toBe(200);
   });
 
   it('limits sign-in attempts per address, across accounts, so guessing many accounts from one place stops', async () => {
     const mei = await (await new AppVisitor(() => app).start()).signUp();
     for (let attempt = 0; attempt < 6; attempt += 1) {
-      expect((await signInOverHttp(`nobody-${attempt}@example.com`, 'a guessed password')).status).toBe(401);
+      expect((await signInHere(`nobody-${attempt}@example.com`, 'a guessed password')).status).toBe(401);
     }
-    const refused = await signInOverHttp(mei.email, mei.password);
+    const refused = await signInHere(mei.email, mei.password);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
   });

@@ -3,21 +3,11 @@
  * for strings and ISO dates, `integer` for counts and money, `bigint` for epoch
  * milliseconds. Only the auto-numbered key differs between the dialects.
  */
-import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
-import { dialectOf } from 'agentready/store';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { autoNumberedKey } from 'agentready/store';
 
 /** Name of the migration table this set is recorded in. */
 export const EVENTS_MIGRATION_TABLE = 'events_migration';
-
-type ColumnCallback = (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
-
-function autoNumberedKey(db: Kysely<unknown>): ColumnCallback {
-  // SQLite numbers an `integer primary key` by itself (it aliases the rowid);
-  // PostgreSQL needs an identity column.
-  return dialectOf(db) === 'postgres'
-    ? (column) => column.primaryKey().generatedByDefaultAsIdentity()
-    : (column) => column.primaryKey();
-}
 
 /** The app's migrations, keyed so that they sort in the order they run. */
 export const eventsMigrations: Record<string, Migration> = {

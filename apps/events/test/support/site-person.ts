@@ -94,3 +94,23 @@ function sessionCookieOf(response: Response): string {
   if (cookie === undefined) throw new Error('The site set no session cookie.');
   return cookie;
 }
+
+/** A sign-in's answer as a test reads it: status, `Retry-After`, and the JSON body. */
+export type SignInAnswer = { status: number; retryAfter: string | null; body: JsonObject };
+
+/**
+ * One sign-in as a fresh browser makes it over real HTTP (so the site sees
+ * the caller's address): `GET /api/session` for a session and its CSRF token,
+ * then `POST /api/account/sign-in`.
+ */
+export async function signInOverHttp(siteUrl: string, email: string, password: string): Promise<SignInAnswer> {
+  const session = await fetch(`${siteUrl}/api/session`);
+  const cookie = (session.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+  const { csrfToken } = (await session.json()) as { csrfToken: string };
+  const answer = await fetch(`${siteUrl}/api/account/sign-in`, {
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return { status: answer.status, retryAfter: answer.headers.get('retry-after'), body: (await answer.json()) as JsonObject };
+}

@@ -5,8 +5,8 @@
  * under the migration table `agentready_identity_migration`, so their tables
  * may reference `agentready_account` and `agentready_session`.
  */
-import type { ColumnDefinitionBuilder, ColumnType, Generated, Kysely, Migration } from 'kysely';
-import { dialectOf } from '../store/open-database.ts';
+import type { ColumnType, Generated, Kysely, Migration } from 'kysely';
+import { autoNumberedKey } from '../store/open-database.ts';
 
 /** `agentready_account`: one per person. Only the password's argon2id hash is kept. */
 export type AccountTable = {
@@ -66,14 +66,6 @@ export type IdentityTables = {
 
 /** Name of the migration table the identity set is recorded in. */
 export const IDENTITY_MIGRATION_TABLE = 'agentready_identity_migration';
-
-type ColumnCallback = (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
-
-function autoNumberedKey(db: Kysely<unknown>): ColumnCallback {
-  return dialectOf(db) === 'postgres'
-    ? (column) => column.primaryKey().generatedByDefaultAsIdentity()
-    : (column) => column.primaryKey();
-}
 
 /** The identity migrations, keyed so that they sort in order. */
 export const identityMigrations: Record<string, Migration> = {

@@ -2,7 +2,7 @@
  * @module agentready/store: Kysely on SQLite or PostgreSQL, migration sets, and
  * the runtime's own migrations (server only).
  */
-export { openDatabase, dialectOf, driverHandleOf, migrateToLatest, hasMigrated, describeDatabaseLocation, MissingDatabaseError } from './open-database.ts';
+export { openDatabase, dialectOf, autoNumberedKey, driverHandleOf, migrateToLatest, hasMigrated, describeDatabaseLocation, MissingDatabaseError } from './open-database.ts';
 export type { OpenDatabaseOptions, MigrationSet, MigrationReport, DatabaseDriverHandle } from './open-database.ts';
 export { runtimeMigrations, RUNTIME_MIGRATION_TABLE, RATE_LIMIT_TABLE } from './runtime-migrations.ts';
 export type { RuntimeTables, AuditRecordTable, RateLimitCountTable } from './runtime-migrations.ts';

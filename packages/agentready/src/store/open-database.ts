@@ -25,6 +25,7 @@ import {
   type SqliteDialectConfig,
   type Migration,
   type MigrationResult,
+  type ColumnDefinitionBuilder,
 } from 'kysely';
 import pg from 'pg';
 import { guardTransactionsOf, TransactionGuard } from './transaction-interruption.ts';
@@ -346,6 +347,19 @@ class GuardedPostgresDriver extends PostgresDriver {
  */
 export function dialectOf<DB>(db: Kysely<DB>): 'sqlite' | 'postgres' {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * The column builder of an auto-numbered `integer` primary key, for a
+ * migration that runs on both dialects: SQLite numbers an `integer primary
+ * key` by itself (it aliases the rowid); PostgreSQL needs an identity column.
+ *
+ * @example db.schema.createTable('things').addColumn('id', 'integer', autoNumberedKey(db))
+ */
+export function autoNumberedKey(db: Kysely<unknown>): (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
+  return dialectOf(db) === 'postgres'
+    ? (column) => column.primaryKey().generatedByDefaultAsIdentity()
+    : (column) => column.primaryKey();
 }
 
 /**
