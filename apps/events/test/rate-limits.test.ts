@@ -175,4 +175,24 @@ describe.each(dialects)('rate limits on $name', (dialect) => {
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
   });
+
+  it('counts sign-ups against the same per-address budget, so one place cannot create accounts without end', async () => {
+    const signUpHere = async (email: string) => {
+      const session = await fetch(`${listener.url}/api/session`);
+      const cookie = (session.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+      const { csrfToken } = (await session.json()) as { csrfToken: string };
+      const answer = await fetch(`${listener.url}/api/account/sign-up`, {
+        method: 'POST',
+        headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'a long enough password' }),
+      });
+      return { status: answer.status, body: (await answer.json()) as Failure };
+    };
+    for (let account = 0; account < 6; account += 1) expect((await signUpHere(`new-${account}-${Date.now()}@example.com`)).status).toBe(201);
+    const refused = await signUpHere(`one-too-many-${Date.now()}@example.com`);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
+    const accounts = await fixture.db.selectFrom('agentready_account').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+    expect(Number(accounts.count)).toBe(6);
+  });
 });

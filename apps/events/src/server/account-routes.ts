@@ -21,7 +21,8 @@ export type AccountRoutesOptions = {
   siteUrl: string | undefined;
   /**
    * Counts every sign-in attempt per account and per caller address before
-   * the password is checked: a refusal (RATE_LIMITED with
+   * the password is checked, and every sign-up per caller address (and per
+   * address signed up with): a refusal (RATE_LIMITED with
    * `retryAfterSeconds`, or TEMPORARY_FAILURE when the count cannot be kept)
    * answers at once. A successful sign-in clears the account's count. Default: none.
    */
@@ -41,6 +42,10 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
   routes.post('/account/sign-up', async function signUp(c) {
     const body = await parseJsonBody(c, credentialsBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
+    // Sign-ups spend the same per-address budget as sign-ins, so one place cannot mint accounts (or probe addresses) without end.
+    const address = callerAddress(c);
+    const limited = await signInLimits?.attempt({ account: `sign-up ${body.value.email}`, ...(address !== undefined && { callerAddress: address }) });
+    if (limited) return respondWithFailure(c, limited);
     const result = await identity.signUp(body.value, requiredSession(c).sessionId);
     if (!result.ok) return respondWithFailure(c, result);
     return signedIn(c, policyOf(c), result.value, 201);
