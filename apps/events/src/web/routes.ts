@@ -90,6 +90,7 @@ export const DEFAULT_NEXT_PATH = '/';
  *
  * @example nextPathOf('/events/evt-1/register') // '/events/evt-1/register'
  * @example nextPathOf('//evil.example/') // '/'
+ * @example nextPathOf('/.//evil.example/') // '/' (it would normalize to `//evil.example/`)
  */
 export function nextPathOf(requested: string | null | undefined): string {
   if (typeof requested !== 'string' || !requested.startsWith('/') || requested.startsWith('//') || requested.startsWith('/\\')) return DEFAULT_NEXT_PATH;
@@ -98,7 +99,11 @@ export function nextPathOf(requested: string | null | undefined): string {
   if (!URL.canParse(requested, base)) return DEFAULT_NEXT_PATH;
   const url = new URL(requested, base);
   if (url.origin !== base || url.pathname.startsWith('/api/')) return DEFAULT_NEXT_PATH;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments collapse (`/.//host`, `/a/..//host`, `/%2e//host` become `//host`): the path as
+  // normalized must itself be a path of this site, or a browser would read it as another host.
+  if (path.startsWith('//') || path.startsWith('/\\') || new URL(path, base).origin !== base) return DEFAULT_NEXT_PATH;
+  return path;
 }
 
 /** The sign-in page's path, coming back to `next` (a path of this site) once signed in. */
