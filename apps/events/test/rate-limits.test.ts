@@ -195,4 +195,20 @@ describe.each(dialects)('rate limits on $name', (dialect) => {
     const accounts = await fixture.db.selectFrom('agentready_account').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
     expect(Number(accounts.count)).toBe(6);
   });
+
+  it("counts a password change's check of the current password as a sign-in attempt, so a stolen session cannot guess it", async () => {
+    const visitor = await new AppVisitor(() => app).start();
+    const { password } = await visitor.signUp();
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const wrong = await visitor.call('POST', '/api/account/password', { currentPassword: `guess number ${attempt}`, newPassword: 'a new password here' });
+      expect(wrong.status).toBe(401);
+    }
+    const refused = await visitor.call('POST', '/api/account/password', { currentPassword: password, newPassword: 'a new password here' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
+    // Nothing changed: the password is still the one the account was created with.
+    const account = await fixture.db.selectFrom('agentready_account').select('password_changed_at').executeTakeFirstOrThrow();
+    const created = await fixture.db.selectFrom('agentready_account').select('created_at').executeTakeFirstOrThrow();
+    expect(account.password_changed_at).toBe(created.created_at);
+  });
 });

@@ -21,8 +21,9 @@ export type AccountRoutesOptions = {
   siteUrl: string | undefined;
   /**
    * Counts every sign-in attempt per account and per caller address before
-   * the password is checked, and every sign-up per caller address (and per
-   * address signed up with): a refusal (RATE_LIMITED with
+   * the password is checked (a password change's check of the current one
+   * included), and every sign-up per caller address (and per address signed
+   * up with): a refusal (RATE_LIMITED with
    * `retryAfterSeconds`, or TEMPORARY_FAILURE when the count cannot be kept)
    * answers at once. A successful sign-in clears the account's count. Default: none.
    */
@@ -82,8 +83,14 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
     if (!body.ok) return respondWithFailure(c, body.failure);
     const session = requiredSession(c);
     if (!session.account) return respondWithFailure(c, notSignedIn());
+    // Checking the current password is a sign-in attempt too: someone holding a stolen session must not guess it without end.
+    const address = callerAddress(c);
+    const limited = await signInLimits?.attempt({ account: session.account.email, ...(address !== undefined && { callerAddress: address }) });
+    if (limited) return respondWithFailure(c, limited);
     const result = await identity.changePassword(session.account.id, session.sessionId, body.value);
-    return result.ok ? c.json(result.value) : respondWithFailure(c, result);
+    if (!result.ok) return respondWithFailure(c, result);
+    await signInLimits?.succeeded(session.account.email);
+    return c.json(result.value);
   });
 
   return routes;
