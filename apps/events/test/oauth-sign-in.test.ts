@@ -87,8 +87,8 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
    * the 401 challenge, discovers, registers, and is left with the URL to open
    * in the person's browser.
    */
-  async function startSignIn(): Promise<{ provider: MemoryProvider; authorizationUrl: URL }> {
-    const provider = memoryClientProvider(redirect.url);
+  async function startSignIn(clientName?: string): Promise<{ provider: MemoryProvider; authorizationUrl: URL }> {
+    const provider = memoryClientProvider(redirect.url, clientName);
     const anonymous = await connect(new StreamableHTTPClientTransport(new URL(site.mcpUrl), { authProvider: provider }));
     await expect(anonymous.callTool({ name: 'save_event', arguments: { event_id: OPEN_EVENT } })).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.saved.client).toMatchObject({ client_id: expect.any(String) });
@@ -176,6 +176,23 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     const browserCookie = cookies.filter((cookie) => cookie.name === 'ar_session').map((cookie) => `${cookie.name}=${cookie.value}`);
     const savedThere = await fetch(`${site.url}/api/saved`, { headers: { cookie: browserCookie.join('; ') } });
     expect(((await savedThere.json()) as { events: Array<{ id: string }> }).events.map((event) => event.id)).toEqual([OPEN_EVENT]);
+  });
+
+  it('shows a client name that tries to disguise itself without its direction override, cut short, and says so; /connect lists it the same way', async () => {
+    // U+202E reverses what follows: "ppA laiciffO" would read as "Official App".
+    const disguised = `Evil \u202Eppa laiciffO${'x'.repeat(200)}`;
+    const person = await openSitePerson(site.url);
+    const { provider, authorizationUrl } = await startSignIn(disguised);
+    const { page } = await browserOf(person);
+    await page.goto(authorizationUrl.href);
+    const shown = await page.locator(byTestId('consent-client')).innerText();
+    expect(shown).not.toContain('\u202E');
+    expect(shown.startsWith('Evil ppa laiciffO')).toBe(true);
+    expect([...shown].length).toBeLessThanOrEqual(60);
+    await page.locator(byTestId('consent-name-altered')).waitFor();
+    await finishSignIn(provider, await decide(page, 'allow'));
+    const listed = (await person.call('GET', '/api/oauth-grants')).body['grants'] as Array<{ clientName: string }>;
+    expect(listed.map((grant) => grant.clientName)).toEqual([shown]);
   });
 
   it('sends the client back with access_denied when the person denies, and grants nothing', async () => {

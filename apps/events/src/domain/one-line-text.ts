@@ -115,3 +115,28 @@ export function oneLineTextSchema(maxLength: number, minLength: 0 | 1 = 1) {
     .max(maxLength)
     .refine(isOneLineOfText, { message: `must be ${oneLineTextRule(maxLength, minLength)}.` });
 }
+
+/**
+ * A name someone else chose (an OAuth client's `client_name`), made safe to
+ * show a person who must decide whether to trust it: every character that is
+ * not one line of visible text (above: direction overrides that reorder what
+ * is read, invisible and control characters) is dropped, runs of spaces become
+ * one, and the result is cut to `maxLength` code points with an ellipsis.
+ *
+ * @returns the text to show, and whether it differs from what was given
+ *   (other than by trimming), so the page can say the name was altered.
+ */
+export function nameForDisplay(name: string, maxLength: number): { text: string; altered: boolean } {
+  // The joiners that do their work where they stand stay (by their UTF-16 offset); every other unseen or reordering character goes.
+  const joinersInPlace = new Set([...name.matchAll(JOINERS_IN_PLACE)].map((match) => match.index));
+  let offset = 0;
+  let kept = '';
+  for (const char of name) {
+    if (joinersInPlace.has(offset) || !NOT_ONE_LINE_OF_TEXT.test(char)) kept += char;
+    offset += char.length;
+  }
+  kept = kept.replace(/\s+/gu, ' ').trim();
+  const chars = [...kept];
+  const text = chars.length > maxLength ? `${chars.slice(0, maxLength - 1).join('')}…` : kept;
+  return { text: text === '' ? 'an unnamed app' : text, altered: text !== name.trim() };
+}

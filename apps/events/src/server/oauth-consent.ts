@@ -13,7 +13,11 @@ import type { Principal } from 'agentready/runtime';
 import type { Logger } from 'pino';
 import type { EventsDatabase } from '../store/schema.ts';
 import type { ConsentPageData } from '../web/page-data.ts';
+import { nameForDisplay } from '../domain/one-line-text.ts';
 import { CONSENT_NEEDS_FULL_LOAD } from './page-data-loader.ts';
+
+/** Most characters of an app's self-chosen name the consent page and /connect show. */
+export const CLIENT_NAME_SHOWN_LENGTH = 60;
 
 /** The scopes an MCP client may ask for, what each allows, and how the consent page words it. */
 export const EVENTS_OAUTH_SCOPES = {
@@ -61,7 +65,9 @@ export async function consentPageData(c: Context, oauth: OAuthAuthorizationServe
       uid,
       signedIn,
       request: {
-        clientName: interaction.clientName,
+        // The client chose its own name: shown without what could disguise it (direction overrides, unseen characters), and cut short.
+        clientName: nameForDisplay(interaction.clientName, CLIENT_NAME_SHOWN_LENGTH).text,
+        clientNameAltered: nameForDisplay(interaction.clientName, CLIENT_NAME_SHOWN_LENGTH).altered,
         clientUri: interaction.clientUri,
         returnsTo: new URL(interaction.redirectUri).origin,
         scopes: (scopes.length > 0 ? scopes : ['events:read']).map((name) => ({ name, label: EVENTS_OAUTH_SCOPES[name as keyof typeof EVENTS_OAUTH_SCOPES].label })),

@@ -92,7 +92,8 @@ export type ConsentPageData = {
   route: 'consent';
   uid: string;
   signedIn: boolean;
-  request: { clientName: string; clientUri: string | null; returnsTo: string; scopes: ConsentScopeView[]; resource: string } | null;
+  /** `clientNameAltered`: characters that could disguise the name were left out, or it was cut short. */
+  request: { clientName: string; clientNameAltered: boolean; clientUri: string | null; returnsTo: string; scopes: ConsentScopeView[]; resource: string } | null;
   error: string | null;
 };
 

@@ -21,8 +21,8 @@ export type SavedOAuthState = {
   authorizationUrl?: URL;
 };
 
-/** An `OAuthClientProvider` registering as {@link TEST_CLIENT_NAME} (public client, code + refresh grants) with `redirectUrl`, and what it saved. */
-export function memoryClientProvider(redirectUrl: string): OAuthClientProvider & { saved: SavedOAuthState } {
+/** An `OAuthClientProvider` registering as `clientName` (default {@link TEST_CLIENT_NAME}) (public client, code + refresh grants) with `redirectUrl`, and what it saved. */
+export function memoryClientProvider(redirectUrl: string, clientName: string = TEST_CLIENT_NAME): OAuthClientProvider & { saved: SavedOAuthState } {
   const saved: SavedOAuthState = {};
   return {
     saved,
@@ -31,7 +31,7 @@ export function memoryClientProvider(redirectUrl: string): OAuthClientProvider &
     },
     get clientMetadata() {
       return {
-        client_name: TEST_CLIENT_NAME,
+        client_name: clientName,
         redirect_uris: [redirectUrl],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],

@@ -46,6 +46,11 @@ export function ConsentPage({ data }: { data: ConsentPageData }) {
         An app that calls itself <strong data-testid="consent-client">{request.clientName}</strong> wants to use this site&#39;s tools for you.
         The name is the app&#39;s own; connect it only if you started this from the app.
       </p>
+      {request.clientNameAltered && (
+        <p class="message message-error" data-testid="consent-name-altered">
+          The name this app gave contained hidden or direction-changing characters, or was very long: they are left out above. Be wary of it.
+        </p>
+      )}
       <form method="post" action={`${here}/decision`} data-testid="consent-form">
         <fieldset>
           <legend>It may</legend>
