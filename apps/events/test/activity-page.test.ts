@@ -99,6 +99,16 @@ for (const dialect of dialects) {
       expect(older.links.some((href) => href.startsWith('/activity?before='))).toBe(false);
     });
 
+    it("gives each call a reference the operator's trace command takes: the call's own trace id, of this account", async () => {
+      const shown = await page('/activity', 'alice');
+      const references = [...shown.html.matchAll(/data-testid="activity-reference">[^<]*<code>([^<]+)<\/code>/g)].map((match) => match[1]);
+      const entries = shown.data['entries'] as Array<{ traceId: string }>;
+      expect(references).toEqual(entries.map((entry) => entry.traceId));
+      const records = await fixture.db.selectFrom('agentready_audit_record').select(['trace_id', 'client_name']).where('trace_id', 'in', references as string[]).execute();
+      expect(records).toHaveLength(references.length);
+      expect(new Set(records.map((record) => record.client_name))).toEqual(new Set(['Laptop Claude']));
+    });
+
     it("filters by client with plain links, and a client of another account's shows nothing", async () => {
       const all = await page('/activity', 'alice');
       expect(all.links).toEqual(expect.arrayContaining(['/activity', '/activity?browser=1', '/activity?client=Laptop+Claude']));

@@ -15,8 +15,12 @@ export const ACTIVITY_PAGE_SIZE = 20;
 /** Which calls to show, as the page's query asks: one named client, the person's own browser, or all; and from where on. */
 export type AgentActivityRequest = { client?: string; browser?: boolean; before?: string };
 
-/** One call as the page shows it; `occurredAt` in the site's time zone (ISO 8601, +08:00). */
-export type AgentActivityEntry = Omit<ActivityEntry, 'traceId' | 'durationMs'>;
+/**
+ * One call as the page shows it; `occurredAt` in the site's time zone (ISO 8601,
+ * +08:00); `traceId` shown as a reference the person can quote to the site's
+ * operator, who prints the journey with `agentready-events trace`.
+ */
+export type AgentActivityEntry = Omit<ActivityEntry, 'durationMs'>;
 
 /** A page of activity, the clients to filter by, and the cursor of the next (older) page, or null. */
 export type AgentActivityPage = { entries: AgentActivityEntry[]; clients: ActivityClient[]; next: string | null };
@@ -50,7 +54,7 @@ export async function listAgentActivity(
   });
   const clients = await listActivityClients(ctx.db, accountRef);
   return succeeded({
-    entries: page.entries.map(({ traceId: _trace, durationMs: _duration, ...entry }) => ({ ...entry, occurredAt: toSiteIso(new Date(entry.occurredAt)) })),
+    entries: page.entries.map(({ durationMs: _duration, ...entry }) => ({ ...entry, occurredAt: toSiteIso(new Date(entry.occurredAt)) })),
     clients,
     next: page.next === null ? null : formatActivityCursor(page.next),
   });

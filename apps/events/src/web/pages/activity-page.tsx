@@ -110,6 +110,9 @@ function ActivityItem({ entry }: { entry: ActivityEntryView }) {
           ))}
         </p>
       )}
+      <p class="card-note" data-testid="activity-reference">
+        Reference for the site&#39;s operator: <code>{entry.traceId}</code>
+      </p>
     </li>
   );
 }

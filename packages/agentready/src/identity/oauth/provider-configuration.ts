@@ -63,6 +63,8 @@ export function providerConfiguration(input: ProviderConfigurationInput): Config
     clientAuthMethods: ['none'],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
     pkce: { required: () => true },
+    // OAuth 2.1 §8.4.2 (and RFC 8252 §7.3): a redirect URI is https, or http only to this machine's loopback.
+    extraClientMetadata: { properties: ['redirect_uris'], validator: checkRedirectUris },
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
@@ -114,4 +116,25 @@ async function renderSafeError(ctx: KoaContextWithOIDC, out: { error?: string; e
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/** Host names of the loopback interface, where a native client may listen on plain http (RFC 8252 §7.3, §8.3). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * Refuses a registration whose redirect URIs would carry authorization codes
+ * over plain http to another machine: every redirect URI must be https, or
+ * http to a loopback address (OAuth 2.1 §8.4.2; RFC 8252 §7.3).
+ *
+ * @throws errors.InvalidRedirectUri (answered 400 `invalid_redirect_uri`).
+ */
+function checkRedirectUris(_ctx: KoaContextWithOIDC | undefined, key: string, value: unknown): void {
+  if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+  for (const uri of value) {
+    if (typeof uri !== 'string' || !URL.canParse(uri)) continue; // The library refuses these itself.
+    const url = new URL(uri);
+    if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+      throw new errors.InvalidRedirectUri('redirect_uris must use https, or http only to a loopback address (127.0.0.1, [::1], localhost)');
+    }
+  }
 }
