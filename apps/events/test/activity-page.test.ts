@@ -117,7 +117,8 @@ for (const dialect of dialects) {
       expect(browser.text).toContain('An agent in your browser used Event details.');
       const bobs = await page('/activity?client=Bob+Secret+Agent', 'alice');
       expect(bobs.data['entries']).toEqual([]);
-      expect(bobs.text).toContain('No agent has acted for you yet.');
+      expect(bobs.text).toContain('Nothing from this client.');
+      expect(bobs.text).not.toContain('No agent has acted for you yet.');
 
       const bob = await page('/activity', 'bob');
       expect(bob.text).toContain(`Bob Secret Agent (access token ${tokenIds.bob}) used Save event. Done.`);

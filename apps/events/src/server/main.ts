@@ -103,6 +103,7 @@ if (oauthSiteUrl === undefined) {
   logger.warn('OAuth sign-in for MCP clients is off: with PORT=0, set SITE_URL to turn it on');
 } else {
   oauth = await createEventsOAuth(db, oauthSiteUrl, logger);
+  logger.info({ issuer: oauth.issuer, resource: oauth.resource }, 'OAuth sign-in for MCP clients is on: clients connect to exactly this resource URL');
 }
 
 const app = createEventsApp({

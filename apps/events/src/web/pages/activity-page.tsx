@@ -59,7 +59,10 @@ export function ActivityPage({ data }: { data: ActivityPageData }) {
         ))}
       </ol>
       {data.error === null && data.entries.length === 0 && (
-        <p class="empty" data-testid="activity-empty">{data.older ? 'No older activity.' : 'No agent has acted for you yet.'} <a href="/connect">Connect an agent</a></p>
+        <p class="empty" data-testid="activity-empty">
+          {data.older ? 'No older activity.' : filter.client !== null || filter.browser ? 'Nothing from this client.' : 'No agent has acted for you yet.'}{' '}
+          {filter.client !== null || filter.browser ? <a href="/activity">All clients</a> : <a href="/connect">Connect an agent</a>}
+        </p>
       )}
       <nav class="pager" aria-label="Activity pages">
         {data.older && <a href={activityHref(filter, null)} data-testid="activity-newest">Newest</a>}{' '}
