@@ -134,7 +134,7 @@ describe('signing up, out and in', () => {
     await submitCredentials(page, newTestEmail(), 'short');
     await expect.poll(() => page.locator(byTestId('account-password-error')).innerText()).toContain('at least 10 characters');
     expect(await page.getAttribute(byTestId('account-password'), 'aria-invalid')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('account-password');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('account-password');
     expect(await accountCount()).toBe(0);
   });
 
@@ -148,7 +148,8 @@ describe('signing up, out and in', () => {
     await submitCredentials(page, email, `${TEST_PASSWORD} but wrong`);
     const error = page.locator(byTestId('account-form-error'));
     await expect.poll(() => error.innerText()).toBe('The e-mail address or password is not right.');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('account-form-error');
+    // Focus moves once the message is on screen (the page focuses it after the render that shows it).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('account-form-error');
     expect(new URL(page.url()).pathname).toBe('/signin');
     const session = await page.evaluate(async () => (await (await fetch('/api/session')).json()) as { signedIn: boolean });
     expect(session.signedIn).toBe(false);
