@@ -16,6 +16,7 @@ import { createTestClock, storeDialects, type DatabaseFixture } from './support/
 import { bodyText, scriptBlocks, tagsNamed } from './support/served-html.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
+const DISGUISED_CLIENT = 'Evil \u202Eppa laiciffO';
 const dialects = await storeDialects('the activity page tests');
 const silent = pino({ level: 'silent' });
 
@@ -56,6 +57,9 @@ for (const dialect of dialects) {
         clock.advance(1000);
         await pipeline.invoke({ tool: 'search_events', input: { keyword: 'WebMCP' }, principal: tokens.alice, surface: 'mcp' });
       }
+      // An OAuth client names itself: this one reverses its text with U+202E to read as "Official App".
+      const disguised: Principal = { ...tokens.alice, kind: 'oauth', ref: 'oag-DisguisedClient0', scope: ['read'], clientName: DISGUISED_CLIENT };
+      await pipeline.invoke({ tool: 'search_events', input: { keyword: 'meetup' }, principal: disguised, surface: 'mcp' });
     });
     afterAll(async () => {
       await fixture.close();
@@ -86,7 +90,7 @@ for (const dialect of dialects) {
       expect(shown.text).toContain('Sun 29 Nov 2026, 10:02 (+08:00)');
       expect(shown.html).not.toContain('Bob Secret Agent');
       expect(shown.html).not.toContain(tokenIds.bob);
-      expect(shown.html).not.toMatch(/ses-|acc-/);
+      expect(shown.html).not.toMatch(/\b(?:ses|acc)-[A-Za-z0-9_-]{16}/);
 
       const olderLink = shown.links.find((href) => href.startsWith('/activity?before='));
       expect(olderLink).toBeDefined();
@@ -104,9 +108,11 @@ for (const dialect of dialects) {
       const references = [...shown.html.matchAll(/data-testid="activity-reference">[^<]*<code>([^<]+)<\/code>/g)].map((match) => match[1]);
       const entries = shown.data['entries'] as Array<{ traceId: string }>;
       expect(references).toEqual(entries.map((entry) => entry.traceId));
-      const records = await fixture.db.selectFrom('agentready_audit_record').select(['trace_id', 'client_name']).where('trace_id', 'in', references as string[]).execute();
+      const records = await fixture.db.selectFrom('agentready_audit_record').select(['trace_id', 'account_ref']).where('trace_id', 'in', references as string[]).execute();
       expect(records).toHaveLength(references.length);
-      expect(new Set(records.map((record) => record.client_name))).toEqual(new Set(['Laptop Claude']));
+      const accounts = new Set(records.map((record) => record.account_ref));
+      expect(accounts.size).toBe(1);
+      expect(accounts.has(null)).toBe(false);
     });
 
     it("filters by client with plain links, and a client of another account's shows nothing", async () => {
@@ -124,6 +130,18 @@ for (const dialect of dialects) {
       expect(bob.text).toContain(`Bob Secret Agent (access token ${tokenIds.bob}) used Save event. Done.`);
       expect(bob.html).not.toContain('Laptop Claude');
       expect(bob.html).not.toContain(tokenIds.alice);
+    });
+
+    it("shows an OAuth client's self-chosen name without the characters that would disguise it, and its filter link still finds its calls", async () => {
+      const shown = await page('/activity', 'alice');
+      const filterLink = shown.links.find((href) => href.startsWith('/activity?client=Evil'));
+      expect(filterLink).toBeDefined();
+      const filtered = await page(filterLink ?? '', 'alice');
+      expect(filtered.data['entries']).toHaveLength(1);
+      // Only the filter's value in the page data keeps the name as stored; nothing a person reads does.
+      expect(filtered.text).not.toContain('\u202E');
+      expect(tagsNamed(filtered.html, 'a').some((link) => (link['href'] ?? '').includes('\u202E'))).toBe(false);
+      expect(filtered.text).toContain('Evil ppa laiciffO (access grant oag-DisguisedClient0) used Search events.');
     });
 
     it('says so, and shows nothing, for a link to older activity that is not one the site wrote', async () => {

@@ -14,10 +14,7 @@ import type { Logger } from 'pino';
 import type { EventsDatabase } from '../store/schema.ts';
 import type { ConsentPageData } from '../web/page-data.ts';
 import { nameForDisplay } from '../domain/one-line-text.ts';
-import { CONSENT_NEEDS_FULL_LOAD } from './page-data-loader.ts';
-
-/** Most characters of an app's self-chosen name the consent page and /connect show. */
-export const CLIENT_NAME_SHOWN_LENGTH = 60;
+import { CLIENT_NAME_SHOWN_LENGTH, CONSENT_NEEDS_FULL_LOAD } from './page-data-loader.ts';
 
 /** The scopes an MCP client may ask for, what each allows, and how the consent page words it. */
 export const EVENTS_OAUTH_SCOPES = {

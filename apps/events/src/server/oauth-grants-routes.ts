@@ -13,7 +13,8 @@ import type { OAuthGrantView } from '../web/api-shapes.ts';
 import { respondWithFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
 import { nameForDisplay } from '../domain/one-line-text.ts';
-import { CLIENT_NAME_SHOWN_LENGTH, EVENTS_OAUTH_SCOPES } from './oauth-consent.ts';
+import { EVENTS_OAUTH_SCOPES } from './oauth-consent.ts';
+import { CLIENT_NAME_SHOWN_LENGTH } from './page-data-loader.ts';
 
 /**
  * The principal's account's grants as /connect shows them (client name as the

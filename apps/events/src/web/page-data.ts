@@ -57,8 +57,13 @@ export type ConnectPageData = { route: 'connect'; accessTokens: AccessToken[]; c
 /** One call on the activity page: as the domain reads it, with its tool's title. */
 export type ActivityEntryView = AgentActivityEntry & { toolTitle: string };
 
-/** A client to filter the activity page by: its name, or null for the person's own browser. */
-export type ActivityClientView = { clientName: string | null; principalKind: 'session' | 'token' | 'oauth' | null };
+/**
+ * A client to filter the activity page by: its name as stored (the filter's
+ * value), or null for the person's own browser, and `shownName`, the name as
+ * the page shows it (an OAuth client's self-chosen name without what could
+ * disguise it).
+ */
+export type ActivityClientView = { clientName: string | null; shownName: string | null; principalKind: 'session' | 'token' | 'oauth' | null };
 
 /**
  * What the agents acting for the signed-in person did, or that nobody is

@@ -84,7 +84,7 @@ function ClientFilter({ clients, filter }: { clients: ActivityClientView[]; filt
           const current = client.clientName === null ? filter.browser : filter.client === client.clientName;
           return (
             <li key={client.clientName ?? ''}>
-              <a href={activityHref(target, null)} aria-current={current ? 'page' : undefined}>{clientWords(client.clientName, client.principalKind)}</a>
+              <a href={activityHref(target, null)} aria-current={current ? 'page' : undefined}>{clientWords(client.shownName, client.principalKind)}</a>
             </li>
           );
         })}
