@@ -19,13 +19,14 @@ import {
   createSignInLimits,
   databaseRateLimitStore,
   type DrainReport,
+  type InvocationPipeline,
   type Principal,
   type RateLimiter,
   type RateLimitStore,
   type SignInLimit,
   type SignInLimits,
 } from 'agentready/runtime';
-import { createEventsServices } from '../domain/events-services.ts';
+import { createEventsServices, type EventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import { drainEventsCalls } from '../tools/events-shutdown.ts';
 import type { EventsDatabase } from '../store/schema.ts';
@@ -204,16 +205,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
 
   app.route('/api', toolRoutes(pipeline));
 
-  const mcp = mcpRoute({
-    pipeline,
-    // A personal access token says what it is by its prefix; anything else may be an OAuth access token.
-    verifyAccessToken: async (token) =>
-      isAccessTokenShape(token) ? services.verifyAccessToken(token) : ((await oauth?.verifyOAuthAccessToken(token)) ?? null),
-    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl }),
-    ...(options.mcp?.allowedHostnames !== undefined && { allowedHostnames: options.mcp.allowedHostnames }),
-    ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
-    logger,
-  });
+  const mcp = eventsMcpRoute(options, pipeline, services);
   app.route('/', mcp.routes);
 
   app.all('/api/*', function unknownApiPath(c) {
@@ -234,6 +226,21 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
     identity,
     drainCalls: ({ graceMs }: { graceMs: number }) => drainEventsCalls(calls, db, logger, graceMs),
     closeMcp: () => mcp.endpoint.close(),
+  });
+}
+
+/** `/mcp` on the site's pipeline, taking personal access tokens and, with OAuth, OAuth access tokens. */
+function eventsMcpRoute(options: EventsAppOptions, pipeline: InvocationPipeline, services: EventsServices): ReturnType<typeof mcpRoute> {
+  const { oauth } = options;
+  return mcpRoute({
+    pipeline,
+    // A personal access token says what it is by its prefix; anything else may be an OAuth access token.
+    verifyAccessToken: async (token) =>
+      isAccessTokenShape(token) ? services.verifyAccessToken(token) : ((await oauth?.verifyOAuthAccessToken(token)) ?? null),
+    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl }),
+    ...(options.mcp?.allowedHostnames !== undefined && { allowedHostnames: options.mcp.allowedHostnames }),
+    ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
+    logger: options.logger,
   });
 }
 
