@@ -177,17 +177,7 @@ describe.each(dialects)('rate limits on $name', (dialect) => {
   });
 
   it('counts sign-ups against the same per-address budget, so one place cannot create accounts without end', async () => {
-    const signUpHere = async (email: string) => {
-      const session = await fetch(`${listener.url}/api/session`);
-      const cookie = (session.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
-      const { csrfToken } = (await session.json()) as { csrfToken: string };
-      const answer = await fetch(`${listener.url}/api/account/sign-up`, {
-        method: 'POST',
-        headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: 'a long enough password' }),
-      });
-      return { status: answer.status, body: (await answer.json()) as Failure };
-    };
+    const signUpHere = (email: string) => signInOverHttp(listener.url, email, 'a long enough password', 'sign-up');
     for (let account = 0; account < 6; account += 1) expect((await signUpHere(`new-${account}-${Date.now()}@example.com`)).status).toBe(201);
     const refused = await signUpHere(`one-too-many-${Date.now()}@example.com`);
     expect(refused.status).toBe(429);

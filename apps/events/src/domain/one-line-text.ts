@@ -140,3 +140,11 @@ export function nameForDisplay(name: string, maxLength: number): { text: string;
   const text = chars.length > maxLength ? `${chars.slice(0, maxLength - 1).join('')}…` : kept;
   return { text: text === '' ? 'an unnamed app' : text, altered: text !== name.trim() };
 }
+
+/** Most characters of a client's self-chosen name (an OAuth client's `client_name`) a page shows. */
+export const CLIENT_NAME_SHOWN_LENGTH = 60;
+
+/** A client's self-chosen name as every page shows it: {@link nameForDisplay} cut to {@link CLIENT_NAME_SHOWN_LENGTH}. */
+export function clientNameForDisplay(name: string): { text: string; altered: boolean } {
+  return nameForDisplay(name, CLIENT_NAME_SHOWN_LENGTH);
+}

@@ -9,6 +9,7 @@ import { Hono, type Context } from 'hono';
 import { sessionCookiePolicy, type SessionCookiePolicy, type StartedSession } from 'agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import type { SignInLimits } from 'agentready/runtime';
+import { callerAddressOf } from './caller-address.ts';
 import { respondWithFailure, type ApiFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
 import { parseJsonBody } from './request-input.ts';
@@ -44,8 +45,7 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
     const body = await parseJsonBody(c, credentialsBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
     // Sign-ups spend the same per-address budget as sign-ins, so one place cannot mint accounts (or probe addresses) without end.
-    const address = callerAddress(c);
-    const limited = await signInLimits?.attempt({ account: `sign-up ${body.value.email}`, ...(address !== undefined && { callerAddress: address }) });
+    const limited = await countAttempt(c, signInLimits, `sign-up ${body.value.email}`);
     if (limited) return respondWithFailure(c, limited);
     const result = await identity.signUp(body.value, requiredSession(c).sessionId);
     if (!result.ok) return respondWithFailure(c, result);
@@ -55,8 +55,7 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
   routes.post('/account/sign-in', async function signIn(c) {
     const body = await parseJsonBody(c, credentialsBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
-    const address = callerAddress(c);
-    const limited = await signInLimits?.attempt({ account: body.value.email, ...(address !== undefined && { callerAddress: address }) });
+    const limited = await countAttempt(c, signInLimits, body.value.email);
     if (limited) return respondWithFailure(c, limited);
     const result = await identity.signIn(body.value, requiredSession(c).sessionId);
     if (!result.ok) return respondWithFailure(c, result);
@@ -84,8 +83,7 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
     const session = requiredSession(c);
     if (!session.account) return respondWithFailure(c, notSignedIn());
     // Checking the current password is a sign-in attempt too: someone holding a stolen session must not guess it without end.
-    const address = callerAddress(c);
-    const limited = await signInLimits?.attempt({ account: session.account.email, ...(address !== undefined && { callerAddress: address }) });
+    const limited = await countAttempt(c, signInLimits, session.account.email);
     if (limited) return respondWithFailure(c, limited);
     const result = await identity.changePassword(session.account.id, session.sessionId, body.value);
     if (!result.ok) return respondWithFailure(c, result);
@@ -107,11 +105,12 @@ function notSignedIn(): ApiFailure {
 }
 
 /**
- * The caller's network address for per-address limits: the socket's remote
- * address on a real server (`@hono/node-server`), undefined in-process.
- * Behind a proxy this is the proxy's (forwarded headers are not trusted).
+ * Counts one attempt under `account` and the caller's address (the socket's,
+ * never a forwarded header) when the site limits sign-ins.
+ *
+ * @returns the refusal to answer at once (RATE_LIMITED or TEMPORARY_FAILURE), or null to go on.
  */
-function callerAddress(c: Context): string | undefined {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress;
+async function countAttempt(c: Context, limits: SignInLimits | undefined, account: string) {
+  const address = callerAddressOf(c);
+  return (await limits?.attempt({ account, ...(address !== undefined && { callerAddress: address }) })) ?? null;
 }

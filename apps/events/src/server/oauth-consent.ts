@@ -7,19 +7,20 @@
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { Kysely } from 'kysely';
-import { findAccount, type IdentityTables } from 'agentready/identity';
+import { findAccount, TOKEN_SCOPES, type IdentityTables } from 'agentready/identity';
 import { createOAuthAuthorizationServer, OAuthInteractionError, type OAuthAuthorizationServer, type OAuthTables } from 'agentready/oauth';
 import type { Principal } from 'agentready/runtime';
 import type { Logger } from 'pino';
 import type { EventsDatabase } from '../store/schema.ts';
 import type { ConsentPageData } from '../web/page-data.ts';
-import { nameForDisplay } from '../domain/one-line-text.ts';
-import { CLIENT_NAME_SHOWN_LENGTH, CONSENT_NEEDS_FULL_LOAD } from './page-data-loader.ts';
+import { clientNameForDisplay } from '../domain/one-line-text.ts';
+import { CONSENT_NEEDS_FULL_LOAD } from './page-data-loader.ts';
 
 /** The scopes an MCP client may ask for, what each allows, and how the consent page words it. */
 export const EVENTS_OAUTH_SCOPES = {
-  'events:read': { effects: ['read'], label: 'Find and read events' },
-  'events:prepare': { effects: ['read', 'prepare', 'write'], label: 'Save events for you, and prepare registrations and cancellations for you to confirm' },
+  // The same effects as the personal access tokens' scopes (agentready/identity), so both kinds of credential allow alike.
+  'events:read': { effects: TOKEN_SCOPES.read.effects, label: 'Find and read events' },
+  'events:prepare': { effects: TOKEN_SCOPES.prepare.effects, label: 'Save events for you, and prepare registrations and cancellations for you to confirm' },
 } as const;
 
 /**
@@ -56,6 +57,7 @@ export async function consentPageData(c: Context, oauth: OAuthAuthorizationServe
   try {
     const interaction = await oauth.readInteraction(bindings.incoming, bindings.outgoing);
     if (interaction.uid !== uid) return { route: 'consent', uid, signedIn, request: null, error: CONSENT_NEEDS_FULL_LOAD };
+    const shownName = clientNameForDisplay(interaction.clientName);
     const scopes = interaction.requestedScopes.filter((name) => Object.hasOwn(EVENTS_OAUTH_SCOPES, name));
     return {
       route: 'consent',
@@ -63,8 +65,8 @@ export async function consentPageData(c: Context, oauth: OAuthAuthorizationServe
       signedIn,
       request: {
         // The client chose its own name: shown without what could disguise it (direction overrides, unseen characters), and cut short.
-        clientName: nameForDisplay(interaction.clientName, CLIENT_NAME_SHOWN_LENGTH).text,
-        clientNameAltered: nameForDisplay(interaction.clientName, CLIENT_NAME_SHOWN_LENGTH).altered,
+        clientName: shownName.text,
+        clientNameAltered: shownName.altered,
         clientUri: interaction.clientUri,
         returnsTo: new URL(interaction.redirectUri).origin,
         scopes: (scopes.length > 0 ? scopes : ['events:read']).map((name) => ({ name, label: EVENTS_OAUTH_SCOPES[name as keyof typeof EVENTS_OAUTH_SCOPES].label })),

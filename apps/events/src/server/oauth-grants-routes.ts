@@ -12,9 +12,8 @@ import { toSiteIso } from '../domain/site-time.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';
 import { respondWithFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
-import { nameForDisplay } from '../domain/one-line-text.ts';
+import { clientNameForDisplay } from '../domain/one-line-text.ts';
 import { EVENTS_OAUTH_SCOPES } from './oauth-consent.ts';
-import { CLIENT_NAME_SHOWN_LENGTH } from './page-data-loader.ts';
 
 /**
  * The principal's account's grants as /connect shows them (client name as the
@@ -26,7 +25,7 @@ export async function listOAuthGrants(oauth: OAuthAuthorizationServer | undefine
   const grants = await oauth.listGrants(principal.account.id);
   return grants.map((grant) => ({
     id: grant.ref,
-    clientName: nameForDisplay(grant.clientName, CLIENT_NAME_SHOWN_LENGTH).text,
+    clientName: clientNameForDisplay(grant.clientName).text,
     scopes: grant.scopes.filter((scope) => Object.hasOwn(EVENTS_OAUTH_SCOPES, scope)).map((scope) => EVENTS_OAUTH_SCOPES[scope as keyof typeof EVENTS_OAUTH_SCOPES].label),
     createdAt: toSiteIso(grant.createdAt),
     lastUsedAt: grant.lastUsedAt === null ? null : toSiteIso(grant.lastUsedAt),

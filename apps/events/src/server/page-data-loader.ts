@@ -7,7 +7,7 @@
 import { PASSWORD_MIN_LENGTH } from 'agentready/identity';
 import type { Principal } from 'agentready/runtime';
 import type { EventsServices } from '../domain/events-services.ts';
-import { nameForDisplay } from '../domain/one-line-text.ts';
+import { clientNameForDisplay } from '../domain/one-line-text.ts';
 import { eventsCatalog } from '../tools/catalog.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';
 import type { ActivityPageData, PageContent, PageData } from '../web/page-data.ts';
@@ -130,13 +130,10 @@ async function loadActivityPage(sources: PageDataSources, principal: Principal |
   };
 }
 
-/** A client's name as pages show it: an OAuth client chose its own, so what could disguise it is left out (see `nameForDisplay`). */
+/** A client's name as pages show it: an OAuth client chose its own, so what could disguise it is left out. */
 function shownClientName(name: string | null): string | null {
-  return name === null ? null : nameForDisplay(name, CLIENT_NAME_SHOWN_LENGTH).text;
+  return name === null ? null : clientNameForDisplay(name).text;
 }
-
-/** Most characters of a client's self-chosen name a page shows. */
-export const CLIENT_NAME_SHOWN_LENGTH = 60;
 
 /** What the consent page says when it is not loaded from the request the app's sign-in sent the person on. */
 export const CONSENT_NEEDS_FULL_LOAD = 'This request to connect an app has expired or was opened elsewhere. Start again from the app.';

@@ -99,15 +99,15 @@ function sessionCookieOf(response: Response): string {
 export type SignInAnswer = { status: number; retryAfter: string | null; body: JsonObject };
 
 /**
- * One sign-in as a fresh browser makes it over real HTTP (so the site sees
- * the caller's address): `GET /api/session` for a session and its CSRF token,
- * then `POST /api/account/sign-in`.
+ * One sign-in (or sign-up) as a fresh browser makes it over real HTTP (so the
+ * site sees the caller's address): `GET /api/session` for a session and its
+ * CSRF token, then `POST /api/account/sign-in` (or `sign-up`).
  */
-export async function signInOverHttp(siteUrl: string, email: string, password: string): Promise<SignInAnswer> {
+export async function signInOverHttp(siteUrl: string, email: string, password: string, action: 'sign-in' | 'sign-up' = 'sign-in'): Promise<SignInAnswer> {
   const session = await fetch(`${siteUrl}/api/session`);
   const cookie = (session.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
   const { csrfToken } = (await session.json()) as { csrfToken: string };
-  const answer = await fetch(`${siteUrl}/api/account/sign-in`, {
+  const answer = await fetch(`${siteUrl}/api/account/${action}`, {
     method: 'POST',
     headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
