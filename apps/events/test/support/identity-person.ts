@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import type { EventsApp } from '../../src/server/create-events-app.ts';
 import { newTestEmail, TEST_PASSWORD } from './app-visitor.ts';
+import { scriptBlocks } from './served-html.ts';
 
 /** One answer: status, JSON body (null when not JSON), text and the raw `Set-Cookie` lines. */
 export type PersonAnswer = { status: number; body: Record<string, unknown> | null; text: string; setCookies: string[] };
@@ -96,9 +97,9 @@ export class IdentityPerson {
   }
 }
 
-/** The `<script type="application/json" id="page-data">` block of a rendered page, parsed. */
+/** The `<script type="application/json" id="page-data">` block of a rendered page, parsed (read with served-html.ts). */
 export function embeddedPageData(html: string): Record<string, unknown> {
-  const json = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  const [json] = scriptBlocks(html, 'application/json');
   if (json === undefined) throw new Error('The page has no page-data block.');
   return JSON.parse(json) as Record<string, unknown>;
 }
