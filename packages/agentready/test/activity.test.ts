@@ -3,12 +3,10 @@
  * journey, through the real pipeline writing to SQLite and PostgreSQL (an
  * unreachable PostgreSQL fails the file unless AGENTREADY_SKIP_POSTGRES=1).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -25,7 +23,7 @@ import {
   type Principal,
 } from '../src/runtime/index.ts';
 import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type RuntimeTables } from '../src/store/index.ts';
-import { requirePostgresForTests, withTestSchemaLock } from '../src/testing/index.ts';
+import { createTestSchemaDatabase, requirePostgresForTests } from '../src/testing/index.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the activity tests' });
@@ -53,16 +51,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
 async function openRuntimeDatabase(dialect: 'sqlite' | 'postgres'): Promise<Kysely<RuntimeTables>> {
   const sets = [{ tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations }];
   if (dialect === 'sqlite') {
@@ -75,19 +63,9 @@ async function openRuntimeDatabase(dialect: 'sqlite' | 'postgres'): Promise<Kyse
     await migrateToLatest(db, sets);
     return db;
   }
-  const schema = `activity_test_${randomBytes(6).toString('hex')}`;
-  const url = new URL(POSTGRES_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const db = openDatabase<RuntimeTables>({ url: url.toString() });
-  await withTestSchemaLock(POSTGRES_URL, async () => {
-    await adminQuery(`create schema ${schema}`);
-    await migrateToLatest(db, sets);
-  });
-  cleanups.push(async () => {
-    await db.destroy();
-    await withTestSchemaLock(POSTGRES_URL, () => adminQuery(`drop schema ${schema} cascade`));
-  });
-  return db;
+  const test = await createTestSchemaDatabase<RuntimeTables>(POSTGRES_URL, 'activity_test', sets);
+  cleanups.push(() => test.drop());
+  return test.db;
 }
 
 /** The real pipeline writing to `db`, on a clock that moves only when the test says. */

@@ -8,12 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRateLimiter, createSignInLimits, databaseRateLimitStore, type RateLimitStore } from '../src/runtime/index.ts';
 import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type RuntimeTables } from '../src/store/index.ts';
-import { requirePostgresForTests } from '../src/testing/index.ts';
+import { createTestSchemaDatabase, requirePostgresForTests } from '../src/testing/index.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the rate limit store tests' });
@@ -24,23 +23,11 @@ afterEach(async () => {
 });
 
 async function postgresDatabase(): Promise<{ url: string; db: Kysely<RuntimeTables> }> {
-  const schema = `rate_limit_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const db = openDatabase<RuntimeTables>({ url: url.toString() });
-  await migrateToLatest(db, [{ tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations }]);
-  cleanups.push(async () => {
-    const dropper = new pg.Client({ connectionString: POSTGRES_URL });
-    await dropper.connect();
-    await dropper.query(`drop schema ${schema} cascade`);
-    await dropper.end();
-  });
-  cleanups.push(() => db.destroy());
-  return { url: url.toString(), db };
+  const test = await createTestSchemaDatabase<RuntimeTables>(POSTGRES_URL, 'rate_limit_test', [
+    { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
+  ]);
+  cleanups.push(() => test.drop());
+  return test;
 }
 
 async function redisStore(): Promise<RateLimitStore> {

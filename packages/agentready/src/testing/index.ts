@@ -6,7 +6,8 @@ export { launchWebMcpChromium, DEFAULT_CHROMIUM_PATH, WEBMCP_CHROMIUM_ARGS } fro
 export type { LaunchWebMcpChromiumOptions } from './chromium.ts';
 export { checkCatalogConformance } from './catalog-conformance.ts';
 export type { ConformanceOptions } from './catalog-conformance.ts';
-export { withTestSchemaLock } from './postgres-schema-lock.ts';
+export { createTestSchemaDatabase, withTestSchemaLock } from './postgres-schema-lock.ts';
+export type { TestSchemaDatabase } from './postgres-schema-lock.ts';
 export { requirePostgresForTests, SKIP_POSTGRES_VARIABLE } from './postgres-requirement.ts';
 export type { PostgresRequirementOptions } from './postgres-requirement.ts';
 export { findLayerViolations } from './layer-imports.ts';
