@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely, type Migration, type MigrationResultSet, type Migrator } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -25,6 +25,7 @@ import {
   RUNTIME_MIGRATION_TABLE,
   runtimeMigrations,
 } from '../src/store/index.ts';
+import { migrateListingAgain } from '../src/store/open-database.ts';
 import { requirePostgresForTests, withTestSchemaLock } from '../src/testing/index.ts';
 import { NOTES_MIGRATION_TABLE, notesMigrations, type MigratingStart } from './support/migrating-process.ts';
 
@@ -423,5 +424,34 @@ describe('interruptTransactions (the end of a shutdown\'s grace period)', () => 
       await locker.end();
     }
     expect(await db.selectFrom('note').select(['id', 'body']).execute()).toEqual([{ id: 1, body: 'locked' }]);
+  });
+});
+
+describe('migrateListingAgain', () => {
+  // A stand-in for Kysely's Migrator: the race it covers (another client drops
+  // a schema while PostgreSQL lists every schema's tables) cannot be timed from a test.
+  const schemaGone = Object.assign(new Error('schema "other_test_1" does not exist'), { code: '3F000' });
+  function migratorFailing(failures: Array<MigrationResultSet>): Migrator {
+    let runs = 0;
+    return {
+      migrateToLatest: async () => failures[runs++] ?? { results: [{ migrationName: 'one', direction: 'Up', status: 'Success' }] },
+    } as unknown as Migrator;
+  }
+
+  it('runs again when a schema vanished while the tables were listed, and reports the run that succeeded', async () => {
+    const outcome = await migrateListingAgain(migratorFailing([{ error: schemaGone }, { error: schemaGone, results: [] }]));
+    expect(outcome).toEqual({ results: [{ migrationName: 'one', direction: 'Up', status: 'Success' }] });
+  });
+
+  it('gives up after five such runs and returns the last failure', async () => {
+    const outcome = await migrateListingAgain(migratorFailing(Array.from({ length: 5 }, () => ({ error: schemaGone }))));
+    expect(outcome.error).toBe(schemaGone);
+  });
+
+  it('returns any other failure, and a failure after a migration ran, at once', async () => {
+    const other = Object.assign(new Error('syntax error'), { code: '42601' });
+    expect((await migrateListingAgain(migratorFailing([{ error: other }]))).error).toBe(other);
+    const midway = { error: schemaGone, results: [{ migrationName: 'one', direction: 'Up' as const, status: 'Error' as const }] };
+    expect(await migrateListingAgain(migratorFailing([midway]))).toBe(midway);
   });
 });

@@ -25,6 +25,7 @@ import {
   type SqliteDialectConfig,
   type Migration,
   type MigrationResult,
+  type MigrationResultSet,
   type ColumnDefinitionBuilder,
 } from 'kysely';
 import pg from 'pg';
@@ -391,7 +392,7 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]):
       migrationLockTableName: `${set.tableName}_lock`,
       migrationTableSchema,
     });
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = await migrateListingAgain(migrator);
     if (error !== undefined) {
       const failed = results?.find((result: MigrationResult) => result.status === 'Error')?.migrationName;
       const reason = error instanceof Error ? error.message : String(error);
@@ -403,6 +404,26 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]):
     report.push({ tableName: set.tableName, applied: (results ?? []).map((result) => result.migrationName) });
   }
   return report;
+}
+
+/** How often a migration run that failed while listing tables is tried again. */
+const LISTING_ATTEMPTS = 5;
+
+/**
+ * Runs `migrator` to the latest migration. On PostgreSQL, Kysely lists the
+ * tables of every schema the user may use (`has_schema_privilege` on each
+ * name), so a schema that another client drops during that listing fails the
+ * run with `3F000` (invalid_schema_name) before any migration ran; such a run
+ * is tried again, up to {@link LISTING_ATTEMPTS} times. Any other failure is
+ * returned as it came.
+ */
+export async function migrateListingAgain(migrator: Migrator): Promise<MigrationResultSet> {
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await migrator.migrateToLatest();
+    const code = (outcome.error as { cause?: { code?: unknown }; code?: unknown } | undefined)?.code;
+    const nothingRan = !outcome.results?.some((result) => result.status !== 'NotExecuted');
+    if (code !== '3F000' || !nothingRan || attempt === LISTING_ATTEMPTS) return outcome;
+  }
 }
 
 /**
