@@ -33,6 +33,10 @@ export type AuditEvidence = {
   metadataVersion?: string;
   draft?: { id: string; version: number; hash: string };
   confirmationId?: string;
+  /** SHA-256 (hex) of the call's idempotency key (runtime/idempotency.ts); the key itself is never kept. */
+  idempotencyKeyHash?: string;
+  /** True when the answer was replayed from an earlier call with the same idempotency key. */
+  replayed?: boolean;
   resultingIds: string[];
   /** Milliseconds from input to envelope. */
   durationMs: number;
@@ -74,6 +78,8 @@ export function createDatabaseAuditSink<DB extends RuntimeTables>(appDb: Kysely<
           draft_version: evidence.draft?.version ?? null,
           draft_hash: evidence.draft?.hash ?? null,
           confirmation_id: evidence.confirmationId ?? null,
+          idempotency_key_hash: evidence.idempotencyKeyHash ?? null,
+          replayed: evidence.replayed ? 1 : 0,
           resulting_ids: JSON.stringify(evidence.resultingIds),
           duration_ms: Math.round(evidence.durationMs),
         })

@@ -3,7 +3,8 @@
  * audit evidence (docs/architecture.md, "One call's path") and rate-limit counts. Apps run it before their own
  * set, under the migration table `agentready_migration`.
  */
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Generated, type Kysely, type Migration } from 'kysely';
+import { autoNumberedKey } from './open-database.ts';
 
 /** Row type of `agentready_audit_record`, one per tool call, append-only. */
 export type AuditRecordTable = {
@@ -32,6 +33,79 @@ export type AuditRecordTable = {
   principal_kind: string | null;
   /** The access token's label or OAuth client's name; null for a call from the site's own page or for nobody. */
   client_name: string | null;
+  /** SHA-256 (hex) of the call's idempotency key, or null for a call without one. The key itself is never kept. */
+  idempotency_key_hash: string | null;
+  /** 1 when the answer was replayed from an earlier call with the same idempotency key, else 0. */
+  replayed: number;
+};
+
+/**
+ * Row type of `agentready_idempotency_record`: one per (owner, operation,
+ * idempotency key) while it lives (runtime/idempotency.ts).
+ */
+export type IdempotencyRecordTable = {
+  id: Generated<number>;
+  /** Whose key it is: the principal's internal id (the account's, for a signed-in person). */
+  owner_id: string;
+  /** The tool's name or the HTTP endpoint (`POST /api/registrations`) the key was sent to. */
+  operation: string;
+  /** SHA-256 (hex) of the key. */
+  key_hash: string;
+  /** SHA-256 (hex) of the request's canonical JSON (RFC 8785). */
+  fingerprint: string;
+  /** `running` while a call holds the claim, `done` once its answer is stored. */
+  state: 'running' | 'done';
+  /** The running call's secret claim; null once done. Completing and taking over are conditional on it. */
+  claim_token: string | null;
+  /** Until when (epoch ms, exclusive) the running call's claim holds; a retry from then on takes the work over. */
+  lease_until_ms: number;
+  /** JSON of the stored answer; null while running. */
+  response: string | null;
+  created_at_ms: number;
+  /** When (epoch ms) the record stops counting and the sweep may delete it. */
+  expires_at_ms: number;
+};
+
+/** Row type of `agentready_draft`: the current version of one prepared action (runtime/drafts.ts). */
+export type DraftTable = {
+  /** Opaque public id, `drf-…`. */
+  id: string;
+  /** Whose draft it is: the principal's internal id (the account's, for a signed-in person). */
+  owner_id: string;
+  /** What a commit of it does, in the application's words (`register`, `cancel`). */
+  action: string;
+  /** What it acts on, one draft per (owner, action, subject): an event's or a registration's public id. */
+  subject: string;
+  /** 1 for the first version; each change of content adds one. */
+  version: number;
+  /** JSON of the content. */
+  content: string;
+  /** SHA-256 (hex) of the content's canonical JSON (RFC 8785). */
+  content_hash: string;
+  /** ISO 8601 UTC. */
+  created_at: string;
+  /** ISO 8601 UTC of the latest version. */
+  updated_at: string;
+  /** When (epoch ms) an unused draft stops being offered and the sweep may delete it. */
+  expires_at_ms: number;
+};
+
+/** Row type of `agentready_confirmation`: a token a person minted for one version of one draft (runtime/confirmations.ts). */
+export type ConfirmationTable = {
+  /** Opaque public id, `cnf-…`, for audit evidence. */
+  id: string;
+  /** SHA-256 (hex) of the token; the token itself is never kept. */
+  token_hash: string;
+  owner_id: string;
+  action: string;
+  draft_id: string;
+  draft_version: number;
+  draft_hash: string;
+  created_at: string;
+  /** Until when (epoch ms, exclusive) the token may be used. */
+  expires_at_ms: number;
+  /** ISO 8601 UTC of its one use, or null while unused. */
+  used_at: string | null;
 };
 
 /**
@@ -55,6 +129,9 @@ export const RATE_LIMIT_TABLE = 'agentready_rate_limit';
 export type RuntimeTables = {
   agentready_audit_record: AuditRecordTable;
   agentready_rate_limit: RateLimitCountTable;
+  agentready_idempotency_record: IdempotencyRecordTable;
+  agentready_draft: DraftTable;
+  agentready_confirmation: ConfirmationTable;
 };
 
 /** Name of the migration table the runtime's set is recorded in. */
@@ -122,6 +199,67 @@ export const runtimeMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable(RATE_LIMIT_TABLE).execute();
+    },
+  },
+  '2026-12-01-003-mutation-safety': {
+    // Idempotency records, drafts and confirmation tokens (docs/mutation-safety.md), and what commits add to audit evidence.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('agentready_audit_record').addColumn('idempotency_key_hash', 'text').execute();
+      await db.schema.alterTable('agentready_audit_record').addColumn('replayed', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema
+        .createTable('agentready_idempotency_record')
+        .addColumn('id', 'integer', autoNumberedKey(db))
+        .addColumn('owner_id', 'text', (col) => col.notNull())
+        .addColumn('operation', 'text', (col) => col.notNull())
+        .addColumn('key_hash', 'text', (col) => col.notNull())
+        .addColumn('fingerprint', 'text', (col) => col.notNull())
+        .addColumn('state', 'text', (col) => col.notNull())
+        .addColumn('claim_token', 'text')
+        .addColumn('lease_until_ms', 'bigint', (col) => col.notNull())
+        .addColumn('response', 'text')
+        .addColumn('created_at_ms', 'bigint', (col) => col.notNull())
+        .addColumn('expires_at_ms', 'bigint', (col) => col.notNull())
+        // The claim: of two inserts with one key, across processes, exactly one succeeds.
+        .addUniqueConstraint('agentready_idempotency_record_key', ['owner_id', 'operation', 'key_hash'])
+        .execute();
+      await db.schema.createIndex('agentready_idempotency_record_expiry').on('agentready_idempotency_record').column('expires_at_ms').execute();
+      await db.schema
+        .createTable('agentready_draft')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('owner_id', 'text', (col) => col.notNull())
+        .addColumn('action', 'text', (col) => col.notNull())
+        .addColumn('subject', 'text', (col) => col.notNull())
+        .addColumn('version', 'integer', (col) => col.notNull())
+        .addColumn('content', 'text', (col) => col.notNull())
+        .addColumn('content_hash', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .addColumn('expires_at_ms', 'bigint', (col) => col.notNull())
+        .addUniqueConstraint('agentready_draft_subject', ['owner_id', 'action', 'subject'])
+        .execute();
+      await db.schema.createIndex('agentready_draft_expiry').on('agentready_draft').column('expires_at_ms').execute();
+      await db.schema
+        .createTable('agentready_confirmation')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('token_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('owner_id', 'text', (col) => col.notNull())
+        .addColumn('action', 'text', (col) => col.notNull())
+        .addColumn('draft_id', 'text', (col) => col.notNull())
+        .addColumn('draft_version', 'integer', (col) => col.notNull())
+        .addColumn('draft_hash', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('expires_at_ms', 'bigint', (col) => col.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema.createIndex('agentready_confirmation_expiry').on('agentready_confirmation').column('expires_at_ms').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['agentready_confirmation', 'agentready_draft', 'agentready_idempotency_record']) {
+        await db.schema.dropTable(table).execute();
+      }
+      for (const column of ['replayed', 'idempotency_key_hash']) {
+        await db.schema.alterTable('agentready_audit_record').dropColumn(column).execute();
+      }
     },
   },
 };
