@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool } from '../src/contract/index.ts';
@@ -38,8 +40,31 @@ describe('checkCatalogConformance', () => {
   it('refuses finalizer words outside commit tools, and lets a commit tool say what it commits', () => {
     const spec = { title: 'T', description, input: z.object({}), output: z.object({ done: z.boolean() }) };
     const hidden = defineTool({ ...spec, name: 'submit_registration', effect: 'prepare' });
-    const commit = defineTool({ ...spec, name: 'submit_application', effect: 'commit' });
+    const commit = defineTool({
+      ...spec,
+      name: 'submit_application',
+      effect: 'commit',
+      input: z.object({ confirmation_token: z.string(), idempotency_key: z.string() }),
+    });
     expect(checkCatalogConformance(defineCatalog([hidden]))).toEqual(['submit_registration: the name contains the finalizer word "submit".']);
     expect(checkCatalogConformance(defineCatalog([commit], { allowCommitTools: true }))).toEqual([]);
+  });
+});
+
+describe('npm run check:catalog', () => {
+  const command = fileURLToPath(new URL('../src/testing/catalog-check-command.ts', import.meta.url));
+  const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+  const fixture = (name: string) => fileURLToPath(new URL(`./support/catalogs/${name}.ts`, import.meta.url));
+
+  it('fails, naming the rule, for a module whose commit tool takes no idempotency key', () => {
+    const run = spawnSync(tsx, [command, fixture('commit-without-key')], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('Commit tool "submit_order" must take idempotency_key in its input.');
+  });
+
+  it('passes a module whose commit tool keeps the rules, and says what it checked', () => {
+    const run = spawnSync(tsx, [command, fixture('safe-commit')], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('1 catalog(s), 1 tool(s), 0 problem(s).');
   });
 });

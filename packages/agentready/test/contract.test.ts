@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  asReplayed,
   defineCatalog,
   defineTool,
   envelopeSchema,
@@ -8,7 +9,9 @@ import {
   fail,
   isRetryable,
   parseToolInput,
+  readToolResult,
   succeed,
+  ToolContractError,
   untrustedText,
 } from '../src/contract/index.ts';
 
@@ -56,6 +59,21 @@ describe('envelope', () => {
     expect(schema.safeParse(succeed({ other: 1 }, {}, { stateVersion: 0 })).success).toBe(false);
     expect(schema.safeParse({ ok: false, code: 'OOPS', message: 'x', retryable: false, uiUpdated: false, stateVersion: 0 }).success).toBe(false);
   });
+
+  it('says when an answer is a replay, in the schema and when read back as JSON, and IN_PROGRESS keeps when to retry', () => {
+    const first = succeed({ thing: { id: 'a', label: 'A' } }, {}, { stateVersion: 1 });
+    const replay = asReplayed(first, 4);
+    expect(replay).toEqual({ ...first, stateVersion: 4, replayed: true });
+    expect(first).not.toHaveProperty('replayed');
+    const schema = envelopeSchema(lookup.output);
+    expect(schema.safeParse(replay).success).toBe(true);
+    expect(schema.safeParse({ ...first, replayed: false }).success).toBe(false);
+    expect(readToolResult(JSON.parse(JSON.stringify(replay)))).toEqual(replay);
+    expect(readToolResult({ ...first, replayed: 'yes' })).toBeNull();
+    const refusal = asReplayed(fail({ code: 'CONFLICT', message: 'Full.' }, 1), 2);
+    expect(readToolResult(JSON.parse(JSON.stringify(refusal)))).toMatchObject({ code: 'CONFLICT', replayed: true, stateVersion: 2 });
+    expect(fail({ code: 'IN_PROGRESS', message: 'Still running.', retryAfterSeconds: 2.2 }, 0).retryAfterSeconds).toBe(3);
+  });
 });
 
 describe('defineTool', () => {
@@ -63,7 +81,7 @@ describe('defineTool', () => {
     expect(lookup.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, untrustedContentHint: true });
     const write = defineTool({ ...specOf('keep_it'), effect: 'write' });
     expect(write.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, untrustedContentHint: false });
-    const commit = defineTool({ ...specOf('pay_it'), effect: 'commit', destructive: true });
+    const commit = defineTool({ ...commitSpecOf('pay_it'), destructive: true });
     expect(commit.annotations.destructiveHint).toBe(true);
   });
 
@@ -98,6 +116,21 @@ describe('defineTool', () => {
 
   it('refuses a name that is not snake_case', () => {
     expect(() => defineTool({ ...specOf('Look-Up') })).toThrow(/snake_case/);
+  });
+
+  it('refuses, at start-up, a commit tool whose input lacks the confirmation token or the idempotency key', () => {
+    const bare = { ...specOf('pay_it'), effect: 'commit' as const };
+    expect(() => defineTool(bare)).toThrow(ToolContractError);
+    expect(() => defineTool(bare)).toThrow('Commit tool "pay_it" must take confirmation_token and idempotency_key in its input.');
+    expect(() => defineTool({ ...bare, input: z.object({ confirmation_token: z.string() }) })).toThrow('must take idempotency_key in its input');
+    expect(() => defineTool({ ...bare, input: z.object({ idempotency_key: z.string() }) })).toThrow('must take confirmation_token in its input');
+    expect(defineTool(commitSpecOf('pay_it')).effect).toBe('commit');
+  });
+
+  it('refuses a read tool that declares a side effect, and destructive on anything but a commit', () => {
+    expect(() => defineTool({ ...specOf('look_it_up'), destructive: true })).toThrow('Read tool "look_it_up" declares a side effect');
+    expect(() => defineTool({ ...specOf('keep_it'), effect: 'write', destructive: true })).toThrow('only a commit tool may be');
+    expect(defineTool({ ...specOf('keep_it'), effect: 'write', destructive: false }).annotations.destructiveHint).toBe(false);
   });
 });
 
@@ -171,7 +204,7 @@ describe('parseToolInput', () => {
 describe('defineCatalog', () => {
   it('refuses a duplicate name and, unless allowed, a commit tool', () => {
     expect(() => defineCatalog([lookup, lookup])).toThrow(/twice/);
-    const commit = defineTool({ ...specOf('pay_it'), effect: 'commit' });
+    const commit = defineTool(commitSpecOf('pay_it'));
     expect(() => defineCatalog([lookup, commit])).toThrow(/commit/);
     expect(defineCatalog([lookup, commit], { allowCommitTools: true }).names).toEqual(['look_up', 'pay_it']);
   });
@@ -184,6 +217,15 @@ describe('defineCatalog', () => {
     expect(catalog.has('submit_it')).toBe(false);
   });
 });
+
+/** A commit tool's spec that keeps the rules: a confirmation token and an idempotency key in its input. */
+function commitSpecOf(name: string) {
+  return {
+    ...specOf(name),
+    effect: 'commit' as const,
+    input: z.object({ confirmation_token: z.string(), idempotency_key: z.string() }),
+  };
+}
 
 function specOf(name: string) {
   return {

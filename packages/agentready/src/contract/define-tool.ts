@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { annotationsFor, type AnnotationFacts, type EffectClass, type ToolAnnotations } from './effects.ts';
+import { toolContractViolations, ToolContractError } from './contract-rules.ts';
 import { untrustedFieldPaths } from './untrusted-text.ts';
 
 /** What an app writes to declare a tool. */
@@ -51,7 +52,10 @@ export type ToolOutput<C extends ToolContract> = z.output<C['output']>;
  * the schemas; no app writes them twice. Output fields marked with
  * `untrustedText` become `untrustedFields` and set `untrustedContentHint`.
  *
- * @throws Error when the name is not snake_case (a programming error, at start-up).
+ * @throws ToolContractError (at start-up: a programming error) when the
+ *   declaration breaks a rule of contract-rules.ts: a name that is not
+ *   snake_case, a `commit` tool whose input lacks `confirmation_token` or
+ *   `idempotency_key`, or `destructive` on a tool that is not a commit.
  * @example
  * const getEventDetails = defineTool({
  *   name: 'get_event_details', title: 'Event details', effect: 'read', untrustedContent: true,
@@ -63,9 +67,8 @@ export type ToolOutput<C extends ToolContract> = z.output<C['output']>;
 export function defineTool<const Name extends string, I extends z.ZodObject, O extends z.ZodObject>(
   spec: ToolSpec<Name, I, O>,
 ): ToolContract<Name, I, O> {
-  if (!/^[a-z][a-z0-9_]{0,63}$/.test(spec.name)) {
-    throw new Error(`Tool name "${spec.name}" must be snake_case, at most 64 characters.`);
-  }
+  const violations = toolContractViolations(spec);
+  if (violations.length > 0) throw new ToolContractError(violations);
   const facts: AnnotationFacts = {};
   const untrustedFields = Object.freeze(untrustedFieldPaths(spec.output));
   // A marked field is third-party text whatever the spec says; the flag alone marks the whole result.

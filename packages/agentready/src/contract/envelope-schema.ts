@@ -21,10 +21,12 @@ export const toolFailureSchema = z.object({
   nextAction: z.string().optional(),
   field: z.string().optional(),
   candidates: z.array(z.object({ id: z.string(), label: z.string() })).optional(),
-  /** Whole seconds before the same call may succeed (RATE_LIMITED; TEMPORARY_FAILURE may say it too). */
+  /** Whole seconds before the same call may succeed (RATE_LIMITED, IN_PROGRESS; TEMPORARY_FAILURE may say it too). */
   retryAfterSeconds: z.number().int().nonnegative().optional(),
   uiUpdated: z.literal(false),
   stateVersion: z.number().int().nonnegative(),
+  /** Present only on a stored answer replayed for a repeated idempotency key. */
+  replayed: z.literal(true).optional(),
 });
 
 /**
@@ -42,6 +44,7 @@ export function envelopeSchema<D extends z.ZodType>(data: D) {
       guidance: guidanceSchema,
       uiUpdated: z.boolean(),
       stateVersion: z.number().int().nonnegative(),
+      replayed: z.literal(true).optional(),
     }),
     toolFailureSchema,
   ]);

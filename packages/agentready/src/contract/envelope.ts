@@ -28,6 +28,12 @@ export type ToolSuccess<T, Action extends string = string> = {
   guidance: Guidance<Action>;
   uiUpdated: boolean;
   stateVersion: number;
+  /**
+   * Present (true) only when this answer is replayed: a commit sent again with
+   * the idempotency key of an earlier call with the same request gets that
+   * call's stored answer, and nothing was done again (docs/mutation-safety.md).
+   */
+  replayed?: true;
 };
 
 /**
@@ -44,11 +50,14 @@ export type ToolFailure = {
   candidates?: Candidate[];
   /**
    * Whole seconds to wait before the same call may succeed: set with
-   * RATE_LIMITED (when the window ends), allowed with TEMPORARY_FAILURE.
+   * RATE_LIMITED (when the window ends) and IN_PROGRESS (when the running
+   * call's lease ends), allowed with TEMPORARY_FAILURE.
    */
   retryAfterSeconds?: number;
   uiUpdated: false;
   stateVersion: number;
+  /** Present (true) only when this stored refusal is replayed for a repeated idempotency key (see {@link ToolSuccess}). */
+  replayed?: true;
 };
 
 /** What every tool answers on every surface (docs/architecture.md, "The envelope"). */
@@ -61,7 +70,7 @@ export type FailureDetails = {
   nextAction?: string;
   field?: string;
   candidates?: Candidate[];
-  /** Whole seconds before a retry may succeed (RATE_LIMITED, TEMPORARY_FAILURE); other codes drop it. */
+  /** Whole seconds before a retry may succeed (RATE_LIMITED, IN_PROGRESS, TEMPORARY_FAILURE); other codes drop it. */
   retryAfterSeconds?: number;
 };
 
@@ -89,7 +98,7 @@ export function succeed<T, Action extends string = string>(
 /**
  * Builds a failure envelope; `retryable` comes from the code (docs/architecture.md, "The envelope"),
  * and `uiUpdated` is always false. `retryAfterSeconds` is kept only for
- * RATE_LIMITED and TEMPORARY_FAILURE, rounded up to whole seconds, at least 1.
+ * RATE_LIMITED, IN_PROGRESS and TEMPORARY_FAILURE, rounded up to whole seconds, at least 1.
  */
 export function fail(details: FailureDetails, stateVersion: number): ToolFailure {
   const failure: ToolFailure = {
@@ -110,7 +119,17 @@ export function fail(details: FailureDetails, stateVersion: number): ToolFailure
 }
 
 /** The codes a failure may say when to retry with (docs/architecture.md, "The envelope"). */
-const RETRY_AFTER_CODES: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'TEMPORARY_FAILURE']);
+const RETRY_AFTER_CODES: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'IN_PROGRESS', 'TEMPORARY_FAILURE']);
+
+/**
+ * Marks `result` as replayed (a stored answer given again for a repeated
+ * idempotency key), with the principal's current `stateVersion`.
+ *
+ * @returns a copy; `result` is not changed.
+ */
+export function asReplayed<T>(result: ToolResult<T>, stateVersion: number): ToolResult<T> {
+  return { ...result, stateVersion, replayed: true };
+}
 
 /**
  * Reads a tool result received as JSON (a page reading `POST /api/tools/:name`):
@@ -131,7 +150,15 @@ export function readToolResult(value: unknown): ToolResult<unknown> | null {
 function readSuccess(value: Record<string, unknown>, stateVersion: number): ToolSuccess<unknown> | null {
   const guidance = readGuidance(value['guidance']);
   if (value['code'] !== 'SUCCESS' || !Object.hasOwn(value, 'data') || guidance === null || typeof value['uiUpdated'] !== 'boolean') return null;
-  return { ok: true, code: 'SUCCESS', data: value['data'], guidance, uiUpdated: value['uiUpdated'], stateVersion };
+  if (!isReplayFlag(value['replayed'])) return null;
+  const success: ToolSuccess<unknown> = { ok: true, code: 'SUCCESS', data: value['data'], guidance, uiUpdated: value['uiUpdated'], stateVersion };
+  if (value['replayed'] === true) success.replayed = true;
+  return success;
+}
+
+/** `replayed` is absent or true (envelope.ts, {@link ToolSuccess}). */
+function isReplayFlag(value: unknown): boolean {
+  return value === undefined || value === true;
 }
 
 function readGuidance(value: unknown): Guidance | null {
@@ -150,7 +177,7 @@ function readGuidance(value: unknown): Guidance | null {
 function readFailure(value: Record<string, unknown>, stateVersion: number): ToolFailure | null {
   const { code, message, retryable, nextAction, field, candidates, retryAfterSeconds, uiUpdated } = value;
   if (typeof code !== 'string' || !Object.hasOwn(ERROR_CODES, code) || typeof message !== 'string' || typeof retryable !== 'boolean') return null;
-  if (!isOptional(nextAction, 'string') || !isOptional(field, 'string') || uiUpdated !== false) return null;
+  if (!isOptional(nextAction, 'string') || !isOptional(field, 'string') || uiUpdated !== false || !isReplayFlag(value['replayed'])) return null;
   if (retryAfterSeconds !== undefined && !(Number.isSafeInteger(retryAfterSeconds) && (retryAfterSeconds as number) >= 0)) return null;
   const choices = candidates === undefined ? undefined : readCandidates(candidates);
   if (choices === null) return null;
@@ -159,6 +186,7 @@ function readFailure(value: Record<string, unknown>, stateVersion: number): Tool
   if (field !== undefined) failure.field = field as string;
   if (choices !== undefined) failure.candidates = choices;
   if (retryAfterSeconds !== undefined) failure.retryAfterSeconds = retryAfterSeconds as number;
+  if (value['replayed'] === true) failure.replayed = true;
   return failure;
 }
 

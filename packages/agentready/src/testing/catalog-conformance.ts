@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
+import { toolContractViolations } from '../contract/contract-rules.ts';
 import { portableJsonSchema } from '../contract/portable-json-schema.ts';
 
 /** Options of {@link checkCatalogConformance}. */
@@ -21,7 +22,10 @@ const DEFAULT_FORBIDDEN = ['submit', 'confirm', 'finalize', 'pay', 'purchase', '
 /**
  * Checks a catalog against the contract rules of docs/architecture.md.
  *
- * - every name is snake_case and free of finalizer words (no tool that submits);
+ * - the rules `defineTool` enforces (contract-rules.ts): snake_case names, a
+ *   `commit` tool takes `confirmation_token` and `idempotency_key`, only a
+ *   commit may be destructive;
+ * - every name is free of finalizer words outside `commit` tools (no tool that submits);
  * - every description is at least 40 characters (written for a model, not a label);
  * - the input's JSON Schema is an object, and every object in it, however deep,
  *   has `additionalProperties: false` (strict);
@@ -42,7 +46,9 @@ export function checkCatalogConformance(catalog: Catalog, options: ConformanceOp
 function checkTool(tool: ToolContract, forbidden: readonly string[]): string[] {
   const problems: string[] = [];
   const { name } = tool;
-  if (!/^[a-z][a-z0-9_]*$/.test(name)) problems.push(`${name}: the name is not snake_case.`);
+  // The rules defineTool enforces at start-up, again for a contract built some other way.
+  const declared = { name, effect: tool.effect, input: tool.input, destructive: tool.annotations.destructiveHint };
+  for (const violation of toolContractViolations(declared)) problems.push(`${name}: ${violation}`);
   // A commit tool may say what it commits; the words are forbidden where a finalizer would hide.
   if (tool.effect !== 'commit') {
     for (const part of forbidden) if (name.includes(part)) problems.push(`${name}: the name contains the finalizer word "${part}".`);
