@@ -1,5 +1,5 @@
 /**
- * @module agentready/runtime: the invocation pipeline, audit evidence and rate limits (server only).
+ * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits and idempotency keys (server only).
  */
 export { createInvocationPipeline, principalRateLimitKey } from './pipeline.ts';
 export type {
@@ -29,3 +29,15 @@ export { createRateLimiter, databaseRateLimitStore, rateLimitFailure } from './r
 export type { RateLimiter, RateLimiterOptions, RateLimitDecision, RateLimitStore, WhenStoreFails } from './rate-limits.ts';
 export { createSignInLimits } from './sign-in-limits.ts';
 export type { SignInLimit, SignInLimits, SignInLimitsOptions } from './sign-in-limits.ts';
+export {
+  IDEMPOTENCY_KEY_PATTERN,
+  idempotencyKeySchema,
+  requestFingerprint,
+  idempotencyKeyHash,
+  leaseHolds,
+  secondsUntilLeaseEnds,
+  LeaseLostError,
+  createIdempotencyLedger,
+  runIdempotently,
+} from './idempotency.ts';
+export type { IdempotencyScope, IdempotencyClaim, ClaimOutcome, IdempotencyLedgerOptions, IdempotencyLedger, IdempotentRun } from './idempotency.ts';
