@@ -1,5 +1,9 @@
 /**
+<<<<<<< ours
  * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits and idempotency keys (server only).
+=======
+ * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits and drafts (server only).
+>>>>>>> theirs
  */
 export { createInvocationPipeline, principalRateLimitKey } from './pipeline.ts';
 export type {
@@ -29,6 +33,7 @@ export { createRateLimiter, databaseRateLimitStore, rateLimitFailure } from './r
 export type { RateLimiter, RateLimiterOptions, RateLimitDecision, RateLimitStore, WhenStoreFails } from './rate-limits.ts';
 export { createSignInLimits } from './sign-in-limits.ts';
 export type { SignInLimit, SignInLimits, SignInLimitsOptions } from './sign-in-limits.ts';
+<<<<<<< ours
 export {
   IDEMPOTENCY_KEY_PATTERN,
   idempotencyKeySchema,
@@ -41,3 +46,7 @@ export {
   runIdempotently,
 } from './idempotency.ts';
 export type { IdempotencyScope, IdempotencyClaim, ClaimOutcome, IdempotencyLedgerOptions, IdempotencyLedger, IdempotentRun } from './idempotency.ts';
+=======
+export { createDraftStore, draftContentHash, changedDraftFields } from './drafts.ts';
+export type { Draft, DraftRef, DraftStore, DraftStoreOptions, DraftSaveOutcome } from './drafts.ts';
+>>>>>>> theirs
