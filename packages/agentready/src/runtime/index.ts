@@ -1,8 +1,12 @@
 /**
 <<<<<<< ours
+<<<<<<< ours
  * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits and idempotency keys (server only).
 =======
  * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits and drafts (server only).
+>>>>>>> theirs
+=======
+ * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits, drafts and confirmation tokens (server only).
 >>>>>>> theirs
  */
 export { createInvocationPipeline, principalRateLimitKey } from './pipeline.ts';
@@ -49,4 +53,9 @@ export type { IdempotencyScope, IdempotencyClaim, ClaimOutcome, IdempotencyLedge
 =======
 export { createDraftStore, draftContentHash, changedDraftFields } from './drafts.ts';
 export type { Draft, DraftRef, DraftStore, DraftStoreOptions, DraftSaveOutcome } from './drafts.ts';
+<<<<<<< ours
+>>>>>>> theirs
+=======
+export { createConfirmationStore, CONFIRMATION_TOKEN_LIFETIME_MS } from './confirmations.ts';
+export type { ConfirmationStore, ConfirmationStoreOptions, MintedConfirmation, ConsumedConfirmation, MintOutcome, ConsumeOutcome } from './confirmations.ts';
 >>>>>>> theirs
