@@ -39,6 +39,8 @@ export type ResultDescriptions<T extends ToolContract> = {
  *   again later may succeed." when `retryable`, and every choice of a SELECTION_REQUIRED
  *   as `Choices (<count>): id ("label"); …` (all of them: a choice the text
  *   left out could not be taken).
+ * - a replayed answer (`replayed`) ends with a sentence saying it is the
+ *   first call's answer and nothing was done again.
  *
  * Third-party text (the contract's `untrustedFields`, candidate labels) is
  * written as JSON string literals ({@link quotedText}).
@@ -51,14 +53,15 @@ export function toolResultText(
   result: ToolResult<unknown>,
   describe?: (data: never, result: never) => string,
 ): string {
-  if (!result.ok) return failureText(result);
+  const replayNote = result.replayed ? ' (This is the answer of the first call with this idempotency key; nothing was done again.)' : '';
+  if (!result.ok) return failureText(result) + replayNote;
   const { availableActions, currentTarget, requiresHumanConfirmation, confirmationUrl } = result.guidance;
   const parts = [describedFacts(contract, result, describe)];
   if (currentTarget) parts.push(`Target: ${currentTarget.kind} ${currentTarget.id}.`);
   if (availableActions.length > 0) parts.push(`Next tools: ${availableActions.join(', ')}.`);
   else if (!requiresHumanConfirmation) parts.push('No further tool applies.');
   if (requiresHumanConfirmation) parts.push(`Nothing is final yet: the person must finish${confirmationUrl ? ` at ${confirmationUrl}` : ' on the site'}.`);
-  return parts.join(' ');
+  return parts.join(' ') + replayNote;
 }
 
 // What JSON.stringify leaves as it is but a person cannot see: format

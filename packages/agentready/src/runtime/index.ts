@@ -1,13 +1,5 @@
 /**
-<<<<<<< ours
-<<<<<<< ours
- * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits and idempotency keys (server only).
-=======
- * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits and drafts (server only).
->>>>>>> theirs
-=======
- * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits, drafts and confirmation tokens (server only).
->>>>>>> theirs
+ * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits, idempotency keys, drafts and confirmation tokens (server only).
  */
 export { createInvocationPipeline, principalRateLimitKey } from './pipeline.ts';
 export type {
@@ -37,7 +29,6 @@ export { createRateLimiter, databaseRateLimitStore, rateLimitFailure } from './r
 export type { RateLimiter, RateLimiterOptions, RateLimitDecision, RateLimitStore, WhenStoreFails } from './rate-limits.ts';
 export { createSignInLimits } from './sign-in-limits.ts';
 export type { SignInLimit, SignInLimits, SignInLimitsOptions } from './sign-in-limits.ts';
-<<<<<<< ours
 export {
   IDEMPOTENCY_KEY_PATTERN,
   idempotencyKeySchema,
@@ -50,12 +41,9 @@ export {
   runIdempotently,
 } from './idempotency.ts';
 export type { IdempotencyScope, IdempotencyClaim, ClaimOutcome, IdempotencyLedgerOptions, IdempotencyLedger, IdempotentRun } from './idempotency.ts';
-=======
 export { createDraftStore, draftContentHash, changedDraftFields } from './drafts.ts';
 export type { Draft, DraftRef, DraftStore, DraftStoreOptions, DraftSaveOutcome } from './drafts.ts';
-<<<<<<< ours
->>>>>>> theirs
-=======
 export { createConfirmationStore, CONFIRMATION_TOKEN_LIFETIME_MS } from './confirmations.ts';
 export type { ConfirmationStore, ConfirmationStoreOptions, MintedConfirmation, ConsumedConfirmation, MintOutcome, ConsumeOutcome } from './confirmations.ts';
->>>>>>> theirs
+export { runCommitUnderKey, isKeptForKey } from './commit-step.ts';
+export type { CommitContext, StoredCommitAnswer } from './commit-step.ts';

@@ -14,6 +14,8 @@ import { parseToolInput } from '../contract/input-validation.ts';
 import type { AuditEvidence, AuditSink } from './audit-log.ts';
 import type { CallDrain } from './call-drain.ts';
 import { credentialTest, summarizeInput } from './input-summary.ts';
+import { runCommitUnderKey, type CommitContext, type StoredCommitAnswer } from './commit-step.ts';
+import type { IdempotencyLedger } from './idempotency.ts';
 import { rateLimitFailure, type RateLimiter } from './rate-limits.ts';
 
 /** Where a call came from. */
@@ -59,6 +61,12 @@ export type OperationContext = {
   principal: Principal | null;
   surface: Surface;
   traceId: string;
+  /**
+   * Present for a `commit` tool only: the claim on the call's idempotency key.
+   * The operation calls `commit.completeWithin(trx, outcome)` last in the
+   * transaction that makes its effects (commit-step.ts).
+   */
+  commit?: CommitContext;
 };
 
 /** Evidence an operation adds to its audit record. */
@@ -165,6 +173,11 @@ export type PipelineOptions<T extends ToolContract> = {
    * audit evidence. Default: no limit.
    */
   rateLimit?: { limiter: RateLimiter; keyOf?: RateLimitKeyOf };
+  /**
+   * Where `commit` tools' idempotency keys are claimed and their answers
+   * kept (idempotency.ts). Required when the catalog holds a commit tool.
+   */
+  idempotency?: IdempotencyLedger;
 };
 
 /** The pipeline: one method, used by every surface. */
@@ -205,6 +218,9 @@ export type InvocationPipeline = {
  */
 export function createInvocationPipeline<T extends ToolContract>(options: PipelineOptions<T>): InvocationPipeline {
   const { catalog, operations, stateVersionOf, audit, logger } = options;
+  if (!options.idempotency && catalog.tools.some((tool) => tool.effect === 'commit')) {
+    throw new Error('A catalog with commit tools needs the pipeline option `idempotency` (createIdempotencyLedger).');
+  }
   const now = options.now ?? (() => new Date());
   const isCredential = credentialTest(options.credentialPattern);
   const operationByName = operations as Record<string, ToolOperation<ToolContract>>;
@@ -317,50 +333,77 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
         await stateVersion(),
       );
     }
-
     const parsed = parseToolInput(tool.input, call.input);
     if (!parsed.ok) return fail(parsed.failure, await stateVersion());
+    const refusal = authorizationRefusal(tool, call, evidence);
+    if (refusal) return fail(refusal, refusal.code === 'UNAUTHENTICATED' ? 0 : await stateVersion());
 
-    if (requiresPrincipal(tool.effect) || options.authorize) {
-      evidence.authorization = 'allowed';
-      if (requiresPrincipal(tool.effect) && !call.principal) {
-        evidence.authorization = 'denied';
-        return fail(
-          {
-            code: 'UNAUTHENTICATED',
-            message: 'This tool needs to know who is calling.',
-            nextAction:
-              options.howToConnect?.({ surface: call.surface, ...(call.siteUrl !== undefined && { siteUrl: call.siteUrl }) }) ??
-              'Connect as a person of this site, then call again.',
-          },
-          0,
-        );
-      }
-      if (call.principal?.scope && !call.principal.scope.includes(tool.effect)) {
-        evidence.authorization = 'denied';
-        return fail(outOfScope(tool.effect), await stateVersion());
-      }
-      const refusal = options.authorize?.(tool, call.principal) ?? null;
-      if (refusal) {
-        evidence.authorization = 'denied';
-        return fail(refusal, await stateVersion());
-      }
-    }
-
-    let outcome: OperationOutcome<unknown>;
+    const context: OperationContext = { principal: call.principal, surface: call.surface, traceId };
+    const operate = async (commit?: CommitContext) => {
+      const outcome = await operation(parsed.value, commit ? { ...context, commit } : context);
+      return resultOf(tool, outcome, traceId);
+    };
+    let result: ToolResult<unknown>;
     try {
-      outcome = await operation(parsed.value, { principal: call.principal, surface: call.surface, traceId });
+      result =
+        tool.effect === 'commit' && call.principal
+          ? await runCommitUnderKey({
+              ledger: options.idempotency as IdempotencyLedger,
+              ownerId: call.principal.id,
+              tool: tool.name,
+              input: parsed.value as Record<string, unknown>,
+              evidence,
+              stateVersion,
+              operate: async (commit) => withEvidence(await operate(commit), evidence),
+              resultOf: (outcome) => keptResultOf(tool, outcome as OperationOutcome<unknown>, traceId),
+            })
+          : withEvidence(await operate(), evidence).result;
     } catch (error) {
       logger.error({ err: error, traceId, tool: tool.name }, 'tool operation failed');
       return failedCall(await stateVersion());
     }
-    if (outcome.evidence) Object.assign(evidence, withoutUndefined(outcome.evidence));
-    if (!outcome.ok) return fail(outcome.failure, await stateVersion());
+    return { ...result, stateVersion: await stateVersion() };
+  }
 
+  /**
+   * The refusal of the call by who calls, or null when it may run: a non-read
+   * tool needs a principal (UNAUTHENTICATED), a credential's scope must cover
+   * the tool's effect (FORBIDDEN), and the app's own `authorize` may refuse.
+   * Records the decision in `evidence.authorization`.
+   */
+  function authorizationRefusal(tool: T, call: Invocation & { principal: Principal | null }, evidence: AuditEvidence): FailureDetails | null {
+    if (!requiresPrincipal(tool.effect) && !options.authorize) return null;
+    evidence.authorization = 'allowed';
+    let refusal: FailureDetails | null = null;
+    if (requiresPrincipal(tool.effect) && !call.principal) {
+      refusal = {
+        code: 'UNAUTHENTICATED',
+        message: 'This tool needs to know who is calling.',
+        nextAction:
+          options.howToConnect?.({ surface: call.surface, ...(call.siteUrl !== undefined && { siteUrl: call.siteUrl }) }) ??
+          'Connect as a person of this site, then call again.',
+      };
+    } else if (call.principal?.scope && !call.principal.scope.includes(tool.effect)) {
+      refusal = outOfScope(tool.effect);
+    } else {
+      refusal = options.authorize?.(tool, call.principal) ?? null;
+    }
+    if (refusal) evidence.authorization = 'denied';
+    return refusal;
+  }
+
+  /**
+   * The envelope an outcome answers (stateVersion 0, set by the caller) and
+   * the evidence it adds: data projected through the output schema (a
+   * mismatch is TEMPORARY_FAILURE, logged), guidance limited to the catalog's names.
+   */
+  function resultOf(tool: T, outcome: OperationOutcome<unknown>, traceId: string): AnswerWithEvidence {
+    const evidence = withoutUndefined(outcome.evidence ?? {});
+    if (!outcome.ok) return { result: fail(outcome.failure, 0), evidence };
     const projected = tool.output.safeParse(outcome.data);
     if (!projected.success) {
       logger.error({ traceId, tool: tool.name, issues: projected.error.issues }, 'tool output does not match its schema');
-      return temporaryFailure(await stateVersion());
+      return { result: temporaryFailure(0), evidence, projectionFailed: true };
     }
     const guidance = outcome.guidance ?? {};
     const unknownActions = (guidance.availableActions ?? []).filter((name) => !catalog.has(name));
@@ -368,8 +411,24 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
       logger.error({ traceId, tool: tool.name, unknownActions }, 'guidance names tools outside the catalog');
       guidance.availableActions = (guidance.availableActions ?? []).filter((name) => catalog.has(name));
     }
-    return succeed(projected.data, guidance, { stateVersion: await stateVersion() });
+    return { result: succeed(projected.data, guidance, { stateVersion: 0 }), evidence };
   }
+
+  /** {@link resultOf} for an answer kept with a commit's effects: a projection failure throws, so the effects roll back. */
+  function keptResultOf(tool: T, outcome: OperationOutcome<unknown>, traceId: string): StoredCommitAnswer {
+    const { projectionFailed, ...answer } = resultOf(tool, outcome, traceId);
+    if (projectionFailed) throw new Error(`The output of ${tool.name} does not match its schema.`);
+    return answer;
+  }
+}
+
+/** An envelope (stateVersion still 0) with the evidence its operation added. */
+type AnswerWithEvidence = StoredCommitAnswer & { projectionFailed?: true };
+
+/** Adds the operation's evidence to the call's, and hands the answer on. */
+function withEvidence<A extends StoredCommitAnswer>(answer: A, evidence: AuditEvidence): A {
+  Object.assign(evidence, answer.evidence);
+  return answer;
 }
 
 /**
@@ -431,6 +490,6 @@ function shuttingDown(stateVersion: number) {
   );
 }
 
-function withoutUndefined(evidence: OperationEvidence): Partial<AuditEvidence> {
-  return Object.fromEntries(Object.entries(evidence).filter(([, value]) => value !== undefined)) as Partial<AuditEvidence>;
+function withoutUndefined(evidence: OperationEvidence): StoredCommitAnswer['evidence'] {
+  return Object.fromEntries(Object.entries(evidence).filter(([, value]) => value !== undefined)) as StoredCommitAnswer['evidence'];
 }
