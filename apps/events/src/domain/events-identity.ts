@@ -25,8 +25,8 @@ import {
 } from 'agentready/identity';
 import { sweepExpiredOAuth, type OAuthTables } from 'agentready/oauth/migrations';
 import type { EventsDatabase } from '../store/schema.ts';
-import type { EventsContext } from './events-context.ts';
-import { draftsPreparedAfter } from './registration-drafts.ts';
+import { createIdempotencyLedger } from 'agentready/runtime';
+import { withConfirmableStores, type EventsContext } from './events-context.ts';
 import { joinSavedEvents } from './saved-events.ts';
 
 /** A person's sign-up or sign-in form. */
@@ -60,7 +60,7 @@ export type EventsIdentity = {
 };
 
 /** What a sweep removed. */
-export type EventsSweepReport = IdentitySweepReport & { confirmationIntents: number; registrationDrafts: number; oauthArtifacts: number };
+export type EventsSweepReport = IdentitySweepReport & { confirmationTokens: number; drafts: number; idempotencyRecords: number; oauthArtifacts: number };
 
 /**
  * Binds identity to `ctx`.
@@ -100,9 +100,15 @@ export function createEventsIdentity(ctx: EventsContext, lifetimes: SessionLifet
   };
 }
 
-async function sweepEventsLeftovers(ctx: EventsContext): Promise<{ confirmationIntents: number; registrationDrafts: number }> {
-  const now = ctx.now();
-  const intents = await ctx.db.deleteFrom('confirmation_intents').where('expires_at_ms', '<=', now.getTime()).executeTakeFirst();
-  const drafts = await ctx.db.deleteFrom('registration_drafts').where('prepared_at', '<=', draftsPreparedAfter(now)).executeTakeFirst();
-  return { confirmationIntents: Number(intents.numDeletedRows), registrationDrafts: Number(drafts.numDeletedRows) };
+/**
+ * Sweeps what the steps a person confirms leave behind: expired drafts,
+ * confirmation tokens and idempotency records (the toolkit's stores).
+ */
+async function sweepEventsLeftovers(base: EventsContext): Promise<{ confirmationTokens: number; drafts: number; idempotencyRecords: number }> {
+  const ctx = withConfirmableStores(base);
+  return {
+    confirmationTokens: await ctx.confirmations.sweep(),
+    drafts: await ctx.drafts.sweep(),
+    idempotencyRecords: await createIdempotencyLedger(ctx.db, { now: ctx.now }).sweep(),
+  };
 }

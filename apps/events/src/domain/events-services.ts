@@ -3,7 +3,7 @@
  * what the REST routes and the agent tools call. Every method answers refusals
  * as data ({@link DomainResult}); only infrastructure failures throw.
  */
-import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
+import type { DraftRef, Principal, VerifiedAccessToken } from 'agentready/runtime';
 import {
   createAccessToken,
   verifyAccessToken,
@@ -14,11 +14,11 @@ import {
   type AccessTokenSummary,
 } from './access-tokens.ts';
 import { listAgentActivity, type AgentActivityPage, type AgentActivityRequest } from './agent-activity.ts';
-import { createConfirmationIntent, type ConfirmationAction, type IssuedIntent } from './confirmation-intents.ts';
+import { confirmCancellation, confirmRegistration, type PersonConfirmation, type RegistrationReview } from './person-confirmations.ts';
 import type { DomainResult } from './domain-result.ts';
 import { getEventDetail } from './event-details.ts';
 import type { EventDetail, EventSummary } from './event-shapes.ts';
-import type { EventsContext } from './events-context.ts';
+import { withConfirmableStores, type EventsContext } from './events-context.ts';
 import { findRegistrationDraft, saveRegistrationDraft, type RegistrationDraft, type RegistrationDraftValues } from './registration-drafts.ts';
 import { checkRegistrable } from './registration-rules.ts';
 import {
@@ -26,9 +26,10 @@ import {
   listActiveRegistrations,
   registerForEvent,
   type ActiveRegistration,
+  type CommitRequest,
+  type KeepWithin,
   type RegistrationCancelled,
   type RegistrationCreated,
-  type RegistrationRequest,
 } from './registrations.ts';
 import { listSavedEvents, saveEvent, unsaveEvent, type SaveEventResult, type UnsaveEventResult } from './saved-events.ts';
 import { searchEvents, type EventSearchPage } from './search-events.ts';
@@ -53,18 +54,25 @@ export type EventsServices = {
   /** Read-only: NOT_FOUND, CONFLICT (`reason` closed | full | already_registered) or the event. */
   checkRegistrable(principal: Principal, eventId: string): Promise<DomainResult<EventDetail>>;
   /**
-   * Stores (replaces) the session's registration draft for the event: INVALID_INPUT (field name | email),
-   * NOT_FOUND, or when it was prepared. Checks nothing about places or deadline (see `checkRegistrable`).
+   * Creates or revises the account's registration draft for the event (a new version when the content changed):
+   * INVALID_INPUT (field name | email), NOT_FOUND, or its version and when it was prepared. Checks nothing about
+   * places or deadline (see `checkRegistrable`).
    */
-  saveRegistrationDraft(principal: Principal, eventId: string, values: RegistrationDraftValues): Promise<DomainResult<{ preparedAt: string }>>;
-  /** The session's own draft for the event (e-mail included), or null (none, or no such event). */
+  saveRegistrationDraft(principal: Principal, eventId: string, values: RegistrationDraftValues): Promise<DomainResult<{ preparedAt: string; draft: DraftRef }>>;
+  /** The account's own draft for the event (e-mail included), or null (none, or no such event). */
   findRegistrationDraft(principal: Principal, eventId: string): Promise<RegistrationDraft | null>;
-  /** NOT_FOUND / CONFLICT for a doomed target, else a single-use 5-minute intent. */
-  createConfirmationIntent(principal: Principal, request: { action: ConfirmationAction; targetId: string }): Promise<DomainResult<IssuedIntent>>;
-  /** INVALID_INPUT, NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT, or the new registration (its draft removed). */
-  registerForEvent(principal: Principal, request: RegistrationRequest): Promise<DomainResult<RegistrationCreated>>;
-  /** NOT_FOUND, CONFIRMATION_REQUIRED, CONFLICT (`not_active`), or the cancelled registration. */
-  cancelRegistration(principal: Principal, request: { registrationId: string; confirmationIntent: string }): Promise<DomainResult<RegistrationCancelled>>;
+  /** The person's Submit: their reviewed values become the draft's version, and a token for it (person-confirmations.ts). */
+  confirmRegistration(principal: Principal, review: RegistrationReview): Promise<DomainResult<PersonConfirmation>>;
+  /** The person's confirmation in the cancel dialog: a token for a draft naming the registration. */
+  confirmCancellation(principal: Principal, registrationId: string): Promise<DomainResult<PersonConfirmation>>;
+  /** CONFIRMATION_REQUIRED, CONFLICT, INVALID_INPUT, NOT_FOUND, or the new registration (its draft removed); `keep` runs in its transaction. */
+  registerForEvent(principal: Principal, request: CommitRequest, keep?: KeepWithin<RegistrationCreated>): Promise<DomainResult<RegistrationCreated>>;
+  /** CONFIRMATION_REQUIRED, NOT_FOUND, CONFLICT (`not_active`), or the cancelled registration; `keep` runs in its transaction. */
+  cancelRegistration(
+    principal: Principal,
+    request: CommitRequest & { registrationId: string },
+    keep?: KeepWithin<RegistrationCancelled>,
+  ): Promise<DomainResult<RegistrationCancelled>>;
   listActiveRegistrations(principal: Principal): Promise<ActiveRegistration[]>;
   /** INVALID_INPUT (field label | scope), CONFLICT (20 held), FORBIDDEN (a token principal), UNAUTHENTICATED (not signed in), or the token, shown this once. */
   createAccessToken(principal: Principal, request: { label: string; scope?: string }): Promise<DomainResult<AccessTokenCreated>>;
@@ -83,7 +91,8 @@ export type EventsServices = {
  * const services = createEventsServices({ db, now: () => new Date() });
  * const page = await services.searchEvents({ keyword: '工作坊', location: 'taipei' });
  */
-export function createEventsServices(ctx: EventsContext): EventsServices {
+export function createEventsServices(base: EventsContext): EventsServices {
+  const ctx = withConfirmableStores(base);
   return {
     getStateVersion: (principal) => getStateVersion(ctx, principal),
     listAgentActivity: (principal, request) => listAgentActivity(ctx, principal, request),
@@ -95,9 +104,10 @@ export function createEventsServices(ctx: EventsContext): EventsServices {
     checkRegistrable: (principal, eventId) => checkRegistrable(ctx, principal, eventId),
     saveRegistrationDraft: (principal, eventId, values) => saveRegistrationDraft(ctx, principal, eventId, values),
     findRegistrationDraft: (principal, eventId) => findRegistrationDraft(ctx, principal, eventId),
-    createConfirmationIntent: (principal, request) => createConfirmationIntent(ctx, principal, request),
-    registerForEvent: (principal, request) => registerForEvent(ctx, principal, request),
-    cancelRegistration: (principal, request) => cancelRegistration(ctx, principal, request),
+    confirmRegistration: (principal, review) => confirmRegistration(ctx, principal, review),
+    confirmCancellation: (principal, registrationId) => confirmCancellation(ctx, principal, registrationId),
+    registerForEvent: (principal, request, keep) => registerForEvent(ctx, principal, request, keep),
+    cancelRegistration: (principal, request, keep) => cancelRegistration(ctx, principal, request, keep),
     listActiveRegistrations: (principal) => listActiveRegistrations(ctx, principal),
     createAccessToken: (principal, request) => createAccessToken(ctx, principal, request),
     listAccessTokens: (principal) => listAccessTokens(ctx, principal),

@@ -93,6 +93,12 @@ export type EventsAppOptions = {
    * `Retry-After` over it. `store`: where counts are kept (default: this database; `{ redis }`
    * to keep them in Redis). When the store fails, tool calls go through (logged).
    */
+  /**
+   * Registering and cancelling under an idempotency key: how long a commit's
+   * claim holds before a retry may take it over (a process that died
+   * mid-commit), and how long keys are remembered. Default: 30 seconds, 24 hours.
+   */
+  idempotency?: { leaseMs?: number; retentionMs?: number };
   rateLimits?: {
     store?: RateLimitStore;
     toolCalls?: RequestLimit | false;
@@ -193,7 +199,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   app.route('/api', accountRoutes({ identity, siteUrl, ...(signInLimits !== undefined && { signInLimits }) }));
   app.route('/api', eventsRoutes(services));
   app.route('/api', savedEventsRoutes(services));
-  app.route('/api', registrationsRoutes(services));
+  app.route('/api', registrationsRoutes({ services, db, logger, now, drain: calls, ...(options.idempotency && { idempotency: options.idempotency }) }));
   app.route('/api', accessTokensRoutes(services, options.connection, siteUrl));
   app.route('/api', oauthGrantsRoutes(oauth));
   const pageSources = {

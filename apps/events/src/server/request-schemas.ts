@@ -4,11 +4,9 @@
  */
 import { z } from 'zod';
 import { attendeeEmailSchema, attendeeNameSchema } from '../domain/attendee-rules.ts';
-import { CONFIRMATION_ACTIONS } from '../domain/confirmation-intents.ts';
 import { searchFiltersSchema } from '../domain/search-filters.ts';
 
 const publicId = z.string().min(1).max(120);
-const intentToken = z.string().min(1).max(200);
 
 /**
  * `GET /api/events` query: the very filters the search tool takes (one schema,
@@ -21,22 +19,29 @@ export const searchQuerySchema = z.preprocess(pageFromQueryText, searchFiltersSc
 /** `POST /api/saved` body. */
 export const saveEventBodySchema = z.strictObject({ event_id: publicId });
 
-/** `POST /api/confirmation-intents` body. */
-export const confirmationIntentBodySchema = z.strictObject({
-  action: z.enum(CONFIRMATION_ACTIONS),
-  target_id: publicId,
-});
+/**
+ * `POST /api/confirmations` body: the person's confirmation of a
+ * registration (what they reviewed, and the draft version the page showed)
+ * or of a cancellation.
+ */
+export const confirmationBodySchema = z.discriminatedUnion('action', [
+  z.strictObject({
+    action: z.literal('register'),
+    event_id: publicId,
+    name: attendeeNameSchema,
+    email: attendeeEmailSchema,
+    draft_id: publicId.optional(),
+    draft_version: z.number().int().positive().optional(),
+  }),
+  z.strictObject({ action: z.literal('cancel'), registration_id: publicId }),
+]);
 
-/** `POST /api/registrations` body. */
-export const registrationBodySchema = z.strictObject({
-  event_id: publicId,
-  name: attendeeNameSchema,
-  email: attendeeEmailSchema,
-  confirmation_intent: intentToken,
+/** `POST /api/registrations` and `POST /api/registrations/:id/cancel` body: the confirmed draft version and the token; the key comes in the `Idempotency-Key` header. */
+export const commitBodySchema = z.strictObject({
+  draft_id: publicId,
+  draft_version: z.number().int().positive(),
+  confirmation_token: z.string().min(1).max(200),
 });
-
-/** `POST /api/registrations/:id/cancel` body. */
-export const cancelRegistrationBodySchema = z.strictObject({ confirmation_intent: intentToken });
 
 /** `POST /api/access-tokens` body; the label's rules are the domain's (`access-token-label.ts`), which words the refusal. */
 export const createAccessTokenBodySchema = z.strictObject({ label: z.string(), scope: z.string().max(40).optional() });

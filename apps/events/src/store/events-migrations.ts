@@ -216,4 +216,16 @@ export const eventsMigrations: Record<string, Migration> = {
       throw new Error('This migration cannot be undone: the rows it removed are gone.');
     },
   },
+  '2026-12-01-001-drafts-and-confirmations-move-to-the-toolkit': {
+    // Registration drafts and confirmation tokens now live in the toolkit's tables (agentready_draft,
+    // agentready_confirmation), with versions and content hashes. The old rows are drafts of at most
+    // seven days and tokens of at most five minutes: dropped, not moved.
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropTable('registration_drafts').execute();
+      await db.schema.dropTable('confirmation_intents').execute();
+    },
+    async down() {
+      throw new Error('This migration cannot be undone: the rows it removed are gone.');
+    },
+  },
 };

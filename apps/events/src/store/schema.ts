@@ -60,41 +60,11 @@ export type RegistrationsTable = {
   cancelled_at: string | null;
 };
 
-/** `confirmation_intents`: single-use, short-lived proof that a person clicked confirm. */
-export type ConfirmationIntentsTable = {
-  id: Generated<number>;
-  /** Hex SHA-256 of the intent token handed to the page. */
-  token_hash: string;
-  account_id: number;
-  action: 'register' | 'cancel';
-  /** Public ID of the event (register) or registration (cancel). */
-  target_id: string;
-  expires_at_ms: number;
-  created_at: string;
-  used_at: string | null;
-};
-
-/**
- * `registration_drafts`: the registration form an agent prepared for a person
- * (one per account and event, replaced by the next prepare, removed when the
- * person registers). The site's register page opens with it filled in.
- */
-export type RegistrationDraftsTable = {
-  id: Generated<number>;
-  account_id: number;
-  event_id: number;
-  attendee_name: string | null;
-  attendee_email: string | null;
-  prepared_at: string;
-};
-
 /** The events app's own tables. */
 export type EventsTables = {
   events: EventsTable;
   saved_events: SavedEventsTable;
   registrations: RegistrationsTable;
-  confirmation_intents: ConfirmationIntentsTable;
-  registration_drafts: RegistrationDraftsTable;
 };
 
 /** Everything in the events database: the app's tables and the toolkit's (runtime, identity, OAuth). */

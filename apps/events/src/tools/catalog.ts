@@ -77,6 +77,9 @@ export const prepareEventRegistration = defineTool({
   output: z.object({
     event: eventReferenceSchema.extend({ remainingCapacity: z.number().int().nonnegative() }),
     form: z.object({ name: z.string().nullable(), emailProvided: z.boolean() }),
+    draft: z
+      .object({ id: z.string(), version: z.number().int().positive() })
+      .describe('The draft this call stored: each change makes a new version, and the person confirms exactly the version they see.'),
     status: z.literal('awaiting_person').describe('The form is ready; only the person can submit it.'),
   }),
 });

@@ -82,8 +82,10 @@ export function createEventsOperations(services: EventsServices): OperationMap<E
         data: {
           event: { id: event.id, title: event.title, startsAt: event.startsAt, remainingCapacity: event.remainingCapacity },
           form: { name: input.name ?? null, emailProvided: input.email !== undefined },
+          draft: { id: drafted.value.draft.id, version: drafted.value.draft.version },
           status: 'awaiting_person',
         },
+        evidence: { draft: drafted.value.draft },
         guidance: {
           availableActions: [],
           currentTarget: { kind: 'event', id: event.id },

@@ -27,6 +27,15 @@ export type ApiClient = {
   /** `DELETE path` with the CSRF header. */
   delete<T>(path: string): Promise<ApiAnswer<T>>;
   /**
+   * `POST path` of a commit, with `Idempotency-Key: key`: when no answer
+   * arrives, or the answer is IN_PROGRESS or TEMPORARY_FAILURE, sends the very
+   * same request again (after `retryAfterSeconds`, else 1 second, at most 5),
+   * up to {@link COMMIT_ATTEMPTS} times in all. The server acts once per key
+   * and answers a retry with the first answer, so a lost answer or a dropped
+   * connection never registers twice.
+   */
+  postCommit<T>(path: string, body: unknown, key: string): Promise<ApiAnswer<T>>;
+  /**
    * `POST /api/tools/:name` with `input` as the body and the CSRF header, and
    * answers with the tool result envelope the server sent (success or failure,
    * whatever the HTTP status). Its shape is checked, not its `data` (the page
@@ -47,6 +56,14 @@ export type ApiClientOptions = {
   /** Prefix of every path. Default: `''` (same origin). */
   baseUrl?: string;
 };
+
+/** How many times {@link ApiClient.postCommit} sends one commit at most. */
+export const COMMIT_ATTEMPTS = 3;
+
+/** A commit answered so may still be done by sending it again with its key: nothing arrived, it was still running, or the service failed. */
+function isWorthRetrying(code: string): boolean {
+  return code === 'TEMPORARY_FAILURE' || code === 'IN_PROGRESS';
+}
 
 const UNREACHABLE_MESSAGE = 'The site could not be reached. Check your connection and try again.';
 const UNREADABLE_MESSAGE = 'The site answered in a way this page could not read. Try again in a moment.';
@@ -100,8 +117,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     path: string,
     body: unknown,
     signal?: AbortSignal,
+    extraHeaders: Record<string, string> = {},
   ): Promise<{ status: number; ok: boolean; body: unknown } | null> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (method !== 'GET' && csrfToken !== null) headers['X-CSRF-Token'] = csrfToken;
     let response: Response;
@@ -126,8 +144,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     return { status: response.status, ok: response.ok, body: parsed };
   }
 
-  async function send<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<ApiAnswer<T>> {
-    const answer = await exchange(method, path, body, signal);
+  async function send<T>(method: string, path: string, body: unknown, signal?: AbortSignal, extraHeaders?: Record<string, string>): Promise<ApiAnswer<T>> {
+    const answer = await exchange(method, path, body, signal, extraHeaders);
     if (answer === null) return { ok: false, status: 0, error: { code: 'TEMPORARY_FAILURE', message: UNREACHABLE_MESSAGE } };
     if (answer.ok && answer.body !== undefined) return { ok: true, status: answer.status, data: answer.body as T };
     return { ok: false, status: answer.status, error: failureFrom(answer.body) };
@@ -153,6 +171,16 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     get: (path, signal) => afterSession('GET', path, undefined, signal),
     post: (path, body) => afterSession('POST', path, body ?? {}),
     delete: (path) => afterSession('DELETE', path, undefined),
+    async postCommit<T>(path: string, body: unknown, key: string) {
+      const opened = await session();
+      if (!opened.ok) return opened;
+      let answer = await send<T>('POST', path, body, undefined, { 'Idempotency-Key': key });
+      for (let attempt = 1; attempt < COMMIT_ATTEMPTS && !answer.ok && isWorthRetrying(answer.error.code); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(5, answer.ok ? 1 : (answer.error.retryAfterSeconds ?? 1))));
+        answer = await send<T>('POST', path, body, undefined, { 'Idempotency-Key': key });
+      }
+      return answer;
+    },
     async postTool(name, input) {
       const opened = await session();
       const answer = opened.ok ? await exchange('POST', `/api/tools/${encodeURIComponent(name)}`, input ?? {}) : null;

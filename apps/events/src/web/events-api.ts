@@ -38,13 +38,16 @@ export type EventsApi = {
   /** `GET /api/registrations`: active ones only. */
   listRegistrations(signal?: AbortSignal): Promise<ApiAnswer<{ registrations: Registration[] }>>;
   /**
-   * Registers the session for an event: mints a `register` confirmation intent
-   * (this call is the person's click), then `POST /api/registrations` with it.
+   * Registers the account for an event: `POST /api/confirmations` with what
+   * the person reviewed and the draft version the page showed (this call is
+   * the person's click; it mints a token for that version), then `POST
+   * /api/registrations` with the token under one idempotency key, sent again
+   * with the same key if its answer is lost (`postCommit`).
    */
-  register(input: { eventId: string; name: string; email: string }): Promise<
+  register(input: { eventId: string; name: string; email: string; draft?: { id: string; version: number } | undefined }): Promise<
     ApiAnswer<{ registration: { id: string; event: { id: string; title: string } }; stateVersion: number }>
   >;
-  /** Cancels a registration: mints a `cancel` intent, then `POST /api/registrations/:id/cancel`. */
+  /** Cancels a registration: `POST /api/confirmations` for it, then `POST /api/registrations/:id/cancel` under one idempotency key. */
   cancelRegistration(registrationId: string): Promise<
     ApiAnswer<{ registration: { id: string; status: 'cancelled' }; stateVersion: number }>
   >;
@@ -75,7 +78,18 @@ export type EventsApi = {
   getPageData(location: string, signal?: AbortSignal): Promise<ApiAnswer<{ page: PageData }>>;
 };
 
-type IntentAnswer = { intent: string; expiresAt: string };
+/** `POST /api/confirmations`' answer: the token the person's click minted, for one draft version. */
+type Confirmation = { confirmationToken: string; draft: { id: string; version: number; hash: string }; expiresAt: string };
+
+/** The body of a commit: the confirmed draft version and its token. */
+function commitBodyOf(confirmation: Confirmation) {
+  return { draft_id: confirmation.draft.id, draft_version: confirmation.draft.version, confirmation_token: confirmation.confirmationToken };
+}
+
+/** A fresh idempotency key for one commit (a random UUID: 36 printable characters). */
+function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
 
 /**
  * Binds the endpoints to one {@link ApiClient}.
@@ -97,23 +111,16 @@ export function createEventsApi(client: ApiClient): EventsApi {
     saveEvent: (eventId) => client.post('/api/saved', { event_id: eventId }),
     unsaveEvent: (eventId) => client.delete(`/api/saved/${path(eventId)}`),
     listRegistrations: (signal) => client.get('/api/registrations', signal),
-    async register({ eventId, name, email }) {
-      const intent = await client.post<IntentAnswer>('/api/confirmation-intents', { action: 'register', target_id: eventId });
-      if (!intent.ok) return intent;
-      return client.post('/api/registrations', {
-        event_id: eventId,
-        name,
-        email,
-        confirmation_intent: intent.data.intent,
-      });
+    async register({ eventId, name, email, draft }) {
+      const shown = draft ? { draft_id: draft.id, draft_version: draft.version } : {};
+      const confirmed = await client.post<Confirmation>('/api/confirmations', { action: 'register', event_id: eventId, name, email, ...shown });
+      if (!confirmed.ok) return confirmed;
+      return client.postCommit('/api/registrations', commitBodyOf(confirmed.data), newIdempotencyKey());
     },
     async cancelRegistration(registrationId) {
-      const intent = await client.post<IntentAnswer>('/api/confirmation-intents', {
-        action: 'cancel',
-        target_id: registrationId,
-      });
-      if (!intent.ok) return intent;
-      return client.post(`/api/registrations/${path(registrationId)}/cancel`, { confirmation_intent: intent.data.intent });
+      const confirmed = await client.post<Confirmation>('/api/confirmations', { action: 'cancel', registration_id: registrationId });
+      if (!confirmed.ok) return confirmed;
+      return client.postCommit(`/api/registrations/${path(registrationId)}/cancel`, commitBodyOf(confirmed.data), newIdempotencyKey());
     },
     listAccessTokens: (signal) => client.get('/api/access-tokens', signal),
     createAccessToken: (label, scope) => client.post('/api/access-tokens', { label, scope }),

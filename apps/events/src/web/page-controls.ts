@@ -78,7 +78,7 @@ export type RegisterControls = {
    * is typing in the form. Never submits. After a successful registration it
    * only sets the values.
    */
-  fillForm(values: { name?: string; email?: string }): void | Promise<void>;
+  fillForm(values: { name?: string; email?: string }, draft?: { id: string; version: number }): void | Promise<void>;
 };
 
 /** `/registrations`: the session's active registrations. */

@@ -39,14 +39,24 @@ export type RegisterState = {
   sources: Record<AttendeeField, FieldSource>;
   /** Whether the agent filled anything (a stored draft or the page tool): the page says so. */
   preparedByAgent: boolean;
+  /**
+   * The version of the agent's draft this page shows (from the server, or the
+   * page tool's latest answer), or null when there is none. Submit confirms
+   * exactly this version: if the agent changed the draft elsewhere since, the
+   * server refuses and says what changed.
+   */
+  draft: DraftShown | null;
   step: RegisterStep;
   focus: FocusRequest | null;
 };
 
+/** A draft's id and version, as the page shows it. */
+export type DraftShown = { id: string; version: number };
+
 /** What can happen on the page. */
 export type RegisterAction =
   | { type: 'person-typed'; field: AttendeeField; value: string }
-  | { type: 'agent-filled'; values: Partial<AttendeeValues> }
+  | { type: 'agent-filled'; values: Partial<AttendeeValues>; draft?: DraftShown | undefined }
   | { type: 'review' }
   | { type: 'back' }
   | { type: 'submitting' }
@@ -66,6 +76,7 @@ export function initialRegisterState(draft: RegistrationDraft | null): RegisterS
     values: { name, email },
     sources: { name: name === '' ? null : 'agent', email: email === '' ? null : 'agent' },
     preparedByAgent: name !== '' || email !== '',
+    draft: draft ? { id: draft.id, version: draft.version } : null,
     step: { kind: 'form' },
     focus: null,
   };
@@ -79,6 +90,7 @@ export function initialRegisterState(draft: RegistrationDraft | null): RegisterS
  * - `agent-filled`: sets each given field the person has not typed in, marks
  *   it the agent's, and shows the agent's notice; from the review step (not
  *   while submitting) it returns to the form, focus on Review. Never submits.
+ *   The draft version it carries becomes the one shown.
  * - `review`: the form step's values, trimmed, become the reviewed ones.
  * - `back`, `submitting`, `refused`, `registered`: the review step's buttons and Submit's answer.
  */
@@ -91,8 +103,10 @@ export function registerReducer(state: RegisterState, action: RegisterAction): R
         values: { ...state.values, [action.field]: action.value },
         sources: { ...state.sources, [action.field]: action.value === '' ? null : 'person' },
       };
-    case 'agent-filled':
-      return agentFilled(state, action.values);
+    case 'agent-filled': {
+      const filled = agentFilled(state, action.values);
+      return action.draft ? { ...filled, draft: action.draft } : filled;
+    }
     case 'review':
       if (step.kind !== 'form') return state;
       return { ...state, step: { kind: 'review', reviewed: trimmed(state.values), submitting: false, error: null }, focus: { target: 'review-heading' } };

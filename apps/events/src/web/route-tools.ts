@@ -156,7 +156,7 @@ function registrationFormTool(
     async apply(result, input) {
       const controls = await form();
       // The e-mail never comes back from the server (results carry no addresses): the page keeps what the agent gave.
-      await controls.fillForm(formValues(result.data.form.name, input.email));
+      await controls.fillForm(formValues(result.data.form.name, input.email), result.data.draft);
       return { uiUpdated: true, data: { ...result.data, form: formOnScreen(controls.formFields()) } };
     },
   });

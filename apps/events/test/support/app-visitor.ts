@@ -4,6 +4,7 @@
  * `GET /api/session`, as the page does, and hands every answer to the test
  * for its leak checks. Test files extend it with the calls they need.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { EventsApp } from '../../src/server/create-events-app.ts';
 
@@ -54,8 +55,8 @@ export class AppVisitor {
    * One request with the visitor's cookie, and its CSRF token unless
    * `options.csrf` says otherwise (a string to send instead, null for none).
    */
-  async call(method: string, path: string, body?: unknown, options: { csrf?: string | null } = {}): Promise<VisitorAnswer> {
-    const headers: Record<string, string> = {};
+  async call(method: string, path: string, body?: unknown, options: { csrf?: string | null; headers?: Record<string, string> } = {}): Promise<VisitorAnswer> {
+    const headers: Record<string, string> = { ...options.headers };
     if (this.cookie) headers['cookie'] = `ar_session=${this.cookie}`;
     const csrf = options.csrf === undefined ? this.csrfToken : options.csrf;
     if (csrf) headers['x-csrf-token'] = csrf;
@@ -95,10 +96,56 @@ export class AppVisitor {
     return answer;
   }
 
-  /** A confirmation intent, as the page asks for one when the person confirms. */
-  async intent(action: 'register' | 'cancel', targetId: string): Promise<string> {
-    const answer = await this.call('POST', '/api/confirmation-intents', { action, target_id: targetId });
-    expect(answer.status).toBe(200);
-    return (answer.body as { intent: string }).intent;
+  /**
+   * The person's confirmation, as the page asks for one when they press
+   * Submit (register: the reviewed name and e-mail, and the draft version
+   * shown, if any) or confirm in the cancel dialog.
+   *
+   * @returns the answer; on 201 its body is `{ confirmationToken, draft: { id, version, hash }, expiresAt }`.
+   */
+  async confirm(
+    request: { action: 'register'; event_id: string; name: string; email: string; draft_id?: string; draft_version?: number } | { action: 'cancel'; registration_id: string },
+  ): Promise<VisitorAnswer> {
+    return this.call('POST', '/api/confirmations', request);
   }
+
+  /** {@link confirm}, expecting 201: the token and the draft version it is for. */
+  async confirmed(request: Parameters<AppVisitor['confirm']>[0]): Promise<PersonConfirmation> {
+    const answer = await this.confirm(request);
+    expect(answer.status, answer.text).toBe(201);
+    return answer.body as PersonConfirmation;
+  }
+
+  /** `POST /api/registrations` with a confirmation and `Idempotency-Key: key` (none when null). */
+  async commitRegistration(confirmation: PersonConfirmation, key: string | null = randomUUID()): Promise<VisitorAnswer> {
+    return this.call('POST', '/api/registrations', commitBodyOf(confirmation), { headers: key === null ? {} : { 'idempotency-key': key } });
+  }
+
+  /** `POST /api/registrations/:id/cancel` with a confirmation and `Idempotency-Key: key` (none when null). */
+  async commitCancellation(registrationId: string, confirmation: PersonConfirmation, key: string | null = randomUUID()): Promise<VisitorAnswer> {
+    const path = `/api/registrations/${encodeURIComponent(registrationId)}/cancel`;
+    return this.call('POST', path, commitBodyOf(confirmation), { headers: key === null ? {} : { 'idempotency-key': key } });
+  }
+
+  /** Confirms and registers as the register page's Submit does; answers the registration's answer. */
+  async register(eventId: string, attendee: { name: string; email: string } = { name: 'Test Person', email: 'person@example.com' }): Promise<VisitorAnswer> {
+    const confirmation = await this.confirm({ action: 'register', event_id: eventId, ...attendee });
+    if (confirmation.status !== 201) return confirmation;
+    return this.commitRegistration(confirmation.body as PersonConfirmation);
+  }
+
+  /** Confirms and cancels as the cancel dialog does; answers the cancellation's answer. */
+  async cancel(registrationId: string): Promise<VisitorAnswer> {
+    const confirmation = await this.confirm({ action: 'cancel', registration_id: registrationId });
+    if (confirmation.status !== 201) return confirmation;
+    return this.commitCancellation(registrationId, confirmation.body as PersonConfirmation);
+  }
+}
+
+/** What `POST /api/confirmations` answers. */
+export type PersonConfirmation = { confirmationToken: string; draft: { id: string; version: number; hash: string }; expiresAt: string };
+
+/** A commit's body: the confirmed draft version and its token. */
+export function commitBodyOf(confirmation: PersonConfirmation) {
+  return { draft_id: confirmation.draft.id, draft_version: confirmation.draft.version, confirmation_token: confirmation.confirmationToken };
 }

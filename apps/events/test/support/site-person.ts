@@ -1,9 +1,10 @@
 /**
  * @module A person of the Events site over real HTTP, for tests that need one
  * beside an MCP client: their session cookie and CSRF token, the REST calls
- * the pages make (saved list, registrations with a confirmation intent), and
+ * the pages make (saved list, registrations: the person's confirmation, then the commit under an idempotency key), and
  * personal access tokens from the /connect API.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { newTestEmail, TEST_PASSWORD } from './app-visitor.ts';
 
@@ -51,8 +52,8 @@ export async function openSitePerson(siteUrl: string, options: { signUp?: boolea
     csrfToken = ((await signedUp.json()) as { csrfToken: string }).csrfToken;
   }
 
-  async function call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
-    const headers: Record<string, string> = { cookie: sessionCookie };
+  async function call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, extraHeaders: Record<string, string> = {}) {
+    const headers: Record<string, string> = { cookie: sessionCookie, ...extraHeaders };
     if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${siteUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
@@ -75,9 +76,11 @@ export async function openSitePerson(siteUrl: string, options: { signUp?: boolea
       return (await call('GET', '/api/registrations')).body['registrations'] as ActiveRegistration[];
     },
     async register(eventId, name, email) {
-      const intent = await call('POST', '/api/confirmation-intents', { action: 'register', target_id: eventId });
-      expect(intent.status).toBe(200);
-      const registered = await call('POST', '/api/registrations', { event_id: eventId, name, email, confirmation_intent: intent.body['intent'] });
+      const confirmed = await call('POST', '/api/confirmations', { action: 'register', event_id: eventId, name, email });
+      expect(confirmed.status).toBe(201);
+      const draft = confirmed.body['draft'] as { id: string; version: number };
+      const body = { draft_id: draft.id, draft_version: draft.version, confirmation_token: confirmed.body['confirmationToken'] };
+      const registered = await call('POST', '/api/registrations', body, { 'idempotency-key': randomUUID() });
       expect(registered.status).toBe(201);
       return (registered.body['registration'] as { id: string }).id;
     },

@@ -46,8 +46,8 @@ export function RegisterPage({ data }: { data: RegisterPageData }) {
         email: { value: values.email, typedByPerson: sources.email === 'person' },
       };
     },
-    async fillForm(values) {
-      dispatch({ type: 'agent-filled', values });
+    async fillForm(values, draft) {
+      dispatch({ type: 'agent-filled', values, draft });
       await committed();
     },
   });
@@ -102,7 +102,8 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
     if (step.kind !== 'review' || step.submitting) return;
     dispatch({ type: 'submitting' });
     // Exactly what the person reviewed, whatever the (hidden) inputs hold by now.
-    const answer = await site.api.register({ eventId: event.id, ...step.reviewed });
+    // The draft version on screen: the server refuses it if the agent has changed the draft since.
+    const answer = await site.api.register({ eventId: event.id, ...step.reviewed, draft: state.draft ?? undefined });
     if (answer.ok) dispatch({ type: 'registered', eventTitle: answer.data.registration.event.title || event.title });
     else dispatch({ type: 'refused', message: answer.error.message });
   }
@@ -123,7 +124,12 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
       ) : (
         <>
           <div role="status">
-            {state.preparedByAgent && step.kind !== 'registered' && <p class="message" data-testid="register-prepared">{PREPARED_NOTICE}</p>}
+            {state.preparedByAgent && step.kind !== 'registered' && (
+              <p class="message" data-testid="register-prepared">
+                {PREPARED_NOTICE}
+                {state.draft && <span data-testid="register-draft-version"> (Draft version {state.draft.version}.)</span>}
+              </p>
+            )}
           </div>
           <RegistrationFormStep
             values={state.values}
