@@ -20,6 +20,9 @@
  * surface together; over it a call answers RATE_LIMITED with retryAfterSeconds.
  * REDIS_URL (default none): keep rate-limit counts in that Redis instead of the
  * site's database (either way, every process of the site shares them).
+ * IDEMPOTENCY_LEASE_SECONDS (default 30): how long a registration or
+ * cancellation in progress holds its idempotency key; a retry with the key
+ * after that takes the work over (its process died mid-commit).
  */
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -73,6 +76,11 @@ if (!Number.isSafeInteger(toolCallsPerMinute) || toolCallsPerMinute < 0) {
   logger.fatal({ TOOL_CALLS_PER_MINUTE: process.env.TOOL_CALLS_PER_MINUTE }, 'TOOL_CALLS_PER_MINUTE must be a whole number, 0 for no limit');
   process.exit(2);
 }
+const leaseSeconds = process.env.IDEMPOTENCY_LEASE_SECONDS ? Number(process.env.IDEMPOTENCY_LEASE_SECONDS) : 30;
+if (!Number.isSafeInteger(leaseSeconds) || leaseSeconds < 1) {
+  logger.fatal({ IDEMPOTENCY_LEASE_SECONDS: process.env.IDEMPOTENCY_LEASE_SECONDS }, 'IDEMPOTENCY_LEASE_SECONDS must be a whole number of seconds, at least 1');
+  process.exit(2);
+}
 // Counts in Redis when REDIS_URL is set; a Redis that is away lets tool calls through (logged).
 const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
 redis?.on('error', (error) => logger.warn({ err: error }, 'Redis for rate limits is unreachable'));
@@ -111,6 +119,7 @@ const app = createEventsApp({
   ...(oauth !== undefined && { oauth }),
   now: () => new Date(),
   logger,
+  idempotency: { leaseMs: leaseSeconds * 1000 },
   mcp: { allowedHostnames, ...(siteUrl !== undefined && { siteUrl }) },
   rateLimits: {
     toolCalls: toolCallsPerMinute === 0 ? false : { points: toolCallsPerMinute, durationSeconds: 60 },
