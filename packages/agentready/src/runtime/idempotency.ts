@@ -164,7 +164,9 @@ export type IdempotencyLedger = {
    * (it is deleted, and the key claimed afresh). A running record whose lease
    * has passed is taken over by an update conditional on its claim token (a
    * new token, a new lease, and a new expiry from now), so of two retries
-   * only one takes over.
+   * only one takes over. Call it (and a claim's `complete` and `release`)
+   * outside any transaction of the same database: on SQLite it would wait
+   * for the one connection that transaction holds.
    *
    * @throws TypeError when the key does not match {@link IDEMPOTENCY_KEY_PATTERN},
    *   or the request cannot be fingerprinted ({@link requestFingerprint}).
@@ -335,7 +337,11 @@ export type IdempotentRun<A> =
  * stores `answer` with `claim.complete` unless `completeWithin` already
  * stored one. When the work throws, the key is released (a done record is
  * never released) and the error rethrown, the release's own failure ignored
- * (the record then waits for its lease to pass).
+ * (the record then waits for its lease to pass). The answer is returned
+ * `fresh` even when `complete` found the claim lost (the work changed
+ * nothing, or the retry that took over stores its own); when the work called
+ * `completeWithin` but its transaction then rolled back, nothing is stored
+ * and the record runs on until its lease passes and a retry takes it over.
  *
  * @returns `fresh` with the work's answer; or `replay`, `reused`,
  *   `in_progress` as {@link IdempotencyLedger.claim} found.
