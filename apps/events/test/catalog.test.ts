@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { checkCatalogConformance } from 'agentready/testing';
 import { describe, expect, it } from 'vitest';
 import { eventsCatalog } from '../src/tools/catalog.ts';
+import { siteCommitCatalog } from '../src/tools/site-commits.ts';
 
 const FIVE = ['search_events', 'get_event_details', 'save_event', 'prepare_event_registration', 'prepare_registration_cancellation'];
 const srcRoot = join(import.meta.dirname, '..', 'src');
@@ -43,5 +44,18 @@ describe('the Events catalog (frozen)', () => {
       for (const name of FIVE) if (new RegExp(`['"\`]${name}['"\`]`).test(text)) offenders.push(`${relative(srcRoot, file)}: ${name}`);
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("the site's own commit steps", () => {
+  it('conform, and each commit takes the person\'s confirmation token and an idempotency key', () => {
+    expect(checkCatalogConformance(siteCommitCatalog)).toEqual([]);
+    const commits = siteCommitCatalog.tools.filter((tool) => tool.effect === 'commit');
+    expect(commits.map((tool) => tool.name)).toEqual(['register_for_event', 'cancel_registration']);
+    for (const tool of commits) expect(Object.keys(tool.input.shape)).toEqual(expect.arrayContaining(['confirmation_token', 'idempotency_key']));
+  });
+
+  it('are none of the tools agents are offered', () => {
+    expect(siteCommitCatalog.names.filter((name) => eventsCatalog.has(name))).toEqual([]);
   });
 });

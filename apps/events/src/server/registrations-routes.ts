@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { EventsServices } from '../domain/events-services.ts';
 import type { EventsDatabase } from '../store/schema.ts';
-import { createSiteCommitPipeline } from '../tools/site-commits.ts';
+import { approveCancellation, approveRegistration, cancelRegistration, createSiteCommitPipeline, registerForEvent } from '../tools/site-commits.ts';
 import { respondWithFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
 import { parseJsonBody } from './request-input.ts';
@@ -49,7 +49,7 @@ export function registrationsRoutes(deps: RegistrationsRoutesDeps): Hono<EventsE
     const body = await parseJsonBody(c, confirmationBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
     const { action, ...input } = body.value;
-    const tool = action === 'register' ? 'approve_registration' : 'approve_cancellation';
+    const tool = action === 'register' ? approveRegistration.name : approveCancellation.name;
     return answer(c, await commits.invoke({ tool, input, principal: requiredSession(c).principal, surface: 'ui' }), 201);
   });
 
@@ -57,14 +57,14 @@ export function registrationsRoutes(deps: RegistrationsRoutesDeps): Hono<EventsE
     const body = await parseJsonBody(c, commitBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
     const input = { ...body.value, idempotency_key: c.req.header(IDEMPOTENCY_KEY_HEADER) };
-    return answer(c, await commits.invoke({ tool: 'register_for_event', input, principal: requiredSession(c).principal, surface: 'ui' }), 201);
+    return answer(c, await commits.invoke({ tool: registerForEvent.name, input, principal: requiredSession(c).principal, surface: 'ui' }), 201);
   });
 
   routes.post('/registrations/:id/cancel', async function cancel(c) {
     const body = await parseJsonBody(c, commitBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
     const input = { ...body.value, registration_id: c.req.param('id'), idempotency_key: c.req.header(IDEMPOTENCY_KEY_HEADER) };
-    return answer(c, await commits.invoke({ tool: 'cancel_registration', input, principal: requiredSession(c).principal, surface: 'ui' }), 200);
+    return answer(c, await commits.invoke({ tool: cancelRegistration.name, input, principal: requiredSession(c).principal, surface: 'ui' }), 200);
   });
 
   return routes;
