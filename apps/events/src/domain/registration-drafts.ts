@@ -3,7 +3,7 @@
  * /api/events/:id/registration-draft`): the name and e-mail an agent prepared
  * for a person's registration, kept as a toolkit draft (action `register`,
  * one per account and event) so the site's register page opens filled in
- * even when the agent called `prepare_event_registration` from outside the
+ * even when the agent called `prepareEventRegistration` (tools/catalog.ts) from outside the
  * browser (MCP). Each change makes a new version with a content hash; the
  * person confirms exactly one version, and registering uses that version's
  * content, never what a later call says. A draft never registers anyone.
