@@ -14,7 +14,16 @@ import type { ConflictReason } from '../domain/domain-result.ts';
 export type ApiFailureBody = ToolFailure & { reason?: ConflictReason };
 
 /** A failure to answer with: a domain refusal, a validation failure or one made here. */
-export type ApiFailure = { code: ErrorCode; message: string; field?: string; reason?: ConflictReason; nextAction?: string; retryAfterSeconds?: number };
+export type ApiFailure = {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+  reason?: ConflictReason;
+  nextAction?: string;
+  retryAfterSeconds?: number;
+  /** A commit's stored refusal, answered again for its repeated idempotency key. */
+  replayed?: true;
+};
 
 const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   INVALID_INPUT: 400,
@@ -28,7 +37,7 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   CURRENT_TARGET_MISMATCH: 409,
   STALE_TOOL: 409,
   CONFLICT: 409,
-  IDEMPOTENCY_KEY_REUSED: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
   IN_PROGRESS: 409,
   RATE_LIMITED: 429,
   TEMPORARY_FAILURE: 500,
@@ -37,7 +46,7 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
 /** The message of every unexpected server failure: says nothing about the cause. */
 export const TEMPORARY_FAILURE_MESSAGE = 'Something went wrong on our side. Please try again in a moment.';
 
-/** The HTTP status for an error code (400, 401, 403, 404, 409, 429 or 500). */
+/** The HTTP status for an error code (400, 401, 403, 404, 409, 422, 429 or 500). */
 function statusOf(code: ErrorCode): ContentfulStatusCode {
   return STATUS_BY_CODE[code];
 }
@@ -49,9 +58,10 @@ function statusOf(code: ErrorCode): ContentfulStatusCode {
  * @param stateVersion the session's state version, 0 when there is none.
  */
 function failureBody(failure: ApiFailure, stateVersion: number): ApiFailureBody {
-  const { reason, ...details } = failure;
+  const { reason, replayed, ...details } = failure;
   const body: ApiFailureBody = fail(details, stateVersion);
   if (reason !== undefined) body.reason = reason;
+  if (replayed) body.replayed = true;
   return body;
 }
 

@@ -70,9 +70,6 @@ export function registrationsRoutes(deps: RegistrationsRoutesDeps): Hono<EventsE
   return routes;
 }
 
-/** Status of a refusal that is about the idempotency key (the Idempotency-Key header draft, section 2.7): 409 still running, 422 reused. */
-const KEY_REFUSAL_STATUS: Partial<Record<string, ContentfulStatusCode>> = { IN_PROGRESS: 409, IDEMPOTENCY_KEY_REUSED: 422 };
-
 /**
  * Answers a commit pipeline's envelope over REST: success as its data plus
  * `stateVersion` (and `replayed: true` with the header `Idempotent-Replayed:
@@ -82,12 +79,8 @@ const KEY_REFUSAL_STATUS: Partial<Record<string, ContentfulStatusCode>> = { IN_P
  */
 function answer(c: Context<EventsEnv>, result: ToolResult<unknown>, successStatus: ContentfulStatusCode): Response {
   if (result.replayed) c.header('Idempotent-Replayed', 'true');
-  if (!result.ok) {
-    const keyStatus = KEY_REFUSAL_STATUS[result.code];
-    if (!keyStatus) return respondWithFailure(c, result);
-    if (result.retryAfterSeconds !== undefined) c.header('Retry-After', String(result.retryAfterSeconds));
-    return c.json(result, keyStatus);
-  }
+  // 409 IN_PROGRESS with Retry-After, 422 IDEMPOTENCY_KEY_REUSED (the Idempotency-Key header draft, section 2.7).
+  if (!result.ok) return respondWithFailure(c, result);
   const body = { ...(result.data as object), stateVersion: result.stateVersion, ...(result.replayed && { replayed: true }) };
   return c.json(body, successStatus);
 }
