@@ -389,4 +389,26 @@ function defineCommitTests(dialect: TestDialect): void {
     expect(shop.runs).toHaveLength(2);
     expect(await shop.orders()).toEqual([{ id: orderOf(taken).id, item: 'green tea', quantity: 2 }]);
   });
+
+  it('answers a call stuck past its lease TEMPORARY_FAILURE when it wakes after the retry that took over ordered, and orders nothing more', async () => {
+    const shop = await openShop(dialect);
+    const confirmed = await shop.confirmedOrder('green tea', 2);
+    const stuck = gate();
+    shop.script.push({ pause: stuck });
+    const first = shop.order(inputFor(confirmed, KEY));
+    await stuck.reached;
+
+    shop.advance(LEASE_MS + 1);
+    const taken = await shop.order(inputFor(confirmed, KEY));
+    expect(taken).toMatchObject({ ok: true, code: 'SUCCESS' });
+    expect(shop.runs.map((run) => run.takeover)).toEqual([false, true]);
+
+    stuck.open();
+    // Its token was used by the retry, so its own work refuses; but the order was placed under its key:
+    // it must not tell the person to confirm again, only to retry, which replays the order.
+    expect(await first).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
+    expect(await shop.order(inputFor(confirmed, KEY))).toEqual({ ...taken, replayed: true });
+    expect(shop.runs).toHaveLength(2);
+    expect(await shop.orders()).toEqual([{ id: orderOf(taken).id, item: 'green tea', quantity: 2 }]);
+  });
 }

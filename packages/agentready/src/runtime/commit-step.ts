@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { asReplayed, fail, type FailureDetails, type ToolResult } from '../contract/envelope.ts';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { AuditEvidence } from './audit-log.ts';
-import { IDEMPOTENCY_KEY_PATTERN, idempotencyKeyHash, type IdempotencyClaim, type IdempotencyLedger } from './idempotency.ts';
+import { IDEMPOTENCY_KEY_PATTERN, idempotencyKeyHash, LeaseLostError, type IdempotencyClaim, type IdempotencyLedger } from './idempotency.ts';
 
 /**
  * What a commit tool's operation gets besides its input: the claim its call
@@ -82,12 +82,15 @@ export type CommitRun = {
  * fingerprint: the canonical JSON of the input without the key):
  * - first call: claims the key, runs the operation; its answer is kept unless
  *   {@link isKeptForKey} says otherwise, in which case the claim is released;
+ *   a call whose claim was taken over meanwhile (stuck past its lease) keeps
+ *   nothing and throws LeaseLostError (the pipeline: TEMPORARY_FAILURE);
  * - same key and request, done: the kept answer, `replayed: true` (evidence `replayed`);
  * - same key and request, still running: IN_PROGRESS with `retryAfterSeconds` (when its lease ends);
  * - same key, another request: IDEMPOTENCY_KEY_REUSED;
  * - a key outside 8–255 printable characters: INVALID_INPUT, `field: "idempotency_key"`.
  *
- * @returns the envelope; throws only what the ledger throws (a database failure), before or after the operation.
+ * @returns the envelope; throws what the ledger throws (a database failure) and
+ *   what the operation throws, and LeaseLostError for a call whose claim was taken over.
  */
 export async function runCommitUnderKey(run: CommitRun): Promise<ToolResult<unknown>> {
   const key = run.input['idempotency_key'];
@@ -110,12 +113,26 @@ export async function runCommitUnderKey(run: CommitRun): Promise<ToolResult<unkn
   }
 }
 
+/**
+ * Runs the operation under `claim` and settles the key with its answer.
+ *
+ * @throws what the operation throws (the key released first), and
+ *   LeaseLostError when the operation ended without completeWithin and the
+ *   claim no longer holds the key: another call took the work over while
+ *   this one was stuck, so this call's refusal (its token already used by
+ *   the other, say) is not the key's answer. The pipeline answers
+ *   TEMPORARY_FAILURE, and a retry gets the other call's answer.
+ */
 async function runClaimed(run: CommitRun, claim: IdempotencyClaim): Promise<ToolResult<unknown>> {
   let answer: StoredCommitAnswer;
+  let storedWithin = false;
   try {
     answer = await run.operate({
       takeover: claim.takeover,
-      completeWithin: (trx, outcome) => claim.completeWithin(trx, run.resultOf(outcome)),
+      async completeWithin(trx, outcome) {
+        await claim.completeWithin(trx, run.resultOf(outcome));
+        storedWithin = true;
+      },
     });
   } catch (error) {
     // Nothing was kept (a completeWithin in a rolled-back transaction is undone with it): a retry runs again.
@@ -123,8 +140,8 @@ async function runClaimed(run: CommitRun, claim: IdempotencyClaim): Promise<Tool
     throw error;
   }
   // Conditional on the claim: a no-op when completeWithin already kept the answer with the effects.
-  if (isKeptForKey(answer.result.code)) await claim.complete(answer);
-  else await claim.release();
+  const settled = isKeptForKey(answer.result.code) ? await claim.complete(answer) : await claim.release();
+  if (!settled && !storedWithin) throw new LeaseLostError();
   return answer.result;
 }
 

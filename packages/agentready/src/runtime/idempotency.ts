@@ -127,8 +127,12 @@ export type IdempotencyClaim = {
    * a retry runs the work again (the input was refused, or a
    * TEMPORARY_FAILURE). Never deletes a done record; does nothing when the
    * claim was lost.
+   *
+   * @returns true when it deleted the record; false when this claim no
+   *   longer held a running record (another call took the work over, the
+   *   record expired, or this claim already stored its answer).
    */
-  release(): Promise<void>;
+  release(): Promise<boolean>;
 };
 
 /** What {@link IdempotencyLedger.claim} found. */
@@ -290,7 +294,8 @@ function claimOf(ledger: LedgerContext, address: RecordAddress, token: string, t
     },
     complete: (answer) => store(ledger.db, answer),
     async release() {
-      await whereHeld(ledger.db.deleteFrom(TABLE), address, token).execute();
+      const result = await whereHeld(ledger.db.deleteFrom(TABLE), address, token).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
   };
 }
