@@ -12,7 +12,7 @@ import type { FailureDetails } from '../src/contract/index.ts';
 import { createConfirmationStore, createDraftStore, type ConfirmationStore, type Principal } from '../src/runtime/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
 import { requirePostgresForTests } from '../src/testing/index.ts';
-import { openRuntimeTestDatabase, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-database.ts';
+import { openRuntimeDatabasePair, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-test-databases.ts';
 
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the confirmation tests' });
 const DIALECTS: TestDialect[] = runPostgres ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -40,7 +40,7 @@ const NO_MATCH = {
 
 /** Drafts and confirmations on `dialect`, on a clock that moves only when the test says. */
 async function storesOn(dialect: TestDialect) {
-  const { db, other } = await openRuntimeTestDatabase(dialect, 'confirmations', cleanups);
+  const { db, other } = await openRuntimeDatabasePair<RuntimeTables>(dialect, 'confirmations', cleanups);
   let clock = START;
   const now = () => new Date(clock);
   const drafts = createDraftStore(db, { now });

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { changedDraftFields, createDraftStore, draftContentHash, type DraftStore } from '../src/runtime/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
 import { requirePostgresForTests } from '../src/testing/index.ts';
-import { openRuntimeTestDatabase, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-database.ts';
+import { openRuntimeDatabasePair, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-test-databases.ts';
 
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the draft tests' });
 const DIALECTS: TestDialect[] = runPostgres ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -27,7 +27,7 @@ const REGISTER_EV1 = { ownerId: ALICE, action: 'register', subject: 'ev-1' };
 
 /** A draft store on `dialect` whose clock moves only when the test says. */
 async function draftsOn(dialect: TestDialect, options: { lifetimeMs?: number } = {}) {
-  const { db, other } = await openRuntimeTestDatabase(dialect, 'drafts', cleanups);
+  const { db, other } = await openRuntimeDatabasePair<RuntimeTables>(dialect, 'drafts', cleanups);
   let clock = START;
   const now = () => new Date(clock);
   const drafts = createDraftStore(db, { now, ...options });

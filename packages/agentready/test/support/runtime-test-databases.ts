@@ -62,3 +62,24 @@ function remember<T>(list: T[], item: T): T {
   list.push(item);
   return item;
 }
+
+/** PostgreSQL for tests; override with TEST_DATABASE_URL. */
+export const POSTGRES_TEST_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
+
+/**
+ * A migrated runtime database on `dialect` and a handle `other` on the same
+ * data: on PostgreSQL a second pool (another process); on SQLite the same
+ * handle, since better-sqlite3 waits for a second connection's write lock
+ * synchronously and so would block the first one's transaction in the same process.
+ *
+ * @param cleanups where disposing is pushed, run by the test's afterEach.
+ */
+export async function openRuntimeDatabasePair<Tables>(
+  dialect: TestDialect,
+  prefix: string,
+  cleanups: Array<() => Promise<unknown>>,
+): Promise<{ db: Kysely<Tables>; other: Kysely<Tables> }> {
+  const test = await openRuntimeTestDatabase<Tables>(dialect, `${prefix}_test`, POSTGRES_TEST_URL);
+  cleanups.push(() => test.dispose());
+  return { db: test.db, other: dialect === 'sqlite' ? test.db : test.openAnother() };
+}
