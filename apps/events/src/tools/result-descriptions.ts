@@ -37,11 +37,11 @@ export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
       : `Saved ${data.event.title} [${data.event.id}] to the person's saved list.`;
   },
   prepare_event_registration(data) {
-    const { event, form } = data;
+    const { event, form, draft } = data;
     // The name is the caller's words: quoted, so it reads as one value whatever it holds.
     const who = form.name ? ` for ${JSON.stringify(form.name)}` : ' without a name (the person adds it)';
     const email = form.emailProvided ? ' with the e-mail given' : ' without an e-mail (the person adds it)';
-    return `Prepared a registration${who}${email} for ${event.title} [${event.id}] on ${event.startsAt}; ${count(event.remainingCapacity, 'place')} left. No one is registered yet. The form awaits the person.`;
+    return `Prepared a registration${who}${email} for ${event.title} [${event.id}] on ${event.startsAt}; ${count(event.remainingCapacity, 'place')} left. Stored as draft ${draft.id}, version ${draft.version}: the person confirms exactly that version. No one is registered yet. The form awaits the person.`;
   },
   prepare_registration_cancellation(data) {
     const { registration } = data;
