@@ -22,7 +22,7 @@ import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal } from '../contract/effects.ts';
 import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
 import { BATCH_REFUSAL, recordRefusedToolCalls } from './message-refusals.ts';
-import { createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
+import { confirmationPageElicitationOf, createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
 
 /** Options of {@link createMcpHttpEndpoint}. */
 export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOptions<T> & {
@@ -99,7 +99,14 @@ const BEARER_CREDENTIALS = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  * whatever protocol version the request names: MCP has had no batches since
  * 2025-06-18, and this endpoint speaks no older dialect with them.
  *
+ * A client of protocol 2026-07-28 that declared URL-mode elicitation is
+ * asked to open a result's confirmation page (`confirmationPageElicitation`);
+ * its retry must reach a process with the same `stateKey` (the default key is
+ * per process). Clients of the 2025 revisions are not asked here: a server
+ * made for one request cannot send them a request.
+ *
  * @throws TypeError when `siteUrl` or an entry of `allowedOrigins` is not an absolute http(s) URL.
+ * @throws RangeError when `confirmationPageElicitation.stateKey` is shorter than 32 bytes.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
  * @see https://modelcontextprotocol.io/specification/2025-06-18/changelog
  * @example
@@ -111,6 +118,8 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
   const configuredOrigins = new Set([...(options.siteUrl !== undefined ? [options.siteUrl] : []), ...(options.allowedOrigins ?? [])].map(webOriginOf));
   const verify = options.verifyAccessToken ?? (async () => null);
   const resourceMetadataOption = options.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: options.resourceMetadataUrl } : {};
+  // A bad signing key stops the endpoint here, not each request.
+  confirmationPageElicitationOf(options);
   const handler = createMcpHandler(
     (context) => {
       const principal = principalOf(context.authInfo);

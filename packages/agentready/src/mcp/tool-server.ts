@@ -10,6 +10,7 @@ import {
   Server,
   type CallToolResult,
   type Implementation,
+  type InputRequiredResult,
   type JSONRPCRequest,
   type Result,
   type ServerContext,
@@ -21,6 +22,13 @@ import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolResult } from '../contract/envelope.ts';
 import type { Invocation, InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
+import {
+  CONFIRMATION_PAGE_META_KEY,
+  createConfirmationPageElicitation,
+  type ConfirmationPageElicitation,
+  type ConfirmationPageElicitationOptions,
+  type ConfirmationPageMeta,
+} from './confirmation-page-elicitation.ts';
 import { sentToolCall } from './message-refusals.ts';
 import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
 import { toolResultText, type ResultDescriptions } from './tool-result-text.ts';
@@ -46,6 +54,18 @@ export type McpToolServerOptions<T extends ToolContract> = {
    * the request came to (one the Host allowlist accepted).
    */
   siteUrl?: string;
+  /**
+   * Whether a client that declared URL-mode elicitation is asked to open
+   * `guidance.confirmationUrl` for the person when a result needs one
+   * (confirmation-page-elicitation.ts): on protocol 2026-07-28 through
+   * `input_required` (the tool runs once; its envelope comes back on the
+   * client's retry), on 2025-11-25 connections that saw `initialize` (stdio)
+   * through `elicitation/create`. The envelope is unchanged; the text adds the
+   * person's answer and `_meta` holds it under `agentready/confirmationPage`.
+   * Clients without it, and stateless 2025 HTTP, get the result as always.
+   * Default: on, with a per-process signing key; `false`: never asked.
+   */
+  confirmationPageElicitation?: boolean | ConfirmationPageElicitationOptions;
 };
 
 /**
@@ -77,6 +97,8 @@ export type PrincipalSource = PrincipalLookup;
 export function createMcpToolServer<T extends ToolContract>(options: McpToolServerOptions<T>, principalOf: PrincipalSource): Server {
   const { listing, outputSchemas } = listingOf(options.catalog);
   const describers = (options.describeResults ?? {}) as Record<string, ((data: never, result: never) => string) | undefined>;
+  const confirmationPage = confirmationPageElicitationOf(options);
+  const siteName = options.serverInfo.title ?? options.serverInfo.name;
 
   const server = new AuditedToolCallServer(
     options.serverInfo,
@@ -95,7 +117,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
     return { tools: listing };
   });
 
-  server.setRequestHandler('tools/call', { params: toolCallParams }, async function callTool(params): Promise<CallToolResult> {
+  server.setRequestHandler('tools/call', { params: toolCallParams }, async function callTool(params, ctx): Promise<CallToolResult | InputRequiredResult> {
     const { name } = params;
     const contract = options.catalog.get(name);
     const call = toolCallOf(params, principalOf, options.siteUrl);
@@ -103,18 +125,74 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
       await options.pipeline.recordRefusal(call, { code: 'NOT_FOUND', message: 'No tool has that name.' });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
     }
-    const envelope = withAbsoluteConfirmationUrl(await options.pipeline.invoke({ ...call, input: params.arguments ?? {} }), options.siteUrl);
-    const meta = untrustedContentResultMeta(contract, envelope);
-    const result: CallToolResult = {
-      content: [{ type: 'text', text: toolResultText(contract, envelope, describers[name]) }],
-      structuredContent: envelope as unknown as Record<string, unknown>,
-      isError: !envelope.ok,
-      ...(meta !== undefined && { _meta: meta }),
-    };
-    return server.projectCallToolResult(result, outputSchemas.get(name));
+    const answer = (envelope: ToolResult<unknown>, page?: ConfirmationPageMeta) =>
+      server.projectCallToolResult(toolCallResult(contract, envelope, describers[name], page), outputSchemas.get(name));
+    const input = params.arguments ?? {};
+    const pageCall = { tool: name, input, principalOf };
+    // A retry of the 2026-07-28 flow answers the envelope its signed state carries; the tool does not run again.
+    const retried = ctx.mcpReq.requestState() !== undefined || ctx.mcpReq.inputResponses !== undefined;
+    const resumed = confirmationPage && retried ? await confirmationPage.resume(pageCall, ctx) : undefined;
+    if (resumed) return answer(resumed.envelope, resumed.page);
+
+    const envelope = withAbsoluteConfirmationUrl(await options.pipeline.invoke({ ...call, input }), options.siteUrl);
+    // Asked once per call: a retry whose state did not verify is answered as it is, so a client is never asked in a loop.
+    if (!confirmationPage || retried) return answer(envelope);
+    const message = `${siteName}: your agent used "${contract.title}". Review it on the site's own page and confirm there if it is right; nothing is done until you do.`;
+    const offer = await confirmationPage.offer(pageCall, envelope, message, server, ctx);
+    if (offer.kind === 'input_required') return offer.result;
+    return answer(envelope, offer.kind === 'answered' ? offer.page : undefined);
   });
 
   return server;
+}
+
+/**
+ * The confirmation page elicitation the options ask for, or null when they
+ * turn it off.
+ *
+ * @throws RangeError when a configured `stateKey` is shorter than 32 bytes.
+ */
+export function confirmationPageElicitationOf(options: Pick<McpToolServerOptions<ToolContract>, 'confirmationPageElicitation'>): ConfirmationPageElicitation | null {
+  const setting = options.confirmationPageElicitation ?? true;
+  if (setting === false) return null;
+  return createConfirmationPageElicitation(setting === true ? {} : setting);
+}
+
+/**
+ * A `tools/call` result of an envelope: `structuredContent` = the envelope,
+ * `isError` = `!ok`, one text block with the key facts (and, when the client
+ * was asked to open the confirmation page, the person's answer), and `_meta`
+ * naming the fields that hold third-party text and the page asked about.
+ */
+function toolCallResult(
+  contract: ToolContract,
+  envelope: ToolResult<unknown>,
+  describe: ((data: never, result: never) => string) | undefined,
+  page: ConfirmationPageMeta | undefined,
+): CallToolResult {
+  const untrusted = untrustedContentResultMeta(contract, envelope);
+  const meta = page === undefined ? untrusted : { ...untrusted, [CONFIRMATION_PAGE_META_KEY]: page };
+  const text = toolResultText(contract, envelope, describe) + (page === undefined ? '' : ` ${confirmationPageSentence(page)}`);
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: envelope as unknown as Record<string, unknown>,
+    isError: !envelope.ok,
+    ...(meta !== undefined && { _meta: meta }),
+  };
+}
+
+/** What the person answered when their client asked them to open the confirmation page, for the model. */
+function confirmationPageSentence(page: ConfirmationPageMeta): string {
+  switch (page.answer) {
+    case 'accept':
+      return 'The person accepted opening the confirmation page from their client: they finish there.';
+    case 'decline':
+      return 'The person declined opening the confirmation page from their client: give them the link when they want to finish.';
+    case 'cancel':
+      return 'The person dismissed the request to open the confirmation page: give them the link when they want to finish.';
+    case 'unanswered':
+      return 'Their client was asked to open the confirmation page for the person but gave no answer: give them the link.';
+  }
 }
 
 type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
