@@ -15,7 +15,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool, fail, succeed, untrustedText } from '../src/contract/index.ts';
-import { createMcpHttpEndpoint, createMcpToolServer, toolResultText, type McpToolServerOptions } from '../src/mcp/index.ts';
+import { CONFIRMATION_PAGE_META_KEY, createMcpHttpEndpoint, createMcpToolServer, toolResultText, type McpToolServerOptions } from '../src/mcp/index.ts';
 import { createInvocationPipeline, type AuditEvidence, type Principal } from '../src/runtime/index.ts';
 
 const findBook = defineTool({
@@ -233,6 +233,59 @@ describe('createMcpToolServer', () => {
       ['find_book', 'INVALID_INPUT', 'pat-reader', 'b-1'],
       ['find_book', 'INVALID_INPUT', 'pat-reader', null],
     ]);
+  });
+});
+
+describe('createMcpToolServer: asking the client to open the confirmation page', () => {
+  /** A 2025-11-25 client in memory (it saw initialize) that declared URL elicitation, recording what it is asked to open. */
+  async function urlElicitingClient(options: McpToolServerOptions<typeof findBook | typeof prepareLoan>) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpToolServer(options, async () => reader).connect(serverSide);
+    const client = new Client({ name: 'unit', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+    const asked: Array<Record<string, unknown>> = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params as Record<string, unknown>);
+      return { action: 'accept' };
+    });
+    await client.connect(clientSide);
+    clients.push(client);
+    return { client, asked };
+  }
+
+  it('asks to open the absolute confirmationUrl by default, and adds the answer to the text and _meta only', async () => {
+    const { client, asked } = await urlElicitingClient(libraryOptions([], 'https://library.example'));
+    const prepared = (await client.callTool({ name: 'prepare_loan', arguments: { book_id: 'b-1' } })) as CallToolResult;
+    expect(asked).toEqual([{ mode: 'url', url: 'https://library.example/desk?book=b-1', message: expect.stringContaining('"Prepare a loan"'), elicitationId: expect.any(String) }]);
+    expect(prepared.structuredContent).toMatchObject({ ok: true, guidance: { requiresHumanConfirmation: true, confirmationUrl: 'https://library.example/desk?book=b-1' } });
+    expect(prepared._meta).toMatchObject({ [CONFIRMATION_PAGE_META_KEY]: { url: 'https://library.example/desk?book=b-1', answer: 'accept' } });
+    expect(prepared.content).toEqual([
+      {
+        type: 'text',
+        text: 'Prepare a loan: done. Nothing is final yet: the person must finish at https://library.example/desk?book=b-1. The person accepted opening the confirmation page from their client: they finish there.',
+      },
+    ]);
+    // Nothing to confirm, nothing asked.
+    await client.callTool({ name: 'find_book', arguments: { book_id: 'b-1' } });
+    expect(asked).toHaveLength(1);
+  });
+
+  it('asks nothing when turned off, or when the page is a path no client can open', async () => {
+    const off = await urlElicitingClient({ ...libraryOptions([], 'https://library.example'), confirmationPageElicitation: false });
+    const answered = (await off.client.callTool({ name: 'prepare_loan', arguments: { book_id: 'b-1' } })) as CallToolResult;
+    expect(answered.content).toEqual([{ type: 'text', text: 'Prepare a loan: done. Nothing is final yet: the person must finish at https://library.example/desk?book=b-1.' }]);
+    expect(answered._meta?.[CONFIRMATION_PAGE_META_KEY]).toBeUndefined();
+
+    const relative = await urlElicitingClient(libraryOptions([]));
+    const unopenable = (await relative.client.callTool({ name: 'prepare_loan', arguments: { book_id: 'b-1' } })) as CallToolResult;
+    expect(unopenable.structuredContent).toMatchObject({ guidance: { confirmationUrl: '/desk?book=b-1' } });
+    expect([...off.asked, ...relative.asked]).toEqual([]);
+  });
+
+  it('refuses a signing key shorter than 32 bytes when the server or endpoint is made', () => {
+    const shortKey = { stateKey: 'x'.repeat(31) };
+    expect(() => createMcpToolServer({ ...libraryOptions([]), confirmationPageElicitation: shortKey }, async () => reader)).toThrow(RangeError);
+    expect(() => createMcpHttpEndpoint({ ...libraryOptions([]), confirmationPageElicitation: shortKey })).toThrow(RangeError);
+    expect(() => createMcpHttpEndpoint({ ...libraryOptions([]), confirmationPageElicitation: { stateKey: 'k'.repeat(32) } })).not.toThrow();
   });
 });
 

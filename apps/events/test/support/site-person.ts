@@ -18,8 +18,8 @@ export type ActiveRegistration = { id: string; event: { id: string; title: strin
 export type SitePerson = {
   /** The session cookie as a `Cookie` header sends it, `ar_session=…` (for a page fetched, or a browser given the same session): a signed-in one unless opened with `signUp: false`. */
   cookie: string;
-  /** `GET`/`POST`/`DELETE` with the session cookie (and the CSRF header on changes); the JSON answer and status. */
-  call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; body: JsonObject }>;
+  /** `GET`/`POST`/`DELETE` with the session cookie (and the CSRF header on changes) and any further headers (`Idempotency-Key`); the JSON answer and status. */
+  call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: JsonObject }>;
   /** Creates a personal access token as the /connect page does; answers the token. */
   createAccessToken(label?: string): Promise<string>;
   /** IDs of the events on the person's saved list. */
