@@ -1,21 +1,29 @@
 /**
  * @module The sweep of what has expired, on SQLite and PostgreSQL: expired
  * sessions (with an anonymous visitor's saved events), expired and revoked
- * tokens, expired confirmation intents and old drafts go, through
+ * access tokens, expired and used confirmation tokens, old drafts and
+ * idempotency records past their retention go, through
  * `app.identity.sweep()` and through the real `agentready-events sweep`
- * command; live ones stay.
+ * command; live ones stay (a live draft still fills the page, a live
+ * commit's retry is still answered from its record).
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
 import { createTestClock, storeDialects, type DatabaseFixture, type TestClock } from './support/events-database.ts';
+import { commitBodyOf, type PersonConfirmation } from './support/app-visitor.ts';
 import { IdentityPerson } from './support/identity-person.ts';
 
 const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_EVENT = 'evt-ai-agents-meetup-taipei';
+/** Open: registered for long ago. */
+const OLD_COMMIT_EVENT = 'evt-webmcp-confirmation-patterns';
+/** Open: registered for a minute ago. */
+const LIVE_COMMIT_EVENT = 'evt-python-data-banqiao';
 const DAY = 24 * 3600_000;
 
 const dialects = await storeDialects('the identity sweep tests');
@@ -26,13 +34,16 @@ type Arranged = {
   liveVisitor: IdentityPerson;
   oldVisitorCookie: string;
   liveTokenLabel: string;
+  /** The registration commit of a minute ago: its body and key, to retry it after the sweep. */
+  liveCommit: { body: unknown; key: string; registrationId: string };
   rowsBefore: Record<string, number>;
 };
 
 /** Rows of the tables a sweep clears, counted in the database. */
 async function rowCounts(fixture: DatabaseFixture): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of ['agentready_session', 'agentready_access_token', 'confirmation_intents', 'registration_drafts', 'saved_events'] as const) {
+  const tables = ['agentready_session', 'agentready_access_token', 'agentready_confirmation', 'agentready_draft', 'agentready_idempotency_record', 'saved_events'] as const;
+  for (const table of tables) {
     const row = await fixture.db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -42,11 +53,39 @@ async function rowCounts(fixture: DatabaseFixture): Promise<Record<string, numbe
   return counts;
 }
 
+/** The person's confirmation of a registration, as the register page's Submit asks for it (201 expected). */
+async function confirmRegistration(person: IdentityPerson, eventId: string, name: string): Promise<PersonConfirmation> {
+  const answer = await person.call('POST', '/api/confirmations', { action: 'register', event_id: eventId, name, email: 'sweep@example.com' });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body as unknown as PersonConfirmation;
+}
+
+/** `POST /api/registrations` with the person's cookie and CSRF token and `Idempotency-Key: key`: status, header `Idempotent-Replayed`, body. */
+async function commitRegistration(app: EventsApp, person: IdentityPerson, body: unknown, key: string) {
+  const response = await app.request('/api/registrations', {
+    method: 'POST',
+    headers: { cookie: `ar_session=${person.cookie}`, 'x-csrf-token': person.csrfToken ?? '', 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, replayedHeader: response.headers.get('idempotent-replayed'), body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Confirms and registers under a new key, as the register page does (201 expected); answers what a retry resends. */
+async function registerWithKey(app: EventsApp, person: IdentityPerson, eventId: string): Promise<Arranged['liveCommit']> {
+  const body = commitBodyOf(await confirmRegistration(person, eventId, 'Committed'));
+  const key = randomUUID();
+  const answer = await commitRegistration(app, person, body, key);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return { body, key, registrationId: (answer.body as { registration: { id: string } }).registration.id };
+}
+
 /**
  * Long ago (100 days before the real now, past every lifetime): a person signs
- * up, makes a token and a draft and asks for an intent; a visitor saves an
- * event. A minute ago: the person signs in again and makes a live token
- * (and one revoked), a draft and an intent; another visitor saves an event.
+ * up, makes a token and a draft, confirms that draft (a token never used) and
+ * registers for another event under an idempotency key (a used token, a
+ * record); a visitor saves an event. A minute ago: the person signs in again
+ * and makes a live token (and one revoked), a draft and its confirmation, and
+ * registers under a key; another visitor saves an event.
  */
 async function arrange(app: EventsApp, clock: TestClock, fixture: DatabaseFixture): Promise<Arranged> {
   const realNow = Date.now();
@@ -55,12 +94,13 @@ async function arrange(app: EventsApp, clock: TestClock, fixture: DatabaseFixtur
   expect((await person.call('POST', '/api/access-tokens', { label: 'Old token' })).status).toBe(201);
   const oldDraft = await person.call('POST', '/api/tools/prepare_event_registration', { event_id: OPEN_EVENT, name: 'Old Draft' });
   expect(oldDraft.body, oldDraft.text).toMatchObject({ ok: true });
-  expect((await person.call('POST', '/api/confirmation-intents', { action: 'register', target_id: OPEN_EVENT })).status).toBe(200);
+  await confirmRegistration(person, OPEN_EVENT, 'Old Draft');
+  await registerWithKey(app, person, OLD_COMMIT_EVENT);
   const oldVisitor = new IdentityPerson(() => app);
   await oldVisitor.openSession();
   expect((await oldVisitor.call('POST', '/api/saved', { event_id: OPEN_EVENT })).status).toBe(200);
 
-  // A minute ago: within a confirmation intent's five minutes, even for a command started a few seconds later.
+  // A minute ago: within a confirmation token's ten minutes, even for a command started a few seconds later.
   clock.set(new Date(realNow - 60_000).toISOString());
   person.cookie = null;
   expect((await person.signIn()).status).toBe(200);
@@ -69,7 +109,8 @@ async function arrange(app: EventsApp, clock: TestClock, fixture: DatabaseFixtur
   expect((await person.call('DELETE', `/api/access-tokens/${(revoked.body as { accessToken: { id: string } }).accessToken.id}`)).status).toBe(200);
   const liveDraft = await person.call('POST', '/api/tools/prepare_event_registration', { event_id: OTHER_EVENT, name: 'Live Draft' });
   expect(liveDraft.body, liveDraft.text).toMatchObject({ ok: true });
-  expect((await person.call('POST', '/api/confirmation-intents', { action: 'register', target_id: OTHER_EVENT })).status).toBe(200);
+  await confirmRegistration(person, OTHER_EVENT, 'Live Draft');
+  const liveCommit = await registerWithKey(app, person, LIVE_COMMIT_EVENT);
   const liveVisitor = new IdentityPerson(() => app);
   await liveVisitor.openSession();
   expect((await liveVisitor.call('POST', '/api/saved', { event_id: OTHER_EVENT })).status).toBe(200);
@@ -87,24 +128,33 @@ async function arrange(app: EventsApp, clock: TestClock, fixture: DatabaseFixtur
     last_used_at: null,
   });
   await fixture.db.insertInto('agentready_oauth_artifact').values([artifact('expired-token', realNow - DAY), artifact('live-token', realNow + DAY)]).execute();
-  return { person, liveVisitor, oldVisitorCookie: oldVisitor.cookie!, liveTokenLabel: 'Live token', rowsBefore: await rowCounts(fixture) };
+  return { person, liveVisitor, oldVisitorCookie: oldVisitor.cookie!, liveTokenLabel: 'Live token', liveCommit, rowsBefore: await rowCounts(fixture) };
 }
 
 /** Checks that what expired is gone from the database and what lives still works. */
-async function expectOnlyLiveLeft(arranged: Arranged, fixture: DatabaseFixture): Promise<void> {
+async function expectOnlyLiveLeft(app: EventsApp, arranged: Arranged, fixture: DatabaseFixture): Promise<void> {
   const after = await rowCounts(fixture);
-  // Gone: the person's old session and the old visitor's (with its saved event); the old and the revoked token; the old intent; the old draft.
+  // Gone: the person's old session and the old visitor's (with its saved event); the old and the revoked access token;
+  // the old unused confirmation token and the two used ones (old and live); the old draft (the committed ones went
+  // with their commits); the old commit's idempotency record.
   expect(after).toEqual({
     agentready_session: arranged.rowsBefore['agentready_session']! - 2,
     agentready_access_token: arranged.rowsBefore['agentready_access_token']! - 2,
-    confirmation_intents: arranged.rowsBefore['confirmation_intents']! - 1,
-    registration_drafts: arranged.rowsBefore['registration_drafts']! - 1,
+    agentready_confirmation: arranged.rowsBefore['agentready_confirmation']! - 3,
+    agentready_draft: arranged.rowsBefore['agentready_draft']! - 1,
+    agentready_idempotency_record: arranged.rowsBefore['agentready_idempotency_record']! - 1,
     saved_events: arranged.rowsBefore['saved_events']! - 1,
   });
   const tokens = (await arranged.person.call('GET', '/api/access-tokens')).body as { accessTokens: Array<{ label: string }> };
   expect(tokens.accessTokens.map((token) => token.label)).toEqual([arranged.liveTokenLabel]);
   expect((await arranged.person.call('GET', `/api/events/${OTHER_EVENT}/registration-draft`)).body).toMatchObject({ draft: { name: 'Live Draft' } });
   expect(await arranged.liveVisitor.savedEventIds()).toEqual([OTHER_EVENT]);
+  // The live commit's record still answers its retry: the same registration, replayed, nothing registered twice.
+  const { body, key, registrationId } = arranged.liveCommit;
+  const retried = await commitRegistration(app, arranged.person, body, key);
+  expect(retried).toMatchObject({ status: 201, replayedHeader: 'true', body: { registration: { id: registrationId, event: { id: LIVE_COMMIT_EVENT } }, replayed: true } });
+  const registrations = (await arranged.person.call('GET', '/api/registrations')).body as { registrations: Array<{ id: string; event: { id: string } }> };
+  expect(registrations.registrations.map((registration) => registration.event.id).sort()).toEqual([OLD_COMMIT_EVENT, LIVE_COMMIT_EVENT].sort());
   expect((await arranged.person.openSession()).signedIn).toBe(true);
 }
 
@@ -131,9 +181,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('swee
     const arranged = await arrange(site.app, site.clock, site.fixture);
     site.clock.set(new Date().toISOString());
     const report = await site.app.identity.sweep();
-    expect(report).toEqual({ sessions: 2, accessTokens: 2, confirmationIntents: 1, registrationDrafts: 1, oauthArtifacts: 1 });
-    await expectOnlyLiveLeft(arranged, site.fixture);
-    expect(await site.app.identity.sweep()).toEqual({ sessions: 0, accessTokens: 0, confirmationIntents: 0, registrationDrafts: 0, oauthArtifacts: 0 });
+    expect(report).toEqual({ sessions: 2, accessTokens: 2, confirmationTokens: 3, drafts: 1, idempotencyRecords: 1, oauthArtifacts: 1 });
+    await expectOnlyLiveLeft(site.app, arranged, site.fixture);
+    expect(await site.app.identity.sweep()).toEqual({ sessions: 0, accessTokens: 0, confirmationTokens: 0, drafts: 0, idempotencyRecords: 0, oauthArtifacts: 0 });
   });
 
   it('agentready-events sweep does the same on the database DATABASE_URL names, and says what it removed', async () => {
@@ -141,9 +191,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('swee
     const arranged = await arrange(site.app, site.clock, site.fixture);
     const ran = await runSweepCommand(site.fixture.url);
     expect(ran.code, ran.stderr).toBe(0);
-    expect(JSON.parse(ran.stdout)).toEqual({ swept: { sessions: 2, accessTokens: 2, confirmationIntents: 1, registrationDrafts: 1, oauthArtifacts: 1 } });
+    expect(JSON.parse(ran.stdout)).toEqual({ swept: { sessions: 2, accessTokens: 2, confirmationTokens: 3, drafts: 1, idempotencyRecords: 1, oauthArtifacts: 1 } });
     site.clock.set(new Date().toISOString());
-    await expectOnlyLiveLeft(arranged, site.fixture);
+    await expectOnlyLiveLeft(site.app, arranged, site.fixture);
   });
 });
 

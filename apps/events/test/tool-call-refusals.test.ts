@@ -36,7 +36,7 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
     fixture = await open();
     app = createEventsApp({ db: fixture.db, now: createTestClock().now, logger: pino({ level: 'silent' }), webRoot: '/nonexistent' });
     visitor = await new AppVisitor(() => app).start();
-    // Tokens, intents and drafts need an account: the person signs up first.
+    // Tokens, confirmations and drafts need an account: the person signs up first.
     await visitor.signUp();
   });
   afterAll(async () => {
@@ -176,8 +176,14 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
     const RULE = 'on one line, without control, invisible or text-direction characters or broken Unicode.';
 
     async function storedRows() {
-      const count = async (table: 'agentready_access_token' | 'registration_drafts' | 'registrations') => (await fixture.db.selectFrom(table).selectAll().execute()).length;
-      return { tokens: await count('agentready_access_token'), drafts: await count('registration_drafts'), registrations: await count('registrations') };
+      const count = async (table: 'agentready_access_token' | 'agentready_draft' | 'agentready_confirmation' | 'registrations') =>
+        (await fixture.db.selectFrom(table).selectAll().execute()).length;
+      return {
+        tokens: await count('agentready_access_token'),
+        drafts: await count('agentready_draft'),
+        confirmations: await count('agentready_confirmation'),
+        registrations: await count('registrations'),
+      };
     }
 
     async function rest(method: string, path: string, bodyJson: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -191,12 +197,12 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
 
     it.each(NOT_ONE_LINE)('refuses %s with the same message on every surface, and stores nothing', async (_what, text) => {
       const token = ((await visitor.call('POST', '/api/access-tokens', { label: 'Line rule' })).body as { token: string }).token;
-      const intent = await visitor.intent('register', OPEN_EVENT);
       const before = await storedRows();
 
       const label = await rest('POST', '/api/access-tokens', `{"label":"${text}"}`);
       expect(label).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'label', message: `The label must be 1 to 60 characters ${RULE}` } });
-      const registration = await rest('POST', '/api/registrations', `{"event_id":"${OPEN_EVENT}","name":"${text}","email":"ada@example.org","confirmation_intent":"${intent}"}`);
+      // The person's Submit on the register page: the name they reviewed is refused before any draft or confirmation is stored.
+      const registration = await rest('POST', '/api/confirmations', `{"action":"register","event_id":"${OPEN_EVENT}","name":"${text}","email":"ada@example.org"}`);
       expect(registration).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'name', message: expect.stringContaining(RULE) } });
 
       const nameArguments = `{"event_id":"${OPEN_EVENT}","name":"${text}"}`;
