@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
+import type { CommitRequest } from '../src/domain/registrations.ts';
 import type { Principal } from 'agentready/runtime';
 import {
   createTestClock,
@@ -33,7 +34,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     await fixture.close();
   });
 
-  /** A person who signed up: registrations, intents and drafts need an account. */
+  /** A person who signed up: registrations, confirmations and drafts need an account. */
   async function newPrincipal(): Promise<Principal> {
     return (await signedUpSession({ db: fixture.db, now: clock.now })).principal;
   }
@@ -60,10 +61,18 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     return Number(row.count);
   }
 
-  async function intentFor(principal: Principal, action: 'register' | 'cancel', targetId: string): Promise<string> {
-    const issued = await services.createConfirmationIntent(principal, { action, targetId });
-    if (!issued.ok) throw new Error(`${issued.code}: ${issued.message}`);
-    return issued.value.intent;
+  /** The person's confirmation of a registration, as their Submit on the register page asks for it (expects success). */
+  async function confirmRegistration(principal: Principal, eventId: string, attendee = { name: 'Attendee', email: 'attendee@example.com' }): Promise<CommitRequest> {
+    const confirmed = await services.confirmRegistration(principal, { eventId, ...attendee });
+    if (!confirmed.ok) throw new Error(`${confirmed.code}: ${confirmed.message}`);
+    return { draftId: confirmed.value.draft.id, draftVersion: confirmed.value.draft.version, confirmationToken: confirmed.value.confirmationToken };
+  }
+
+  /** The person's confirmation in the cancel dialog (expects success). */
+  async function confirmCancellation(principal: Principal, registrationId: string): Promise<CommitRequest & { registrationId: string }> {
+    const confirmed = await services.confirmCancellation(principal, registrationId);
+    if (!confirmed.ok) throw new Error(`${confirmed.code}: ${confirmed.message}`);
+    return { registrationId, draftId: confirmed.value.draft.id, draftVersion: confirmed.value.draft.version, confirmationToken: confirmed.value.confirmationToken };
   }
 
   it('finds a part of a Chinese word, case-insensitively, across title, summary and venue', async () => {
@@ -157,102 +166,96 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
   it('registers once, lowers capacity by one, and gives the place back on cancel', async () => {
     const principal = await newPrincipal();
     const before = await services.getStateVersion(principal);
-    const created = await services.registerForEvent(principal, {
-      eventId: 'evt-webmcp-intro',
-      name: '林美玲',
-      email: 'mei.lin@example.com',
-      confirmationIntent: await intentFor(principal, 'register', 'evt-webmcp-intro'),
-    });
+    const created = await services.registerForEvent(principal, await confirmRegistration(principal, 'evt-webmcp-intro', { name: '林美玲', email: 'mei.lin@example.com' }));
     if (!created.ok) throw new Error(created.message);
     expect(created.value.registration.id).toMatch(/^reg-/);
     expect(await remaining('evt-webmcp-intro')).toBe(7);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(1);
+    const stored = await fixture.db.selectFrom('registrations').select(['attendee_name', 'attendee_email']).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ attendee_name: '林美玲', attendee_email: 'mei.lin@example.com' });
     expect(await services.checkRegistrable(principal, 'evt-webmcp-intro')).toMatchObject({ ok: false, code: 'CONFLICT', reason: 'already_registered' });
 
-    const cancelled = await services.cancelRegistration(principal, {
-      registrationId: created.value.registration.id,
-      confirmationIntent: await intentFor(principal, 'cancel', created.value.registration.id),
-    });
+    const cancelled = await services.cancelRegistration(principal, await confirmCancellation(principal, created.value.registration.id));
     expect(cancelled).toMatchObject({ ok: true, value: { registration: { status: 'cancelled' }, stateVersion: before + 2 } });
     expect(await remaining('evt-webmcp-intro')).toBe(8);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
     expect(await services.listActiveRegistrations(principal)).toEqual([]);
   });
 
-  it('refuses a name with a control or bidi character, and counts a name\'s length in characters', async () => {
+  it('refuses a name with a control or bidi character at confirmation, and counts a name\'s length in characters', async () => {
     const principal = await newPrincipal();
-    const register = async (name: string) =>
-      services.registerForEvent(principal, {
-        eventId: 'evt-webmcp-intro',
-        name,
-        email: 'mei.lin@example.com',
-        confirmationIntent: await intentFor(principal, 'register', 'evt-webmcp-intro'),
-      });
     for (const name of ['bell\u0007', 'abc \u202Eevil', 'a\u2066b\u2069', '\u{1F600}'.repeat(101)]) {
-      expect(await register(name)).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'name' });
+      expect(await services.confirmRegistration(principal, { eventId: 'evt-webmcp-intro', name, email: 'mei.lin@example.com' })).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        field: 'name',
+      });
     }
-    expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
-    expect(await register('\u{1F600}'.repeat(51))).toMatchObject({ ok: true });
+    expect(await services.findRegistrationDraft(principal, 'evt-webmcp-intro')).toBeNull();
+    expect(await fixture.db.selectFrom('agentready_confirmation').select('id').execute()).toEqual([]);
+    const emoji = '\u{1F600}'.repeat(51);
+    expect(await services.registerForEvent(principal, await confirmRegistration(principal, 'evt-webmcp-intro', { name: emoji, email: 'mei.lin@example.com' }))).toMatchObject({
+      ok: true,
+    });
     const stored = await fixture.db.selectFrom('registrations').select('attendee_name').executeTakeFirstOrThrow();
-    expect(stored.attendee_name).toBe('\u{1F600}'.repeat(51));
+    expect(stored.attendee_name).toBe(emoji);
   });
 
   it('sells the last place once when two people commit at the same moment', async () => {
     const [first, second] = [await newPrincipal(), await newPrincipal()];
     const eventId = 'evt-rust-microcontrollers-hsinchu';
-    const requests = await Promise.all(
-      [first, second].map(async (principal) => ({ principal, intent: await intentFor(principal, 'register', eventId) })),
-    );
-    const results = await Promise.all(
-      requests.map(({ principal, intent }) =>
-        services.registerForEvent(principal, { eventId, name: 'Attendee', email: 'attendee@example.com', confirmationIntent: intent }),
-      ),
-    );
+    const requests = await Promise.all([first, second].map(async (principal) => ({ principal, request: await confirmRegistration(principal, eventId) })));
+    const results = await Promise.all(requests.map(({ principal, request }) => services.registerForEvent(principal, request)));
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(results.find((result) => !result.ok)).toMatchObject({ code: 'CONFLICT', reason: 'full' });
     expect(await remaining(eventId)).toBe(0);
     expect(await activeRegistrations(eventId)).toBe(1);
   });
 
-  it('registers a person once when they submit twice at the same moment', async () => {
+  it('registers a person once when they submit twice at the same moment, and refuses a later confirmation as already registered', async () => {
     const principal = await newPrincipal();
-    const intents = [await intentFor(principal, 'register', 'evt-webmcp-intro'), await intentFor(principal, 'register', 'evt-webmcp-intro')];
-    const results = await Promise.all(
-      intents.map((intent) =>
-        services.registerForEvent(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: intent }),
-      ),
-    );
+    // Two Submits of the same form: the same draft version, two tokens.
+    const requests = [await confirmRegistration(principal, 'evt-webmcp-intro'), await confirmRegistration(principal, 'evt-webmcp-intro')];
+    expect(requests[1]?.draftVersion).toBe(requests[0]?.draftVersion);
+    const results = await Promise.all(requests.map((request) => services.registerForEvent(principal, request)));
     expect(results.filter((result) => result.ok)).toHaveLength(1);
-    expect(results.find((result) => !result.ok)).toMatchObject({ code: 'CONFLICT', reason: 'already_registered' });
+    // The second finds the confirmed draft gone with the first registration.
+    expect(results.find((result) => !result.ok)).toMatchObject({ code: 'CONFLICT', field: 'draft_id' });
     expect(await remaining('evt-webmcp-intro')).toBe(7);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(1);
+    // A new confirmation is refused at once: the account is registered.
+    expect(await services.confirmRegistration(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'attendee@example.com' })).toMatchObject({
+      ok: false,
+      code: 'CONFLICT',
+      reason: 'already_registered',
+    });
   });
 
-  /** What a commit answers when its intent was already used: the intent, not some later rule, refuses it. */
-  const INTENT_USED = {
+  /** What a commit answers when its token was already used: the token, not some later rule, refuses it. */
+  const TOKEN_USED = {
     ok: false,
     code: 'CONFIRMATION_REQUIRED',
-    field: 'confirmation_intent',
+    field: 'confirmation_token',
     message: 'This confirmation was already used. Confirm again.',
+    nextAction: expect.any(String),
   };
 
   /**
-   * Runs `commits` at once. On PostgreSQL the intent rows are held first, so
-   * every commit has read its intent unused and waits to consume it before
-   * any may go on: the interleaving a single-use guard must survive. (SQLite
-   * runs one transaction at a time.)
+   * Runs `commits` at once. On PostgreSQL the token rows are held first, so
+   * every commit has started and waits to read its token before any may go
+   * on. (SQLite runs one transaction at a time.)
    */
   async function atOnce<T>(commits: Array<() => Promise<T>>): Promise<T[]> {
     if (fixture.dialect === 'sqlite') return Promise.all(commits.map((commit) => commit()));
     let running: Promise<T[]> | undefined;
     await fixture.db.transaction().execute(async (trx) => {
-      await sql`select id from confirmation_intents for update`.execute(trx);
+      await sql`select id from agentready_confirmation for update`.execute(trx);
       running = Promise.all(commits.map((commit) => commit()));
       // Asked outside the holding transaction: pg_stat_activity stays as first read within one.
       for (;;) {
         const waiting = await sql<{ count: number }>`
           select count(*)::int as count from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock' and query like 'update "confirmation_intents"%'`.execute(fixture.db);
+          where datname = current_database() and wait_event_type = 'Lock' and query like 'select % from "agentready_confirmation" %'`.execute(fixture.db);
         if ((waiting.rows[0]?.count ?? 0) >= commits.length) break;
         await delay(5);
       }
@@ -260,103 +263,85 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     return running!;
   }
 
-  it('lets one intent be used once, even by two concurrent commits', async () => {
+  it('lets one token be used once, even by two concurrent commits', async () => {
     const principal = await newPrincipal();
-    const intent = await intentFor(principal, 'register', 'evt-webmcp-intro');
-    const register = () =>
-      services.registerForEvent(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: intent });
+    const request = await confirmRegistration(principal, 'evt-webmcp-intro');
+    const register = () => services.registerForEvent(principal, request);
     const results = await atOnce([register, register]);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
-    expect(results.find((result) => !result.ok)).toEqual(INTENT_USED);
+    expect(results.find((result) => !result.ok)).toEqual(TOKEN_USED);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(1);
     expect(await remaining('evt-webmcp-intro')).toBe(7);
-    const used = await fixture.db.selectFrom('confirmation_intents').select('used_at').execute();
+    const used = await fixture.db.selectFrom('agentready_confirmation').select('used_at').execute();
     expect(used.map((row) => row.used_at !== null)).toEqual([true]);
   });
 
-  it('lets one cancel intent be used once, even by two concurrent cancels', async () => {
+  it('lets one cancel token be used once, even by two concurrent cancels', async () => {
     const principal = await newPrincipal();
     const before = await services.getStateVersion(principal);
-    const registered = await services.registerForEvent(principal, {
-      eventId: 'evt-webmcp-intro',
-      name: 'Attendee',
-      email: 'a@example.com',
-      confirmationIntent: await intentFor(principal, 'register', 'evt-webmcp-intro'),
-    });
+    const registered = await services.registerForEvent(principal, await confirmRegistration(principal, 'evt-webmcp-intro'));
     if (!registered.ok) throw new Error(registered.message);
-    const registrationId = registered.value.registration.id;
-    const intent = await intentFor(principal, 'cancel', registrationId);
-    const cancel = () => services.cancelRegistration(principal, { registrationId, confirmationIntent: intent });
+    const request = await confirmCancellation(principal, registered.value.registration.id);
+    const cancel = () => services.cancelRegistration(principal, request);
     const results = await atOnce([cancel, cancel]);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
-    expect(results.find((result) => !result.ok)).toEqual(INTENT_USED);
+    expect(results.find((result) => !result.ok)).toEqual(TOKEN_USED);
     expect(await remaining('evt-webmcp-intro')).toBe(8);
     expect(await services.getStateVersion(principal)).toBe(before + 2);
   });
 
-  it('refuses a used intent even when what it confirmed was undone since: one click, one registration', async () => {
+  it('refuses a used token even when what it confirmed was undone since: one click, one registration', async () => {
     const principal = await newPrincipal();
-    const intent = await intentFor(principal, 'register', 'evt-webmcp-intro');
-    const register = () =>
-      services.registerForEvent(principal, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: intent });
-    const first = await register();
+    const request = await confirmRegistration(principal, 'evt-webmcp-intro');
+    const first = await services.registerForEvent(principal, request);
     if (!first.ok) throw new Error(first.message);
-    const cancelled = await services.cancelRegistration(principal, {
-      registrationId: first.value.registration.id,
-      confirmationIntent: await intentFor(principal, 'cancel', first.value.registration.id),
-    });
+    const cancelled = await services.cancelRegistration(principal, await confirmCancellation(principal, first.value.registration.id));
     expect(cancelled).toMatchObject({ ok: true });
-    expect(await register()).toEqual(INTENT_USED);
+    expect(await services.registerForEvent(principal, request)).toEqual(TOKEN_USED);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
     expect(await remaining('evt-webmcp-intro')).toBe(8);
   });
 
-  it('rolls the intent back when the commit is refused after consuming it', async () => {
+  it('rolls the token and the draft back when the commit is refused after consuming it', async () => {
     const principal = await newPrincipal();
     const before = await services.getStateVersion(principal);
     clock.set('2027-01-21T23:58:00+08:00');
-    const intent = await intentFor(principal, 'register', 'evt-webmcp-intro');
+    const request = await confirmRegistration(principal, 'evt-webmcp-intro', { name: 'Late Comer', email: 'late@example.com' });
     clock.set('2027-01-22T00:00:30+08:00');
-    const refused = await services.registerForEvent(principal, {
-      eventId: 'evt-webmcp-intro',
-      name: 'Late Comer',
-      email: 'late@example.com',
-      confirmationIntent: intent,
-    });
+    const refused = await services.registerForEvent(principal, request);
     expect(refused).toMatchObject({ ok: false, code: 'CONFLICT', reason: 'closed' });
-    const intentRow = await fixture.db.selectFrom('confirmation_intents').select('used_at').executeTakeFirstOrThrow();
-    expect(intentRow.used_at).toBeNull();
+    const tokenRow = await fixture.db.selectFrom('agentready_confirmation').select('used_at').executeTakeFirstOrThrow();
+    expect(tokenRow.used_at).toBeNull();
+    expect(await services.findRegistrationDraft(principal, 'evt-webmcp-intro')).toMatchObject({ id: request.draftId, version: request.draftVersion, name: 'Late Comer' });
     expect(await remaining('evt-webmcp-intro')).toBe(8);
     expect(await services.getStateVersion(principal)).toBe(before);
   });
 
-  it('stores no secret in clear: cookie, password and intent stay out of the account, session and intent rows', async () => {
+  it('stores no secret in clear: cookie, password and confirmation token stay out of the account, session and token rows', async () => {
     const signedUp = await signedUpSession({ db: fixture.db, now: clock.now });
-    const intent = await intentFor(signedUp.principal, 'register', 'evt-webmcp-intro');
+    const request = await confirmRegistration(signedUp.principal, 'evt-webmcp-intro');
     const accounts = await fixture.db.selectFrom('agentready_account').selectAll().execute();
     const sessions = await fixture.db.selectFrom('agentready_session').selectAll().execute();
-    const intents = await fixture.db.selectFrom('confirmation_intents').selectAll().execute();
+    const tokens = await fixture.db.selectFrom('agentready_confirmation').selectAll().execute();
     expect(sessions).toHaveLength(1);
-    const stored = JSON.stringify([accounts, sessions, intents]);
+    expect(tokens).toHaveLength(1);
+    const stored = JSON.stringify([accounts, sessions, tokens]);
     expect(stored).not.toContain(signedUp.cookieValue);
     expect(stored).not.toContain(TEST_PASSWORD);
-    expect(stored).not.toContain(intent);
+    expect(stored).not.toContain(request.confirmationToken);
   });
 
   it('refuses an anonymous visitor a confirmation, a registration and a draft, and stores none', async () => {
     const visitor = (await visitorSession({ db: fixture.db, now: clock.now })).principal;
     const signInToRegister = { ok: false, code: 'UNAUTHENTICATED', message: 'Sign in to register for an event.' };
-    expect(await services.createConfirmationIntent(visitor, { action: 'register', targetId: 'evt-webmcp-intro' })).toMatchObject({
-      ok: false,
-      code: 'UNAUTHENTICATED',
+    expect(await services.confirmRegistration(visitor, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com' })).toMatchObject({
+      ...signInToRegister,
       nextAction: expect.stringContaining('sign in'),
     });
-    expect(
-      await services.registerForEvent(visitor, { eventId: 'evt-webmcp-intro', name: 'Attendee', email: 'a@example.com', confirmationIntent: 'x'.repeat(43) }),
-    ).toMatchObject(signInToRegister);
+    expect(await services.registerForEvent(visitor, { draftId: 'drf-made-up', draftVersion: 1, confirmationToken: 'x'.repeat(43) })).toMatchObject(signInToRegister);
     expect(await services.saveRegistrationDraft(visitor, 'evt-webmcp-intro', { name: 'Attendee' })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
-    expect(await fixture.db.selectFrom('confirmation_intents').select('id').execute()).toEqual([]);
-    expect(await fixture.db.selectFrom('registration_drafts').select('id').execute()).toEqual([]);
+    expect(await fixture.db.selectFrom('agentready_confirmation').select('id').execute()).toEqual([]);
+    expect(await fixture.db.selectFrom('agentready_draft').select('id').execute()).toEqual([]);
     expect(await activeRegistrations('evt-webmcp-intro')).toBe(0);
     expect(await remaining('evt-webmcp-intro')).toBe(8);
   });
