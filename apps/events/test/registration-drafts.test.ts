@@ -1,19 +1,20 @@
 /**
  * Registration drafts, the prepared form behind `prepare_event_registration`'s
  * `confirmationUrl`: the domain on SQLite and on PostgreSQL (one draft per
- * account and event, replaced by the next prepare, removed by registering,
- * invisible to other accounts), and the REST API through `app.request()` (the
- * tool route stores it for a signed-in person and refuses an anonymous
- * visitor, `GET /api/events/:id/registration-draft` reads the account's own,
- * no tool result carries the e-mail). An unreachable PostgreSQL fails the run
- * unless AGENTREADY_SKIP_POSTGRES=1.
+ * account and event, a new version per change of content, removed by
+ * registering, invisible to other accounts), and the REST API through
+ * `app.request()` (the tool route stores it for a signed-in person, answers
+ * its version and refuses an anonymous visitor, `GET
+ * /api/events/:id/registration-draft` reads the account's own, no tool result
+ * carries the e-mail). An unreachable PostgreSQL fails the run unless
+ * AGENTREADY_SKIP_POSTGRES=1.
  */
 import { pino } from 'pino';
 import type { Principal } from 'agentready/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
-import { AppVisitor, type VisitorAnswer } from './support/app-visitor.ts';
+import { AppVisitor } from './support/app-visitor.ts';
 import {
   createSqliteFixture,
   createTestClock,
@@ -32,6 +33,8 @@ const FULL_EVENT = 'evt-accessible-forms-workshop';
 const EMAIL = 'mei.lin@example.com';
 const OTHER_EMAIL = 'lin.mei@example.org';
 const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
+/** A draft's content hash: SHA-256, hex. */
+const CONTENT_HASH = /^[0-9a-f]{64}$/;
 
 const dialects = await storeDialects('the registration draft tests');
 
@@ -55,17 +58,15 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
   }
 
   async function draftRows(): Promise<number> {
-    return (await fixture.db.selectFrom('registration_drafts').select('id').execute()).length;
+    return (await fixture.db.selectFrom('agentready_draft').select('id').execute()).length;
   }
 
-  async function register(principal: Principal, eventId: string, confirmationIntent?: string) {
-    let intent = confirmationIntent;
-    if (intent === undefined) {
-      const issued = await services.createConfirmationIntent(principal, { action: 'register', targetId: eventId });
-      if (!issued.ok) throw new Error(`${issued.code}: ${issued.message}`);
-      intent = issued.value.intent;
-    }
-    return services.registerForEvent(principal, { eventId, name: '林美玲', email: EMAIL, confirmationIntent: intent });
+  /** The person confirms the draft's current values on the page, then submits: the commit reads the stored draft. */
+  async function register(principal: Principal, eventId: string) {
+    const confirmed = await services.confirmRegistration(principal, { eventId, name: '林美玲', email: EMAIL });
+    if (!confirmed.ok) throw new Error(`${confirmed.code}: ${confirmed.message}`);
+    const { draft, confirmationToken } = confirmed.value;
+    return services.registerForEvent(principal, { draftId: draft.id, draftVersion: draft.version, confirmationToken });
   }
 
   it('stores what the agent gave and hands it back to the same account only', async () => {
@@ -73,11 +74,18 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
     const versionBefore = await services.getStateVersion(person);
     expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toBeNull();
 
-    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL })).toEqual({
+    const saved = await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL });
+    expect(saved).toEqual({
       ok: true,
-      value: { preparedAt: '2026-11-29T10:00:00+08:00' },
+      value: { preparedAt: '2026-11-29T10:00:00+08:00', draft: { id: expect.stringMatching(/^drf-/), version: 1, hash: expect.stringMatching(CONTENT_HASH) } },
     });
-    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toEqual({ name: '林美玲', email: EMAIL, preparedAt: '2026-11-29T10:00:00+08:00' });
+    if (!saved.ok) throw new Error(saved.message);
+    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toEqual({
+      ...saved.value.draft,
+      name: '林美玲',
+      email: EMAIL,
+      preparedAt: '2026-11-29T10:00:00+08:00',
+    });
     expect(await services.findRegistrationDraft(stranger, OPEN_EVENT)).toBeNull();
     expect(await services.findRegistrationDraft(person, OTHER_EVENT)).toBeNull();
     expect(await services.findRegistrationDraft(person, 'evt-no-such-event')).toBeNull();
@@ -87,28 +95,40 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
     expect(await fixture.db.selectFrom('registrations').select('id').execute()).toEqual([]);
   });
 
-  it('keeps one draft per account and event: the next prepare replaces it, a missing field included', async () => {
+  it('keeps one draft per account and event: a changed prepare makes a new version, a missing field included; the same one keeps it', async () => {
     const person = await newPrincipal();
-    await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL });
+    const first = await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL });
     clock.advance(60_000);
-    await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'Lin Mei' });
-    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toEqual({ name: 'Lin Mei', email: null, preparedAt: '2026-11-29T10:01:00+08:00' });
+    const second = await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'Lin Mei' });
+    if (!first.ok || !second.ok) throw new Error('a prepare was refused');
+    expect(second.value.draft).toMatchObject({ id: first.value.draft.id, version: 2 });
+    expect(second.value.draft.hash).not.toBe(first.value.draft.hash);
+    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toEqual({
+      ...second.value.draft,
+      name: 'Lin Mei',
+      email: null,
+      preparedAt: '2026-11-29T10:01:00+08:00',
+    });
+    // The same values again: still version 2.
+    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'Lin Mei' })).toMatchObject({ ok: true, value: { draft: second.value.draft } });
     await services.saveRegistrationDraft(person, OTHER_EVENT, { email: OTHER_EMAIL });
-    expect(await services.findRegistrationDraft(person, OTHER_EVENT)).toMatchObject({ name: null, email: OTHER_EMAIL });
+    expect(await services.findRegistrationDraft(person, OTHER_EVENT)).toMatchObject({ version: 1, name: null, email: OTHER_EMAIL });
     expect(await draftRows()).toBe(2);
   });
 
-  it('lets two prepares at the same moment both succeed, leaving one draft holding one of them', async () => {
+  it('lets two prepares at the same moment both succeed as versions 1 and 2, leaving one draft holding version 2', async () => {
     const person = await newPrincipal();
     const values = [
       { name: 'First Try', email: EMAIL },
       { name: 'Second Try', email: OTHER_EMAIL },
     ];
     const results = await Promise.all(values.map((value) => services.saveRegistrationDraft(person, OPEN_EVENT, value)));
-    expect(results.every((result) => result.ok)).toBe(true);
+    const versions = results.map((result) => (result.ok ? result.value.draft.version : null));
+    expect([...versions].sort()).toEqual([1, 2]);
     expect(await draftRows()).toBe(1);
     const draft = await services.findRegistrationDraft(person, OPEN_EVENT);
-    expect(values).toContainEqual({ name: draft?.name, email: draft?.email });
+    expect(draft).toMatchObject({ version: 2 });
+    expect({ name: draft?.name, email: draft?.email }).toEqual(values[versions.indexOf(2)]);
   });
 
   it('refuses a name or e-mail the Submit would refuse, and an unknown event, storing nothing', async () => {
@@ -122,13 +142,18 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
 
   it('is removed by registering for its event, and kept when the registration is refused', async () => {
     const [person, stranger] = [await newPrincipal(), await newPrincipal()];
-    await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL });
+    const prepared = await services.saveRegistrationDraft(person, OPEN_EVENT, { name: '林美玲', email: EMAIL });
     await services.saveRegistrationDraft(person, OTHER_EVENT, { name: '林美玲' });
     await services.saveRegistrationDraft(stranger, OPEN_EVENT, { name: 'Stranger' });
+    if (!prepared.ok) throw new Error(prepared.message);
 
-    // Refused (no valid intent): the transaction rolls back, the draft stays.
-    expect(await register(person, OPEN_EVENT, 'not-a-real-intent-xxxxxxxxxxxxxxxxxxxxxxxxx')).toMatchObject({ ok: false, code: 'CONFIRMATION_REQUIRED' });
-    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toMatchObject({ name: '林美玲' });
+    // Refused (no valid confirmation token): the transaction rolls back, the draft stays as it was.
+    const { id, version } = prepared.value.draft;
+    expect(await services.registerForEvent(person, { draftId: id, draftVersion: version, confirmationToken: 'cft_not-a-real-token' })).toMatchObject({
+      ok: false,
+      code: 'CONFIRMATION_REQUIRED',
+    });
+    expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toMatchObject({ id, version, name: '林美玲' });
 
     expect(await register(person, OPEN_EVENT)).toMatchObject({ ok: true });
     expect(await services.findRegistrationDraft(person, OPEN_EVENT)).toBeNull();
@@ -184,10 +209,6 @@ describe('the registration draft through the API', () => {
       expect(answer.status).toBe(200);
       return answer.body;
     }
-
-    async register(eventId: string, name: string, email: string): Promise<VisitorAnswer> {
-      return this.call('POST', '/api/registrations', { event_id: eventId, name, email, confirmation_intent: await this.intent('register', eventId) });
-    }
   }
 
   /** A visitor who has not signed in. */
@@ -200,30 +221,35 @@ describe('the registration draft through the API', () => {
     return person;
   }
 
-  it('stores the form prepare_event_registration fills, for the page at its confirmationUrl; the result never holds the e-mail', async () => {
+  it('stores the form prepare_event_registration fills, for the page at its confirmationUrl; the result names its version, never the e-mail', async () => {
     const person = await signedUpVisitor();
     const prepared = await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
     expect(prepared).toMatchObject({
       ok: true,
-      data: { form: { name: '林美玲', emailProvided: true }, status: 'awaiting_person' },
+      data: { form: { name: '林美玲', emailProvided: true }, draft: { id: expect.stringMatching(/^drf-/), version: 1 }, status: 'awaiting_person' },
       guidance: { requiresHumanConfirmation: true, confirmationUrl: `/events/${OPEN_EVENT}/register` },
     });
     expect(JSON.stringify(prepared)).not.toContain(EMAIL);
-    expect(await person.draft(OPEN_EVENT)).toEqual({ draft: { name: '林美玲', email: EMAIL, preparedAt: '2026-11-29T10:00:00+08:00' } });
+    expect(await person.draft(OPEN_EVENT)).toEqual({
+      draft: { ...(prepared.data?.['draft'] as object), hash: expect.stringMatching(CONTENT_HASH), name: '林美玲', email: EMAIL, preparedAt: '2026-11-29T10:00:00+08:00' },
+    });
     // Preparing registered nobody and took no place.
     expect(await fixture.db.selectFrom('registrations').select('id').execute()).toEqual([]);
     const event = await fixture.db.selectFrom('events').select('remaining_capacity').where('public_id', '=', OPEN_EVENT).executeTakeFirstOrThrow();
     expect(event.remaining_capacity).toBe(8);
   });
 
-  it('replaces the draft when the agent prepares again', async () => {
+  it('revises the draft when the agent prepares again: the same draft, a new version each time, answered to the agent', async () => {
     const person = await signedUpVisitor();
-    await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
-    await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'Lin Mei', email: OTHER_EMAIL });
-    expect(await person.draft(OPEN_EVENT)).toMatchObject({ draft: { name: 'Lin Mei', email: OTHER_EMAIL } });
-    await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'Lin Mei' });
-    expect(await person.draft(OPEN_EVENT)).toMatchObject({ draft: { name: 'Lin Mei', email: null } });
-    expect((await fixture.db.selectFrom('registration_drafts').select('id').execute()).length).toBe(1);
+    const first = await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
+    const draftId = (first.data?.['draft'] as { id: string }).id;
+    const second = await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'Lin Mei', email: OTHER_EMAIL });
+    expect(second.data?.['draft']).toEqual({ id: draftId, version: 2 });
+    expect(await person.draft(OPEN_EVENT)).toMatchObject({ draft: { id: draftId, version: 2, name: 'Lin Mei', email: OTHER_EMAIL } });
+    const third = await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'Lin Mei' });
+    expect(third.data?.['draft']).toEqual({ id: draftId, version: 3 });
+    expect(await person.draft(OPEN_EVENT)).toMatchObject({ draft: { id: draftId, version: 3, name: 'Lin Mei', email: null } });
+    expect((await fixture.db.selectFrom('agentready_draft').select('id').execute()).length).toBe(1);
   });
 
   it('shows the draft to the same account in another browser, and nothing of it to another account, a visitor or a request without a session', async () => {
@@ -252,7 +278,7 @@ describe('the registration draft through the API', () => {
     expect(refused).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', message: expect.stringMatching(/^Sign in to /), nextAction: expect.stringContaining('sign in') });
     expect(JSON.stringify(refused)).not.toContain(EMAIL);
     expect(await anonymousVisitor.draft(OPEN_EVENT)).toEqual({ draft: null });
-    expect(await fixture.db.selectFrom('registration_drafts').select('id').execute()).toEqual([]);
+    expect(await fixture.db.selectFrom('agentready_draft').select('id').execute()).toEqual([]);
   });
 
   it('stores nothing when the tool refuses: a full event, a bad e-mail or name', async () => {
@@ -267,7 +293,7 @@ describe('the registration draft through the API', () => {
   it('removes the draft when the person registers, which the tool then refuses to prepare again', async () => {
     const person = await signedUpVisitor();
     await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
-    expect(await person.register(OPEN_EVENT, '林美玲', EMAIL)).toMatchObject({ status: 201 });
+    expect(await person.register(OPEN_EVENT, { name: '林美玲', email: EMAIL })).toMatchObject({ status: 201 });
     expect(await person.draft(OPEN_EVENT)).toEqual({ draft: null });
     expect(await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL })).toMatchObject({
       ok: false,
@@ -278,7 +304,7 @@ describe('the registration draft through the API', () => {
 
   it('points the cancellation at the registrations page with that registration to confirm', async () => {
     const person = await signedUpVisitor();
-    const registered = await person.register(OPEN_EVENT, '林美玲', EMAIL);
+    const registered = await person.register(OPEN_EVENT, { name: '林美玲', email: EMAIL });
     const registrationId = (registered.body as { registration: { id: string } }).registration.id;
     const prepared = await person.tool('prepare_registration_cancellation', {});
     expect(prepared).toMatchObject({
