@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsApp, type EventsApp, type EventsAppOptions } from '../src/server/create-events-app.ts';
-import { AppVisitor, type VisitorAnswer } from './support/app-visitor.ts';
+import { AppVisitor, commitBodyOf, type PersonConfirmation, type VisitorAnswer } from './support/app-visitor.ts';
 import { createSqliteFixture, createTestClock, type DatabaseFixture, type TestClock } from './support/events-database.ts';
 import { PAGE_TEMPLATE_FIXTURE } from './support/page-template.ts';
 
@@ -24,7 +24,10 @@ const FULL_EVENT = 'evt-accessible-forms-workshop';
 const CLOSED_EVENT = 'evt-taipei-web-conf-2027';
 const LAST_PLACE_EVENT = 'evt-rust-microcontrollers-hsinchu';
 const INJECTION_EVENT = 'evt-prompt-injection-defense';
-const FIVE_MINUTES = 5 * 60 * 1000;
+const TEN_MINUTES = 10 * 60 * 1000;
+const OTHER_OPEN_EVENT = 'evt-ai-agents-meetup-taipei';
+/** Who registers unless a test says otherwise. */
+const MEI_LIN = { name: '林美玲', email: 'mei.lin@example.com' };
 /** What the API answers a state-changing request without this session's X-CSRF-Token. */
 const CSRF_REFUSAL = 'This request lacks a valid CSRF token. Reload the page and try again.';
 /** Names a person's Submit must refuse, so the registration tool must refuse them too. */
@@ -44,7 +47,7 @@ let clock: TestClock;
 let app: EventsApp;
 let logLines: string[];
 let recorded: Recorded[];
-let secrets: { cookies: string[]; csrfTokens: string[]; emails: string[] };
+let secrets: { cookies: string[]; csrfTokens: string[]; emails: string[]; confirmationTokens: string[] };
 
 beforeAll(() => {
   webRoot = mkdtempSync(join(tmpdir(), 'events-web-'));
@@ -71,7 +74,7 @@ beforeEach(async () => {
   clock = createTestClock();
   logLines = [];
   recorded = [];
-  secrets = { cookies: [], csrfTokens: [], emails: [] };
+  secrets = { cookies: [], csrfTokens: [], emails: [], confirmationTokens: [] };
   app = buildApp();
 });
 
@@ -116,11 +119,30 @@ class Visitor extends AppVisitor {
     if (this.csrfToken) secrets.csrfTokens.push(this.csrfToken);
   }
 
-  async register(eventId: string, intent: string | undefined, email = 'mei.lin@example.com'): Promise<Answer> {
-    secrets.emails.push(email);
-    const body: Record<string, string> = { event_id: eventId, name: '林美玲', email };
-    if (intent !== undefined) body['confirmation_intent'] = intent;
-    return this.call('POST', '/api/registrations', body);
+  /** The person's confirmation; the e-mail address it carries and the token it mints are secrets for the leak check. */
+  override async confirm(request: Parameters<AppVisitor['confirm']>[0]): Promise<Answer> {
+    if (request.action === 'register') secrets.emails.push(request.email);
+    const answer = await super.confirm(request);
+    const token = (answer.body as { confirmationToken?: unknown } | null)?.confirmationToken;
+    if (typeof token === 'string') secrets.confirmationTokens.push(token);
+    return answer;
+  }
+
+  /** Confirms and registers as the register page does, as 林美玲 unless told. */
+  override async register(eventId: string, attendee: { name: string; email: string } = MEI_LIN): Promise<Answer> {
+    return super.register(eventId, attendee);
+  }
+
+  /** {@link register}, expecting 201: the new registration's ID. */
+  async registered(eventId: string, attendee: { name: string; email: string } = MEI_LIN): Promise<string> {
+    const answer = await this.register(eventId, attendee);
+    expect(answer.status, answer.text).toBe(201);
+    return (answer.body as { registration: { id: string } }).registration.id;
+  }
+
+  /** The person's confirmation of a registration as 林美玲 (201 expected). */
+  async confirmedRegistration(eventId: string, attendee: { name: string; email: string } = MEI_LIN): Promise<PersonConfirmation> {
+    return this.confirmed({ action: 'register', event_id: eventId, ...attendee });
   }
 }
 
@@ -155,6 +177,10 @@ function assertNothingLeaked(): void {
     if (!CSRF_HANDING_ANSWERS.has(where)) {
       for (const token of secrets.csrfTokens) expect(text, where).not.toContain(token);
     }
+    // A confirmation token is shown once, to the click that minted it.
+    if (where !== 'POST /api/confirmations') {
+      for (const token of secrets.confirmationTokens) expect(text, where).not.toContain(token);
+    }
     if (text.startsWith('{')) assertOnlyPublicIds(JSON.parse(text) as unknown, where);
   }
 }
@@ -165,7 +191,7 @@ function assertOnlyPublicIds(value: unknown, where: string): void {
     for (const item of value) assertOnlyPublicIds(item, where);
   } else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      if (key === 'id') expect(item, where).toMatch(/^(evt|reg)-/);
+      if (key === 'id') expect(item, where).toMatch(/^(evt|reg|drf)-/);
       expect(key, where).not.toMatch(/session_?id|account_?id|row_?id|^event_id$/i);
       assertOnlyPublicIds(item, where);
     }
@@ -181,12 +207,18 @@ async function registrationCount(): Promise<number> {
   return (await fixture.db.selectFrom('registrations').select('id').execute()).length;
 }
 
-/** Capacity, registration rows, used intents and every account's and session's stateVersion: what a refusal must not change. */
+/**
+ * Capacity, registration rows, confirmation tokens (minted and used), drafts
+ * (id, version, hash), idempotency records and every account's and session's
+ * stateVersion: what a refusal must not change.
+ */
 async function snapshot(eventId: string) {
   return {
     remaining: await remaining(eventId),
     registrations: await fixture.db.selectFrom('registrations').select(['public_id', 'status']).orderBy('id').execute(),
-    usedIntents: (await fixture.db.selectFrom('confirmation_intents').select('id').where('used_at', 'is not', null).execute()).length,
+    confirmations: await fixture.db.selectFrom('agentready_confirmation').select(['id', 'used_at']).orderBy('id').execute(),
+    drafts: await fixture.db.selectFrom('agentready_draft').select(['id', 'version', 'content_hash']).orderBy('id').execute(),
+    idempotencyRecords: (await fixture.db.selectFrom('agentready_idempotency_record').select('id').execute()).length,
     accountStateVersions: await fixture.db.selectFrom('agentready_account').select('state_version').orderBy('id').execute(),
     sessionStateVersions: await fixture.db.selectFrom('agentready_session').select('state_version').orderBy('id').execute(),
   };
@@ -241,7 +273,8 @@ describe('a request without a session', () => {
     const sessionsBefore = await sessionCount();
     for (const [path, body] of [
       ['/api/saved', { event_id: OPEN_EVENT }],
-      ['/api/registrations', { event_id: OPEN_EVENT, name: 'A', email: 'a@example.com', confirmation_intent: 'x' }],
+      ['/api/confirmations', { action: 'register', event_id: OPEN_EVENT, name: 'A', email: 'a@example.com' }],
+      ['/api/registrations', { draft_id: 'drf-made-up', draft_version: 1, confirmation_token: 'x' }],
       ['/api/tools/save_event', { event_id: OPEN_EVENT }],
     ] as const) {
       const answer = await stranger.call('POST', path, body, { csrf: null });
@@ -480,11 +513,10 @@ describe('saved events', () => {
 });
 
 describe('registration', () => {
-  it('creates exactly one registration with a valid intent and lowers capacity by one', async () => {
+  it('creates exactly one registration with the person\'s confirmation and lowers capacity by one', async () => {
     const browser = await visitor();
     const before = await stateVersionOf(browser);
-    const intent = await browser.intent('register', OPEN_EVENT);
-    const answer = await browser.register(OPEN_EVENT, intent);
+    const answer = await browser.register(OPEN_EVENT);
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({
       registration: { id: expect.stringMatching(/^reg-[A-Za-z0-9_-]{16}$/), event: { id: OPEN_EVENT, title: 'WebMCP 入門工作坊' } },
@@ -510,7 +542,7 @@ describe('registration', () => {
     const browser = new Visitor();
     await browser.start();
     const { email } = await browser.signUp();
-    expect((await browser.register(OPEN_EVENT, await browser.intent('register', OPEN_EVENT))).status).toBe(201);
+    await browser.registered(OPEN_EVENT);
     const registeredIds = async (someone: Visitor) =>
       ((await someone.call('GET', '/api/registrations')).body as { registrations: Array<{ event: { id: string } }> }).registrations.map((r) => r.event.id);
 
@@ -524,19 +556,19 @@ describe('registration', () => {
 
   it('asks an anonymous visitor to sign in (401) before confirming, registering or cancelling, and stores nothing', async () => {
     const owner = await visitor();
-    const registered = await owner.register(OPEN_EVENT, await owner.intent('register', OPEN_EVENT));
-    const registrationId = (registered.body as { registration: { id: string } }).registration.id;
+    const registrationId = await owner.registered(OPEN_EVENT);
     const browser = await anonymousVisitor();
     const before = await snapshot(OPEN_EVENT);
-    const intentsBefore = (await fixture.db.selectFrom('confirmation_intents').select('id').execute()).length;
-    const madeUpIntent = 'A'.repeat(43);
+    const madeUpCommit = { draft_id: 'drf-made-up', draft_version: 1, confirmation_token: `cft_${'A'.repeat(43)}` };
+    const withKey = { headers: { 'idempotency-key': 'an-anonymous-attempt-key' } };
+    secrets.emails.push(MEI_LIN.email);
     for (const [path, body, doing] of [
-      ['/api/confirmation-intents', { action: 'register', target_id: OPEN_EVENT }, 'register for an event'],
-      ['/api/confirmation-intents', { action: 'cancel', target_id: registrationId }, 'cancel a registration'],
-      ['/api/registrations', { event_id: OPEN_EVENT, name: '林美玲', email: 'mei.lin@example.com', confirmation_intent: madeUpIntent }, 'register for an event'],
-      [`/api/registrations/${registrationId}/cancel`, { confirmation_intent: madeUpIntent }, 'cancel a registration'],
+      ['/api/confirmations', { action: 'register', event_id: OPEN_EVENT, ...MEI_LIN }, 'register for an event'],
+      ['/api/confirmations', { action: 'cancel', registration_id: registrationId }, 'cancel a registration'],
+      ['/api/registrations', madeUpCommit, 'register for an event'],
+      [`/api/registrations/${registrationId}/cancel`, madeUpCommit, 'cancel a registration'],
     ] as const) {
-      const answer = await browser.call('POST', path, body);
+      const answer = await browser.call('POST', path, body, withKey);
       expect(answer.status, path).toBe(401);
       expect(answer.body, path).toMatchObject({
         ok: false,
@@ -546,179 +578,196 @@ describe('registration', () => {
         retryable: false,
       });
     }
-    secrets.emails.push('mei.lin@example.com');
     expect((await browser.call('GET', '/api/registrations')).body).toEqual({ registrations: [] });
     expect(await snapshot(OPEN_EVENT)).toEqual(before);
-    expect((await fixture.db.selectFrom('confirmation_intents').select('id').execute()).length).toBe(intentsBefore);
   });
 
   it('registers a name of 51 emoji: 51 characters, though 102 UTF-16 units', async () => {
     const browser = await visitor();
-    secrets.emails.push('emoji@example.com');
-    const intent = await browser.intent('register', OPEN_EVENT);
-    const answer = await browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: FIFTY_ONE_EMOJI, email: 'emoji@example.com', confirmation_intent: intent });
+    const answer = await browser.register(OPEN_EVENT, { name: FIFTY_ONE_EMOJI, email: 'emoji@example.com' });
     expect(answer.status).toBe(201);
     const stored = await fixture.db.selectFrom('registrations').select('attendee_name').executeTakeFirstOrThrow();
     expect(stored.attendee_name).toBe(FIFTY_ONE_EMOJI);
   });
 
-  it('issues intents that expire in five minutes', async () => {
+  it('answers the person\'s confirmation with a token for the draft version they reviewed, good for ten minutes', async () => {
     const browser = await visitor();
-    const answer = await browser.call('POST', '/api/confirmation-intents', { action: 'register', target_id: OPEN_EVENT });
-    expect(answer.body).toEqual({ intent: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresAt: '2026-11-29T10:05:00+08:00' });
+    const answer = await browser.confirm({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({
+      confirmationToken: expect.stringMatching(/^cft_[A-Za-z0-9_-]{43}$/),
+      draft: { id: expect.stringMatching(/^drf-/), version: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      expiresAt: '2026-11-29T10:10:00+08:00',
+      stateVersion: await stateVersionOf(browser),
+    });
+    // The same review again: the same version, and a token of its own.
+    const again = await browser.confirmedRegistration(OPEN_EVENT);
+    expect(again.draft).toEqual((answer.body as PersonConfirmation).draft);
+    expect(again.confirmationToken).not.toBe((answer.body as PersonConfirmation).confirmationToken);
   });
 
   describe('refusals change nothing', () => {
-    async function expectRefusal(make: () => Promise<Answer>, status: number, expected: Record<string, unknown>, eventId = OPEN_EVENT) {
+    /**
+     * Asserts `make` is refused as `expected` and changes nothing; with
+     * `keptForKey`, a commit's refusal that is kept for its idempotency key (a
+     * CONFLICT: a retry with that key gets it again) adds that one record.
+     */
+    async function expectRefusal(make: () => Promise<Answer>, status: number, expected: Record<string, unknown>, eventId = OPEN_EVENT, keptForKey = false) {
       const before = await snapshot(eventId);
       const answer = await make();
-      expect(answer.status).toBe(status);
+      expect(answer.status, answer.text).toBe(status);
       expect(answer.body).toMatchObject({ ok: false, ...expected });
-      expect(await snapshot(eventId)).toEqual(before);
+      expect(answer.body).not.toHaveProperty('reason');
+      expect(await snapshot(eventId)).toEqual({ ...before, idempotencyRecords: before.idempotencyRecords + (keptForKey ? 1 : 0) });
     }
 
-    it('without a CSRF token, with a wrong one or with another account’s', async () => {
+    it('without a CSRF token, with a wrong one or with another account’s, at confirmation and at commit', async () => {
       const browser = await visitor();
       const other = await visitor();
-      const intent = await browser.intent('register', OPEN_EVENT);
       for (const csrf of [null, 'not-the-token', `${browser.csrfToken}x`, other.csrfToken]) {
-        await expectRefusal(
-          () => browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: 'A', email: 'a@example.com', confirmation_intent: intent }, { csrf }),
-          403,
-          { code: 'FORBIDDEN', message: CSRF_REFUSAL, retryable: false },
-        );
+        await expectRefusal(() => browser.call('POST', '/api/confirmations', { action: 'register', event_id: OPEN_EVENT, ...MEI_LIN }, { csrf }), 403, {
+          code: 'FORBIDDEN',
+          message: CSRF_REFUSAL,
+          retryable: false,
+        });
       }
-      secrets.emails.push('a@example.com');
-      // The intent was not spent by the refused requests: the right token still registers with it.
-      const accepted = await browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: 'A', email: 'a@example.com', confirmation_intent: intent });
-      expect(accepted.status).toBe(201);
+      const confirmation = await browser.confirmedRegistration(OPEN_EVENT);
+      const key = 'the-page-key-of-this-submit';
+      for (const csrf of [null, 'not-the-token', `${browser.csrfToken}x`, other.csrfToken]) {
+        await expectRefusal(() => browser.call('POST', '/api/registrations', commitBodyOf(confirmation), { csrf, headers: { 'idempotency-key': key } }), 403, {
+          code: 'FORBIDDEN',
+          message: CSRF_REFUSAL,
+          retryable: false,
+        });
+      }
+      // Neither the token nor the key was spent by the refused requests: with the CSRF token the same request registers.
+      const accepted = await browser.commitRegistration(confirmation, key);
+      expect(accepted.status, accepted.text).toBe(201);
+      expect(accepted.body).not.toHaveProperty('replayed');
     });
 
-    it('without an intent', async () => {
+    it('without a confirmation token', async () => {
       const browser = await visitor();
-      await expectRefusal(() => browser.register(OPEN_EVENT, undefined), 400, { code: 'INVALID_INPUT', field: 'confirmation_intent' });
-    });
-
-    it('with an unknown intent', async () => {
-      const browser = await visitor();
-      await expectRefusal(() => browser.register(OPEN_EVENT, 'made-up-intent'), 403, { code: 'CONFIRMATION_REQUIRED', field: 'confirmation_intent' });
-    });
-
-    it('with an intent that was already used', async () => {
-      const browser = await visitor();
-      const intent = await browser.intent('register', OPEN_EVENT);
-      const registered = await browser.register(OPEN_EVENT, intent);
-      const registrationId = (registered.body as { registration: { id: string } }).registration.id;
-      await browser.call('POST', `/api/registrations/${registrationId}/cancel`, { confirmation_intent: await browser.intent('cancel', registrationId) });
-      await expectRefusal(() => browser.register(OPEN_EVENT, intent), 403, { code: 'CONFIRMATION_REQUIRED', message: expect.stringContaining('already used') });
-    });
-
-    it('with an expired intent', async () => {
-      const browser = await visitor();
-      const intent = await browser.intent('register', OPEN_EVENT);
-      clock.advance(FIVE_MINUTES);
-      await expectRefusal(() => browser.register(OPEN_EVENT, intent), 403, { code: 'CONFIRMATION_REQUIRED', message: expect.stringContaining('expired') });
-    });
-
-    it('with an intent for another target', async () => {
-      const browser = await visitor();
-      const intent = await browser.intent('register', 'evt-ai-agents-meetup-taipei');
-      await expectRefusal(() => browser.register(OPEN_EVENT, intent), 403, { code: 'CONFIRMATION_REQUIRED' });
-    });
-
-    it('with an intent for another action', async () => {
-      const browser = await visitor();
-      const registered = await browser.register(OPEN_EVENT, await browser.intent('register', OPEN_EVENT));
-      const registrationId = (registered.body as { registration: { id: string } }).registration.id;
-      const registerIntent = await browser.intent('register', 'evt-ai-agents-meetup-taipei');
+      const { confirmation_token: _omitted, ...withoutToken } = commitBodyOf(await browser.confirmedRegistration(OPEN_EVENT));
       await expectRefusal(
-        () => browser.call('POST', `/api/registrations/${registrationId}/cancel`, { confirmation_intent: registerIntent }),
-        403,
-        { code: 'CONFIRMATION_REQUIRED' },
+        () => browser.call('POST', '/api/registrations', withoutToken, { headers: { 'idempotency-key': 'a-key-without-token' } }),
+        400,
+        { code: 'INVALID_INPUT', field: 'confirmation_token' },
       );
-      const cancelIntent = await browser.intent('cancel', registrationId);
-      await expectRefusal(() => browser.register('evt-ai-agents-meetup-taipei', cancelIntent), 403, { code: 'CONFIRMATION_REQUIRED' }, 'evt-ai-agents-meetup-taipei');
     });
 
-    it("with another account's intent", async () => {
+    it('with an unknown token', async () => {
+      const browser = await visitor();
+      const confirmation = await browser.confirmedRegistration(OPEN_EVENT);
+      await expectRefusal(() => browser.commitRegistration({ ...confirmation, confirmationToken: `cft_${'B'.repeat(43)}` }), 403, {
+        code: 'CONFIRMATION_REQUIRED',
+        field: 'confirmation_token',
+        message: 'This confirmation does not match this request. Confirm again.',
+      });
+    });
+
+    it('with a token that was already used, even after the registration was cancelled', async () => {
+      const browser = await visitor();
+      const confirmation = await browser.confirmedRegistration(OPEN_EVENT);
+      const registered = await browser.commitRegistration(confirmation);
+      const registrationId = (registered.body as { registration: { id: string } }).registration.id;
+      expect((await browser.cancel(registrationId)).status).toBe(200);
+      await expectRefusal(() => browser.commitRegistration(confirmation), 403, { code: 'CONFIRMATION_REQUIRED', message: expect.stringContaining('already used') });
+    });
+
+    it('with an expired token (ten minutes old)', async () => {
+      const browser = await visitor();
+      const confirmation = await browser.confirmedRegistration(OPEN_EVENT);
+      clock.advance(TEN_MINUTES);
+      await expectRefusal(() => browser.commitRegistration(confirmation), 403, { code: 'CONFIRMATION_REQUIRED', message: expect.stringContaining('expired') });
+    });
+
+    it('with a token for another event\'s draft, which still registers for its own', async () => {
+      const browser = await visitor();
+      const forOpen = await browser.confirmedRegistration(OPEN_EVENT);
+      const forOther = await browser.confirmedRegistration(OTHER_OPEN_EVENT);
+      await expectRefusal(() => browser.commitRegistration({ ...forOpen, confirmationToken: forOther.confirmationToken }), 403, {
+        code: 'CONFIRMATION_REQUIRED',
+        message: expect.stringContaining('does not match'),
+      });
+      expect((await browser.commitRegistration(forOther)).status).toBe(201);
+    });
+
+    it('with a token for another action', async () => {
+      const browser = await visitor();
+      const registrationId = await browser.registered(OPEN_EVENT);
+      const registerConfirmation = await browser.confirmedRegistration(OTHER_OPEN_EVENT);
+      await expectRefusal(() => browser.commitCancellation(registrationId, registerConfirmation), 403, { code: 'CONFIRMATION_REQUIRED' });
+      const cancelConfirmation = await browser.confirmed({ action: 'cancel', registration_id: registrationId });
+      await expectRefusal(() => browser.commitRegistration(cancelConfirmation), 403, { code: 'CONFIRMATION_REQUIRED' }, OTHER_OPEN_EVENT);
+    });
+
+    it("with another account's token", async () => {
       const [mine, theirs] = [await visitor(), await visitor()];
-      const theirIntent = await theirs.intent('register', OPEN_EVENT);
-      await expectRefusal(() => mine.register(OPEN_EVENT, theirIntent), 403, { code: 'CONFIRMATION_REQUIRED' });
-      expect((await theirs.register(OPEN_EVENT, theirIntent)).status).toBe(201);
+      const theirConfirmation = await theirs.confirmedRegistration(OPEN_EVENT);
+      await expectRefusal(() => mine.commitRegistration(theirConfirmation), 403, { code: 'CONFIRMATION_REQUIRED' });
+      expect((await theirs.commitRegistration(theirConfirmation)).status).toBe(201);
     });
 
     it('for a full event, at confirmation and at commit', async () => {
       const [first, second] = [await visitor(), await visitor()];
-      await expectRefusal(
-        () => first.call('POST', '/api/confirmation-intents', { action: 'register', target_id: FULL_EVENT }),
-        409,
-        { code: 'CONFLICT', reason: 'full' },
-        FULL_EVENT,
-      );
-      const firstIntent = await first.intent('register', LAST_PLACE_EVENT);
-      expect((await second.register(LAST_PLACE_EVENT, await second.intent('register', LAST_PLACE_EVENT), 'second@example.com')).status).toBe(201);
-      await expectRefusal(() => first.register(LAST_PLACE_EVENT, firstIntent), 409, { code: 'CONFLICT', reason: 'full' }, LAST_PLACE_EVENT);
+      const full = { code: 'CONFLICT', field: 'event_id', message: 'This event is full: no places are left.' };
+      await expectRefusal(() => first.confirm({ action: 'register', event_id: FULL_EVENT, ...MEI_LIN }), 409, full, FULL_EVENT);
+      const firstConfirmation = await first.confirmedRegistration(LAST_PLACE_EVENT);
+      await second.registered(LAST_PLACE_EVENT, { name: 'Second', email: 'second@example.com' });
+      await expectRefusal(() => first.commitRegistration(firstConfirmation), 409, full, LAST_PLACE_EVENT, true);
       expect(await remaining(LAST_PLACE_EVENT)).toBe(0);
     });
 
     it('after the deadline, at confirmation and at commit', async () => {
       const browser = await visitor();
-      await expectRefusal(
-        () => browser.call('POST', '/api/confirmation-intents', { action: 'register', target_id: CLOSED_EVENT }),
-        409,
-        { code: 'CONFLICT', reason: 'closed' },
-        CLOSED_EVENT,
-      );
+      const closed = { code: 'CONFLICT', field: 'event_id', message: 'Registration for this event has closed: the deadline has passed.' };
+      await expectRefusal(() => browser.confirm({ action: 'register', event_id: CLOSED_EVENT, ...MEI_LIN }), 409, closed, CLOSED_EVENT);
       clock.set('2027-01-21T23:58:00+08:00');
       // Weeks later: the session has ended (30 days at most), so the person signs in again.
       await browser.signInAgain();
-      const intent = await browser.intent('register', OPEN_EVENT);
+      const confirmation = await browser.confirmedRegistration(OPEN_EVENT);
       clock.set('2027-01-22T00:00:30+08:00');
-      await expectRefusal(() => browser.register(OPEN_EVENT, intent), 409, { code: 'CONFLICT', reason: 'closed' });
+      await expectRefusal(() => browser.commitRegistration(confirmation), 409, closed, OPEN_EVENT, true);
     });
 
     it('when already registered, at confirmation and at commit', async () => {
       const browser = await visitor();
-      const [intent, spare] = [await browser.intent('register', OPEN_EVENT), await browser.intent('register', OPEN_EVENT)];
-      expect((await browser.register(OPEN_EVENT, intent)).status).toBe(201);
-      await expectRefusal(
-        () => browser.call('POST', '/api/confirmation-intents', { action: 'register', target_id: OPEN_EVENT }),
-        409,
-        { code: 'CONFLICT', reason: 'already_registered' },
-      );
-      await expectRefusal(() => browser.register(OPEN_EVENT, spare), 409, { code: 'CONFLICT', reason: 'already_registered' });
+      // Two Submits of the same review: two tokens for the same draft version.
+      const [confirmation, spare] = [await browser.confirmedRegistration(OPEN_EVENT), await browser.confirmedRegistration(OPEN_EVENT)];
+      expect((await browser.commitRegistration(confirmation)).status).toBe(201);
+      await expectRefusal(() => browser.confirm({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN }), 409, {
+        code: 'CONFLICT',
+        message: 'You are already registered for this event.',
+      });
+      // The draft went with the registration: the spare token confirms nothing any more.
+      await expectRefusal(() => browser.commitRegistration(spare), 409, { code: 'CONFLICT', field: 'draft_id' }, OPEN_EVENT, true);
       expect(await registrationCount()).toBe(1);
     });
 
-    it('for a name with a control or bidi character, or over 100 characters', async () => {
+    it('for a name with a control or bidi character, or over 100 characters, at confirmation', async () => {
       const browser = await visitor();
-      const intent = await browser.intent('register', OPEN_EVENT);
-      secrets.emails.push('a@example.com');
       for (const [name, what] of BAD_NAMES) {
-        await expectRefusal(
-          () => browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name, email: 'a@example.com', confirmation_intent: intent }),
-          400,
-          { code: 'INVALID_INPUT', field: 'name', message: expect.not.stringContaining(name.trim()) },
-        ).catch((error: unknown) => {
+        await expectRefusal(() => browser.confirm({ action: 'register', event_id: OPEN_EVENT, name, email: 'a@example.com' }), 400, {
+          code: 'INVALID_INPUT',
+          field: 'name',
+          message: expect.not.stringContaining(name.trim()),
+        }).catch((error: unknown) => {
           throw new Error(`name with ${what}: ${String(error)}`);
         });
       }
     });
 
-    it('for a malformed name or e-mail', async () => {
+    it('for a malformed name or e-mail, at confirmation', async () => {
       const browser = await visitor();
-      const intent = await browser.intent('register', OPEN_EVENT);
-      await expectRefusal(
-        () => browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: '  ', email: 'a@example.com', confirmation_intent: intent }),
-        400,
-        { code: 'INVALID_INPUT', field: 'name' },
-      );
-      await expectRefusal(
-        () => browser.call('POST', '/api/registrations', { event_id: OPEN_EVENT, name: 'A', email: 'not-an-email', confirmation_intent: intent }),
-        400,
-        { code: 'INVALID_INPUT', field: 'email' },
-      );
-      secrets.emails.push('a@example.com');
+      await expectRefusal(() => browser.confirm({ action: 'register', event_id: OPEN_EVENT, name: '  ', email: 'a@example.com' }), 400, {
+        code: 'INVALID_INPUT',
+        field: 'name',
+      });
+      await expectRefusal(() => browser.confirm({ action: 'register', event_id: OPEN_EVENT, name: 'A', email: 'not-an-email' }), 400, {
+        code: 'INVALID_INPUT',
+        field: 'email',
+      });
     });
   });
 });
@@ -726,53 +775,58 @@ describe('registration', () => {
 describe('cancellation', () => {
   async function registeredVisitor() {
     const browser = await visitor();
-    const answer = await browser.register(OPEN_EVENT, await browser.intent('register', OPEN_EVENT));
-    return { browser, registrationId: (answer.body as { registration: { id: string } }).registration.id };
+    return { browser, registrationId: await browser.registered(OPEN_EVENT) };
   }
 
-  it('cancels with an intent and gives the place back', async () => {
+  it('cancels with the person\'s confirmation and gives the place back', async () => {
     const { browser, registrationId } = await registeredVisitor();
     const before = await stateVersionOf(browser);
     expect(await remaining(OPEN_EVENT)).toBe(7);
-    const answer = await browser.call('POST', `/api/registrations/${registrationId}/cancel`, {
-      confirmation_intent: await browser.intent('cancel', registrationId),
-    });
+    const answer = await browser.cancel(registrationId);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ registration: { id: registrationId, status: 'cancelled' }, stateVersion: before + 1 });
     expect(await remaining(OPEN_EVENT)).toBe(8);
     expect((await browser.call('GET', '/api/registrations')).body).toEqual({ registrations: [] });
-    const again = await browser.call('POST', '/api/confirmation-intents', { action: 'cancel', target_id: registrationId });
+    const again = await browser.confirm({ action: 'cancel', registration_id: registrationId });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'CONFLICT', reason: 'not_active' });
+    expect(again.body).toMatchObject({ code: 'CONFLICT', message: 'This registration is already cancelled.' });
   });
 
   it("answers NOT_FOUND for another account's registration and changes nothing", async () => {
     const { registrationId } = await registeredVisitor();
     const stranger = await visitor();
+    const strangersOwn = await stranger.registered(OTHER_OPEN_EVENT);
+    const strangersConfirmation = await stranger.confirmed({ action: 'cancel', registration_id: strangersOwn });
     const before = await snapshot(OPEN_EVENT);
-    const intentAnswer = await stranger.call('POST', '/api/confirmation-intents', { action: 'cancel', target_id: registrationId });
-    expect(intentAnswer.status).toBe(404);
-    expect(intentAnswer.body).toMatchObject({ ok: false, code: 'NOT_FOUND' });
-    const ownIntent = await stranger.intent('register', OPEN_EVENT);
-    const cancel = await stranger.call('POST', `/api/registrations/${registrationId}/cancel`, { confirmation_intent: ownIntent });
+    const confirmAnswer = await stranger.confirm({ action: 'cancel', registration_id: registrationId });
+    expect(confirmAnswer.status).toBe(404);
+    expect(confirmAnswer.body).toMatchObject({ ok: false, code: 'NOT_FOUND', field: 'registration_id' });
+    // The stranger's good confirmation, for a registration of its own, pointed at someone else's.
+    const cancel = await stranger.commitCancellation(registrationId, strangersConfirmation);
     expect(cancel.status).toBe(404);
     expect(cancel.body).toMatchObject({ ok: false, code: 'NOT_FOUND' });
-    expect(await snapshot(OPEN_EVENT)).toEqual(before);
+    // Nothing changed but the refusal kept for the commit's idempotency key.
+    expect(await snapshot(OPEN_EVENT)).toEqual({ ...before, idempotencyRecords: before.idempotencyRecords + 1 });
+    // That confirmation was not spent: it still cancels the stranger's own.
+    expect((await stranger.commitCancellation(strangersOwn, strangersConfirmation)).status).toBe(200);
   });
 
-  it('refuses without a CSRF token, with a wrong one or another account’s, or without an intent', async () => {
+  it('refuses without a CSRF token, with a wrong one or another account’s, or without a token', async () => {
     const { browser, registrationId } = await registeredVisitor();
     const other = await visitor();
+    const confirmation = await browser.confirmed({ action: 'cancel', registration_id: registrationId });
     const before = await snapshot(OPEN_EVENT);
-    const intent = await browser.intent('cancel', registrationId);
+    const path = `/api/registrations/${registrationId}/cancel`;
     for (const csrf of [null, 'not-the-token', `${browser.csrfToken}x`, other.csrfToken]) {
-      const refused = await browser.call('POST', `/api/registrations/${registrationId}/cancel`, { confirmation_intent: intent }, { csrf });
+      const refused = await browser.call('POST', path, commitBodyOf(confirmation), { csrf, headers: { 'idempotency-key': 'a-cancel-key-0001' } });
       expect(refused.status, String(csrf)).toBe(403);
       expect(refused.body, String(csrf)).toMatchObject({ ok: false, code: 'FORBIDDEN', message: CSRF_REFUSAL, retryable: false });
     }
-    const noIntent = await browser.call('POST', `/api/registrations/${registrationId}/cancel`, {});
-    expect(noIntent.body).toMatchObject({ code: 'INVALID_INPUT', field: 'confirmation_intent' });
+    const { confirmation_token: _omitted, ...withoutToken } = commitBodyOf(confirmation);
+    const noToken = await browser.call('POST', path, withoutToken, { headers: { 'idempotency-key': 'a-cancel-key-0001' } });
+    expect(noToken.body).toMatchObject({ code: 'INVALID_INPUT', field: 'confirmation_token' });
     expect(await snapshot(OPEN_EVENT)).toEqual(before);
+    expect((await browser.commitCancellation(registrationId, confirmation, 'a-cancel-key-0001')).status).toBe(200);
   });
 });
 
@@ -821,7 +875,10 @@ describe('server', () => {
       expect(forged.body).toMatchObject({ ok: false, code: 'FORBIDDEN', message: CSRF_REFUSAL });
     }
     expect((await browser.call('GET', '/api/saved')).body).toEqual({ events: [] });
-    expect((await browser.call('POST', '/api/tools/submit_registration', {})).status).toBe(404);
+    // The site's own commit steps are no tools: neither the page's agent nor anyone else calls them here.
+    for (const name of ['submit_registration', 'approve_registration', 'approve_cancellation', 'register_for_event', 'cancel_registration']) {
+      expect((await browser.call('POST', `/api/tools/${name}`, {})).status, name).toBe(404);
+    }
   });
 });
 
@@ -919,10 +976,12 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
     const result = await tool(browser, 'prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: 'mei.lin@example.com' });
     expect(result).toMatchObject({
       ok: true,
-      data: { form: { name: '林美玲', emailProvided: true }, status: 'awaiting_person' },
+      data: { form: { name: '林美玲', emailProvided: true }, draft: { id: expect.stringMatching(/^drf-/), version: 1 }, status: 'awaiting_person' },
       guidance: { requiresHumanConfirmation: true, confirmationUrl: `/events/${OPEN_EVENT}/register`, availableActions: [] },
     });
-    expect(await snapshot(OPEN_EVENT)).toEqual(before);
+    // A draft for the person's page, and nothing else: no place, no registration, no confirmation.
+    const draftId = (result.data?.['draft'] as { id: string }).id;
+    expect(await snapshot(OPEN_EVENT)).toEqual({ ...before, drafts: [{ id: draftId, version: 1, content_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }] });
     expect(await tool(browser, 'prepare_event_registration', { event_id: FULL_EVENT })).toMatchObject({ ok: false, code: 'CONFLICT', nextAction: expect.any(String) });
     expect(await tool(browser, 'prepare_event_registration', { event_id: CLOSED_EVENT })).toMatchObject({ ok: false, code: 'CONFLICT' });
     expect(await tool(browser, 'prepare_event_registration', { event_id: OPEN_EVENT, email: 'not-an-email' })).toMatchObject({ ok: false, field: 'email' });
@@ -943,11 +1002,11 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
   it('prepares a cancellation: one active registration is chosen, several need a selection, none is NOT_FOUND', async () => {
     const browser = await visitor();
     expect(await tool(browser, 'prepare_registration_cancellation', {})).toMatchObject({ ok: false, code: 'NOT_FOUND' });
-    await browser.register(OPEN_EVENT, await browser.intent('register', OPEN_EVENT));
+    await browser.registered(OPEN_EVENT);
     const one = await tool(browser, 'prepare_registration_cancellation', {});
     expect(one).toMatchObject({ ok: true, data: { registration: { event: { id: OPEN_EVENT } } }, guidance: { requiresHumanConfirmation: true } });
 
-    await browser.register(LAST_PLACE_EVENT, await browser.intent('register', LAST_PLACE_EVENT));
+    await browser.registered(LAST_PLACE_EVENT);
     const before = await snapshot(OPEN_EVENT);
     const several = await tool(browser, 'prepare_registration_cancellation', {});
     expect(several).toMatchObject({ ok: false, code: 'SELECTION_REQUIRED', retryable: false });
