@@ -1,6 +1,6 @@
 /**
  * Issue acceptance item 7, in Chromium: a registration or cancel POST without
- * the CSRF token, without a valid confirmation intent, with a used or expired
+ * the CSRF token, without a valid confirmation token, with a used or expired
  * one, or for another account's registration is refused and changes nothing.
  * Each person has signed up (registering needs an account), in their browser.
  *
@@ -10,19 +10,19 @@
  * (same-site: the cookie still goes along, only the token is missing), and from
  * `http://localhost:<port>` (cross-site: the SameSite=Lax cookie stays home).
  * After every refusal the database (every event's remaining capacity, every
- * registration row, every intent, every account's and session's stateVersion) and what the
+ * registration row, every confirmation token and draft, every account's and session's stateVersion) and what the
  * person sees on /registrations and on the event's page are as they were, and
  * no answer the test sees carries an e-mail address, an `ar_session` value,
  * SQL or a stack trace.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from 'agentready/identity';
-import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
+import { commitBodyOf, newTestEmail, TEST_PASSWORD, type PersonConfirmation } from './support/app-visitor.ts';
 import { createTestClock, type TestClock } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
@@ -33,12 +33,14 @@ const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_EVENT = 'evt-webmcp-confirmation-patterns';
 /** Free, open, 37 of 120 places left. */
 const THIRD_EVENT = 'evt-ai-agents-meetup-taipei';
-const FIVE_MINUTES = 5 * 60 * 1000;
+const TEN_MINUTES = 10 * 60 * 1000;
 const SESSION_COOKIE = 'ar_session';
 const ATTENDEE = { name: 'Lin Mei-Hua', email: 'meihua@example.com' };
 
 /** One HTTP answer as the test saw it. */
 type Answer = { status: number; text: string; body: unknown };
+/** A commit's body as the page sends it: the confirmed draft version and the token. */
+type CommitBody = ReturnType<typeof commitBodyOf>;
 /** What a refusal must look like. */
 type Refusal = { status: number; code: string; field?: string; message?: RegExp };
 /** What the person sees: /registrations, and the event's own page. */
@@ -161,17 +163,17 @@ function assertNothingLeaked(): void {
  * Sends a request with `fetch` from inside `page`, which must be a page of the
  * site (same origin: the browser adds the session cookie itself).
  */
-async function fetchInPage(page: Page, method: string, path: string, body?: unknown, csrf: string | null = null): Promise<Answer> {
+async function fetchInPage(page: Page, method: string, path: string, body?: unknown, csrf: string | null = null, extraHeaders: Record<string, string> = {}): Promise<Answer> {
   expect(new URL(page.url()).origin).toBe(server.url);
   const answer = await page.evaluate(
-    async ({ method, path, json, csrf }) => {
-      const headers: Record<string, string> = { Accept: 'application/json' };
+    async ({ method, path, json, csrf, extraHeaders }) => {
+      const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
       if (json !== null) headers['Content-Type'] = 'application/json';
       if (csrf !== null) headers['X-CSRF-Token'] = csrf;
       const response = await fetch(path, { method, headers, body: json, credentials: 'same-origin' });
       return { status: response.status, text: await response.text() };
     },
-    { method, path, json: body === undefined ? null : JSON.stringify(body), csrf },
+    { method, path, json: body === undefined ? null : JSON.stringify(body), csrf, extraHeaders },
   );
   seen.push({ where: `${method} ${path} (fetch in page)`, text: answer.text });
   return { ...answer, body: JSON.parse(answer.text) as unknown };
@@ -232,36 +234,46 @@ class Visitor {
   }
 
   /** POST from inside the page; `csrf` defaults to this session's token, null sends no header. */
-  post(path: string, body: unknown, csrf: string | null = this.csrfToken): Promise<Answer> {
-    return fetchInPage(this.page, 'POST', path, body, csrf);
+  post(path: string, body: unknown, csrf: string | null = this.csrfToken, extraHeaders: Record<string, string> = {}): Promise<Answer> {
+    return fetchInPage(this.page, 'POST', path, body, csrf, extraHeaders);
   }
 
-  /** What the page does when the person confirms: mints an intent (expects success). */
-  async intent(action: 'register' | 'cancel', targetId: string): Promise<string> {
-    const answer = await this.post('/api/confirmation-intents', { action, target_id: targetId });
-    expect(answer.status, answer.text).toBe(200);
-    return (answer.body as { intent: string }).intent;
+  /** What the page does when the person confirms: `POST /api/confirmations` (expects 201); answers the commit body it allows. */
+  async confirm(request: { action: 'register'; event_id: string } | { action: 'cancel'; registration_id: string }): Promise<CommitBody> {
+    const answer = await this.post('/api/confirmations', request.action === 'register' ? { ...request, ...ATTENDEE } : request);
+    expect(answer.status, answer.text).toBe(201);
+    return commitBodyOf(answer.body as PersonConfirmation);
   }
 
-  register(eventId: string, intent: string | undefined, csrf: string | null = this.csrfToken): Promise<Answer> {
-    const body: Record<string, string> = { event_id: eventId, ...ATTENDEE };
-    if (intent !== undefined) body['confirmation_intent'] = intent;
-    return this.post('/api/registrations', body, csrf);
+  /** The person confirms registering for `eventId` as {@link ATTENDEE}. */
+  confirmRegistration(eventId: string): Promise<CommitBody> {
+    return this.confirm({ action: 'register', event_id: eventId });
   }
 
-  cancel(registrationId: string, intent: string, csrf: string | null = this.csrfToken): Promise<Answer> {
-    return this.post(`/api/registrations/${registrationId}/cancel`, { confirmation_intent: intent }, csrf);
+  /** The person confirms cancelling `registrationId`. */
+  confirmCancellation(registrationId: string): Promise<CommitBody> {
+    return this.confirm({ action: 'cancel', registration_id: registrationId });
   }
 
-  /** Registers with a fresh intent from the page's API, expecting 201. */
+  /** `POST /api/registrations` with `body` and a new Idempotency-Key (or `key`), as the page's Submit sends it. */
+  register(body: Partial<CommitBody>, csrf: string | null = this.csrfToken, key: string = randomUUID()): Promise<Answer> {
+    return this.post('/api/registrations', body, csrf, { 'Idempotency-Key': key });
+  }
+
+  /** `POST /api/registrations/:id/cancel` with `body` and a new Idempotency-Key, as the cancel dialog sends it. */
+  cancel(registrationId: string, body: Partial<CommitBody>, csrf: string | null = this.csrfToken): Promise<Answer> {
+    return this.post(`/api/registrations/${registrationId}/cancel`, body, csrf, { 'Idempotency-Key': randomUUID() });
+  }
+
+  /** Confirms and registers through the page's API, expecting 201; answers the registration's ID. */
   async registerDirectly(eventId: string): Promise<string> {
-    const answer = await this.register(eventId, await this.intent('register', eventId));
+    const answer = await this.register(await this.confirmRegistration(eventId));
     expect(answer.status, answer.text).toBe(201);
     return (answer.body as { registration: { id: string } }).registration.id;
   }
 
-  /** The person registers by clicking (fill, review, submit); answers with what the page sent. */
-  async registerThroughPage(eventId: string): Promise<{ registrationId: string; intent: string }> {
+  /** The person registers by clicking (fill, review, submit); answers with the commit body the page sent. */
+  async registerThroughPage(eventId: string): Promise<{ registrationId: string; sent: CommitBody }> {
     const { page } = this;
     await page.goto(`${server.url}/events/${eventId}/register`);
     await page.locator(`${byTestId('review-button')}:not([disabled])`).waitFor();
@@ -276,13 +288,12 @@ class Visitor {
     const response = await answered;
     await page.locator(byTestId('register-success')).waitFor();
     expect(response.status()).toBe(201);
-    const intent = (request.postDataJSON() as { confirmation_intent: string }).confirmation_intent;
     const registrationId = ((await response.json()) as { registration: { id: string } }).registration.id;
-    return { registrationId, intent };
+    return { registrationId, sent: request.postDataJSON() as CommitBody };
   }
 
-  /** The person cancels through the dialog on /registrations; answers with the intent the page sent. */
-  async cancelThroughPage(registrationId: string): Promise<string> {
+  /** The person cancels through the dialog on /registrations; answers with the commit body the page sent. */
+  async cancelThroughPage(registrationId: string): Promise<CommitBody> {
     const { page } = this;
     await page.goto(`${server.url}/registrations`);
     const card = page.locator(`${byTestId('registration')}[data-registration-id="${registrationId}"]`);
@@ -294,7 +305,7 @@ class Visitor {
     await page.click(byTestId('dialog-confirm-cancel'));
     const request = await sent;
     await page.locator(byTestId('cancel-success')).waitFor();
-    return (request.postDataJSON() as { confirmation_intent: string }).confirmation_intent;
+    return request.postDataJSON() as CommitBody;
   }
 
   /** Reads /registrations and the event's page as the person sees them; leaves the tab on the event's page. */
@@ -328,7 +339,12 @@ async function stored() {
       .select(['public_id', 'account_id', 'event_id', 'status', 'cancelled_at'])
       .orderBy('id')
       .execute(),
-    intents: await db.selectFrom('confirmation_intents').select(['id', 'account_id', 'action', 'target_id', 'used_at']).orderBy('id').execute(),
+    confirmations: await db
+      .selectFrom('agentready_confirmation')
+      .select(['id', 'owner_id', 'action', 'draft_id', 'draft_version', 'used_at'])
+      .orderBy('id')
+      .execute(),
+    drafts: await db.selectFrom('agentready_draft').select(['id', 'owner_id', 'subject', 'version', 'content_hash']).orderBy('id').execute(),
     accounts: await db.selectFrom('agentready_account').select(['id', 'state_version']).orderBy('id').execute(),
     sessions: await db.selectFrom('agentready_session').select(['id', 'account_id', 'state_version']).orderBy('id').execute(),
   };
@@ -351,7 +367,7 @@ async function registrationsFor(eventId: string): Promise<Array<{ public_id: str
     .execute();
 }
 
-/** Asserts the database is exactly as `before`: no account, session, capacity, registration or intent changed or appeared. */
+/** Asserts the database is exactly as `before`: no account, session, capacity, registration, confirmation token or draft changed or appeared. */
 async function expectStoredUnchanged(before: Stored): Promise<void> {
   expect(await stored()).toEqual(before);
 }
@@ -397,116 +413,125 @@ describe('from inside a page of the site (same origin, the session cookie goes a
   it('refuses a registration without X-CSRF-Token, with a wrong one or with another account’s: 403 FORBIDDEN', async () => {
     const me = await Visitor.open();
     const other = await Visitor.open();
-    const intent = await me.intent('register', OPEN_EVENT);
+    const confirmation = await me.confirmRegistration(OPEN_EVENT);
     const watch = { eventId: OPEN_EVENT, people: [me] };
     const forbidden = { status: 403, code: 'FORBIDDEN' };
+    const key = randomUUID();
 
-    await expectRefused(() => me.register(OPEN_EVENT, intent, null), forbidden, watch);
-    await expectRefused(() => me.register(OPEN_EVENT, intent, ''), forbidden, watch);
-    await expectRefused(() => me.register(OPEN_EVENT, intent, madeUpToken()), forbidden, watch);
-    await expectRefused(() => me.register(OPEN_EVENT, intent, `${me.csrfToken}x`), forbidden, watch);
-    await expectRefused(() => me.register(OPEN_EVENT, intent, other.csrfToken), forbidden, watch);
-    // Minting an intent is a POST too: without the token no intent is issued.
-    await expectRefused(() => me.post('/api/confirmation-intents', { action: 'register', target_id: OPEN_EVENT }, null), forbidden, watch);
+    await expectRefused(() => me.register(confirmation, null, key), forbidden, watch);
+    await expectRefused(() => me.register(confirmation, '', key), forbidden, watch);
+    await expectRefused(() => me.register(confirmation, madeUpToken(), key), forbidden, watch);
+    await expectRefused(() => me.register(confirmation, `${me.csrfToken}x`, key), forbidden, watch);
+    await expectRefused(() => me.register(confirmation, other.csrfToken, key), forbidden, watch);
+    // The person's confirmation is a POST too: without the CSRF token no draft is stored and no token minted.
+    await expectRefused(() => me.post('/api/confirmations', { action: 'register', event_id: OPEN_EVENT, ...ATTENDEE }, null), forbidden, watch);
 
-    // The refusals left the intent unused: with the token the same request succeeds, once.
+    // The refusals left the token unused and the key free: with the CSRF token the same request succeeds, once.
     const capacity = await remaining(OPEN_EVENT);
-    expect((await me.register(OPEN_EVENT, intent)).status).toBe(201);
+    expect((await me.register(confirmation, me.csrfToken, key)).status).toBe(201);
     expect(await remaining(OPEN_EVENT)).toBe(capacity - 1);
     expect((await me.view(OPEN_EVENT)).registrations.map((item) => item.eventId)).toEqual([OPEN_EVENT]);
   });
 
-  it('refuses a registration without confirmation_intent (400) or with a made-up one (403)', async () => {
+  it('refuses a registration without confirmation_token (400) or with a made-up one (403)', async () => {
     const me = await Visitor.open();
     const watch = { eventId: OPEN_EVENT, people: [me] };
+    const draft = withoutToken(await me.confirmRegistration(OPEN_EVENT));
 
-    await expectRefused(() => me.register(OPEN_EVENT, undefined), { status: 400, code: 'INVALID_INPUT', field: 'confirmation_intent' }, watch);
-    const required = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_intent' };
-    await expectRefused(() => me.register(OPEN_EVENT, madeUpToken()), required, watch);
-    await expectRefused(() => me.register(OPEN_EVENT, 'x'), required, watch);
+    await expectRefused(() => me.register(draft), { status: 400, code: 'INVALID_INPUT', field: 'confirmation_token' }, watch);
+    const required = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token' };
+    await expectRefused(() => me.register({ ...draft, confirmation_token: `cft_${madeUpToken()}` }), required, watch);
+    await expectRefused(() => me.register({ ...draft, confirmation_token: 'x' }), required, watch);
     expect(await registrationsFor(OPEN_EVENT)).toEqual([]);
   });
 
-  it('refuses an intent minted for another event, for cancel, or by another account: 403 CONFIRMATION_REQUIRED', async () => {
+  it('refuses a token minted for another event, for cancel, or by another account: 403 CONFIRMATION_REQUIRED', async () => {
     const me = await Visitor.open();
     const other = await Visitor.open();
     const watch = { eventId: OPEN_EVENT, people: [me, other] };
-    const mismatch = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_intent', message: /does not match/ };
+    const mismatch = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token', message: /does not match/ };
+    const forOpen = await me.confirmRegistration(OPEN_EVENT);
 
-    const forOtherEvent = await me.intent('register', OTHER_EVENT);
-    await expectRefused(() => me.register(OPEN_EVENT, forOtherEvent), mismatch, watch);
+    const forOtherEvent = await me.confirmRegistration(OTHER_EVENT);
+    await expectRefused(() => me.register({ ...forOpen, confirmation_token: forOtherEvent.confirmation_token }), mismatch, watch);
 
-    // A 'cancel' intent of this account, for one of its registrations.
+    // A 'cancel' token of this account, for one of its registrations.
     const myThird = await me.registerDirectly(THIRD_EVENT);
-    const forCancel = await me.intent('cancel', myThird);
-    await expectRefused(() => me.register(OPEN_EVENT, forCancel), mismatch, watch);
-    await expectRefused(() => me.register(THIRD_EVENT, forCancel), mismatch, { eventId: THIRD_EVENT, people: [me] });
+    const forCancel = await me.confirmCancellation(myThird);
+    await expectRefused(() => me.register({ ...forOpen, confirmation_token: forCancel.confirmation_token }), mismatch, watch);
+    await expectRefused(() => me.register(forCancel), mismatch, { eventId: THIRD_EVENT, people: [me] });
 
-    // A 'cancel' intent that differs from a good one in its action only:
-    // same account, target this very event, unused, unexpired.
-    const cancelForEvent = madeUpToken();
+    // A 'cancel' token that differs from a good one in its action only:
+    // same account, bound to this very draft version, unused, unexpired.
+    const cancelForDraft = `cft_${madeUpToken()}`;
+    const draft = await server.db.selectFrom('agentready_draft').select(['owner_id', 'version', 'content_hash']).where('id', '=', forOpen.draft_id).executeTakeFirstOrThrow();
     await server.db
-      .insertInto('confirmation_intents')
+      .insertInto('agentready_confirmation')
       .values({
-        token_hash: sha256Hex(cancelForEvent),
-        account_id: await me.accountRowId(),
+        id: `cnf-${randomBytes(16).toString('base64url')}`,
+        token_hash: sha256Hex(cancelForDraft),
+        owner_id: draft.owner_id,
         action: 'cancel',
-        target_id: OPEN_EVENT,
-        expires_at_ms: clock.now().getTime() + FIVE_MINUTES,
+        draft_id: forOpen.draft_id,
+        draft_version: draft.version,
+        draft_hash: draft.content_hash,
         created_at: clock.now().toISOString(),
+        expires_at_ms: clock.now().getTime() + TEN_MINUTES,
         used_at: null,
       })
       .execute();
-    await expectRefused(() => me.register(OPEN_EVENT, cancelForEvent), mismatch, watch);
+    expect(draft.owner_id).toBe(String(await me.accountRowId()));
+    await expectRefused(() => me.register({ ...forOpen, confirmation_token: cancelForDraft }), mismatch, watch);
 
-    // Another account's register intent for this very event.
-    const theirs = await other.intent('register', OPEN_EVENT);
-    await expectRefused(() => me.register(OPEN_EVENT, theirs), mismatch, watch);
+    // Another account's token for this very event, with its own draft or with mine.
+    const theirs = await other.confirmRegistration(OPEN_EVENT);
+    await expectRefused(() => me.register(theirs), mismatch, watch);
+    await expectRefused(() => me.register({ ...forOpen, confirmation_token: theirs.confirmation_token }), mismatch, watch);
 
-    // Each refused intent was good for what it was minted for, and is still unused.
-    expect((await me.register(OTHER_EVENT, forOtherEvent)).status).toBe(201);
-    expect((await other.register(OPEN_EVENT, theirs)).status).toBe(201);
+    // Each refused token was good for what it was minted for, and is still unused.
+    expect((await me.register(forOtherEvent)).status).toBe(201);
+    expect((await other.register(theirs)).status).toBe(201);
     expect((await me.cancel(myThird, forCancel)).status).toBe(200);
     expect((await registrationsFor(OPEN_EVENT)).map((row) => row.status)).toEqual(['active']);
   });
 
-  it('refuses an intent already used by a successful registration: one registration, one place fewer', async () => {
+  it('refuses a token already used by a successful registration: one registration, one place fewer', async () => {
     const me = await Visitor.open();
     const capacity = await remaining(OPEN_EVENT);
-    const { registrationId, intent } = await me.registerThroughPage(OPEN_EVENT);
+    const { registrationId, sent } = await me.registerThroughPage(OPEN_EVENT);
     expect(await remaining(OPEN_EVENT)).toBe(capacity - 1);
     const watch = { eventId: OPEN_EVENT, people: [me] };
-    const used = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_intent', message: /already used/ };
+    const used = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token', message: /already used/ };
 
-    // A buggy page or a script in it replays what the page sent.
-    await expectRefused(() => me.register(OPEN_EVENT, intent), used, watch);
-    await expectRefused(() => me.register(OPEN_EVENT, intent), used, watch);
+    // A buggy page or a script in it sends again what the page sent, under new keys.
+    await expectRefused(() => me.register(sent), used, watch);
+    await expectRefused(() => me.register(sent), used, watch);
     expect(await registrationsFor(OPEN_EVENT)).toEqual([{ public_id: registrationId, account_id: await me.accountRowId(), status: 'active' }]);
     expect(await remaining(OPEN_EVENT)).toBe(capacity - 1);
     const view = await me.view(OPEN_EVENT);
     expect(view.registrations.map((item) => item.registrationId)).toEqual([registrationId]);
     expect(view.placesLeft).toBe(capacity - 1);
 
-    // Once cancelled, nothing but the used intent stands in the way, and it still does.
+    // Once cancelled, nothing but the used token stands in the way, and it still does.
     await me.cancelThroughPage(registrationId);
     expect(await remaining(OPEN_EVENT)).toBe(capacity);
-    await expectRefused(() => me.register(OPEN_EVENT, intent), used, watch);
+    await expectRefused(() => me.register(sent), used, watch);
     expect((await me.view(OPEN_EVENT)).registrations).toEqual([]);
     expect((await registrationsFor(OPEN_EVENT)).map((row) => row.status)).toEqual(['cancelled']);
   });
 
-  it('refuses a register or cancel intent that expired (more than five minutes old)', async () => {
+  it('refuses a register or cancel token that expired (ten minutes old)', async () => {
     const me = await Visitor.open();
-    const expired = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_intent', message: /expired/ };
+    const expired = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token', message: /expired/ };
 
-    const registerIntent = await me.intent('register', OPEN_EVENT);
-    clock.advance(FIVE_MINUTES + 1000);
-    await expectRefused(() => me.register(OPEN_EVENT, registerIntent), expired, { eventId: OPEN_EVENT, people: [me] });
+    const registerConfirmation = await me.confirmRegistration(OPEN_EVENT);
+    clock.advance(TEN_MINUTES);
+    await expectRefused(() => me.register(registerConfirmation), expired, { eventId: OPEN_EVENT, people: [me] });
 
     const registrationId = await me.registerDirectly(OTHER_EVENT);
-    const cancelIntent = await me.intent('cancel', registrationId);
-    clock.advance(FIVE_MINUTES + 1000);
-    await expectRefused(() => me.cancel(registrationId, cancelIntent), expired, { eventId: OTHER_EVENT, people: [me] });
+    const cancelConfirmation = await me.confirmCancellation(registrationId);
+    clock.advance(TEN_MINUTES);
+    await expectRefused(() => me.cancel(registrationId, cancelConfirmation), expired, { eventId: OTHER_EVENT, people: [me] });
     expect((await registrationsFor(OTHER_EVENT)).map((row) => row.status)).toEqual(['active']);
   });
 
@@ -514,35 +539,35 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     const me = await Visitor.open();
     const other = await Visitor.open();
     const { registrationId } = await me.registerThroughPage(OPEN_EVENT);
-    const intent = await me.intent('cancel', registrationId);
+    const confirmation = await me.confirmCancellation(registrationId);
     const watch = { eventId: OPEN_EVENT, people: [me] };
     const forbidden = { status: 403, code: 'FORBIDDEN' };
 
-    await expectRefused(() => me.cancel(registrationId, intent, null), forbidden, watch);
-    await expectRefused(() => me.cancel(registrationId, intent, madeUpToken()), forbidden, watch);
-    await expectRefused(() => me.cancel(registrationId, intent, other.csrfToken), forbidden, watch);
-    await expectRefused(() => me.post('/api/confirmation-intents', { action: 'cancel', target_id: registrationId }, null), forbidden, watch);
+    await expectRefused(() => me.cancel(registrationId, confirmation, null), forbidden, watch);
+    await expectRefused(() => me.cancel(registrationId, confirmation, madeUpToken()), forbidden, watch);
+    await expectRefused(() => me.cancel(registrationId, confirmation, other.csrfToken), forbidden, watch);
+    await expectRefused(() => me.post('/api/confirmations', { action: 'cancel', registration_id: registrationId }, null), forbidden, watch);
     expect((await registrationsFor(OPEN_EVENT)).map((row) => row.status)).toEqual(['active']);
 
-    // The intent is still unused: with the token the cancel goes through.
+    // The token is still unused: with the CSRF token the cancel goes through.
     const capacity = await remaining(OPEN_EVENT);
-    const done = await me.cancel(registrationId, intent);
+    const done = await me.cancel(registrationId, confirmation);
     expect(done.body).toMatchObject({ registration: { id: registrationId, status: 'cancelled' } });
     expect(await remaining(OPEN_EVENT)).toBe(capacity + 1);
   });
 
-  it('refuses a cancel with an intent already used, for the same or a newer registration', async () => {
+  it('refuses a cancel with a token already used, for the same or a newer registration', async () => {
     const me = await Visitor.open();
     const watch = { eventId: OPEN_EVENT, people: [me] };
-    const used = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_intent' };
+    const used = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token', message: /already used/ };
 
     const first = await me.registerDirectly(OPEN_EVENT);
-    const intent = await me.cancelThroughPage(first);
-    // Refused for the intent, before the registration's state is even considered.
-    await expectRefused(() => me.cancel(first, intent), { ...used, message: /already used/ }, watch);
+    const sent = await me.cancelThroughPage(first);
+    // Refused for the token, before the registration's state is even considered.
+    await expectRefused(() => me.cancel(first, sent), used, watch);
 
     const second = await me.registerDirectly(OPEN_EVENT);
-    await expectRefused(() => me.cancel(second, intent), used, watch);
+    await expectRefused(() => me.cancel(second, sent), used, watch);
     expect((await registrationsFor(OPEN_EVENT)).map((row) => [row.public_id, row.status])).toEqual([
       [first, 'cancelled'],
       [second, 'active'],
@@ -550,30 +575,31 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     expect((await me.view(OPEN_EVENT)).registrations.map((item) => item.registrationId)).toEqual([second]);
   });
 
-  it('refuses to cancel another account’s registration with 404 NOT_FOUND; the owner’s stays active', async () => {
+  it('refuses to cancel another account’s registration, saying no more than for one that does not exist; the owner’s stays active', async () => {
     const owner = await Visitor.open();
     const intruder = await Visitor.open();
     const { registrationId } = await owner.registerThroughPage(OPEN_EVENT);
     const watch = { eventId: OPEN_EVENT, people: [owner, intruder] };
-    const notFound = { status: 404, code: 'NOT_FOUND', field: 'registration_id' };
+    const mismatch = { status: 403, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token', message: /does not match/ };
 
     await expectRefused(
-      () => intruder.post('/api/confirmation-intents', { action: 'cancel', target_id: registrationId }),
-      { status: 404, code: 'NOT_FOUND', field: 'target_id' },
+      () => intruder.post('/api/confirmations', { action: 'cancel', registration_id: registrationId }),
+      { status: 404, code: 'NOT_FOUND', field: 'registration_id' },
       watch,
     );
-    const madeUp = await expectRefused(() => intruder.cancel(registrationId, madeUpToken()), notFound, watch);
-    // The owner's own intent, leaked to the intruder.
-    const ownersIntent = await owner.intent('cancel', registrationId);
-    await expectRefused(() => intruder.cancel(registrationId, ownersIntent), notFound, watch);
-    // The intruder's intent for a registration of its own.
+    const madeUpBody = { draft_id: `drf-${madeUpToken().slice(0, 22)}`, draft_version: 1, confirmation_token: `cft_${madeUpToken()}` };
+    const madeUp = await expectRefused(() => intruder.cancel(registrationId, madeUpBody), mismatch, watch);
+    // The owner's own token, leaked to the intruder.
+    const ownersConfirmation = await owner.confirmCancellation(registrationId);
+    await expectRefused(() => intruder.cancel(registrationId, ownersConfirmation), mismatch, watch);
+    // The intruder's token for a registration of its own, pointed at the owner's.
     const intrudersOwn = await intruder.registerDirectly(OPEN_EVENT);
-    const intrudersIntent = await intruder.intent('cancel', intrudersOwn);
-    await expectRefused(() => intruder.cancel(registrationId, intrudersIntent), notFound, watch);
+    const intrudersConfirmation = await intruder.confirmCancellation(intrudersOwn);
+    await expectRefused(() => intruder.cancel(registrationId, intrudersConfirmation), { status: 404, code: 'NOT_FOUND', field: 'registration_id' }, watch);
 
     // Someone else's registration answers exactly like one that does not exist.
-    const nonexistent = await intruder.cancel('reg-AAAAAAAAAAAAAAAA', madeUpToken());
-    expect(nonexistent.status).toBe(404);
+    const nonexistent = await intruder.cancel('reg-AAAAAAAAAAAAAAAA', madeUpBody);
+    expect(nonexistent.status).toBe(403);
     // (stateVersion is the intruder's own counter, which its registration above moved.)
     expect({ ...(nonexistent.body as object), stateVersion: 0 }).toEqual({ ...(madeUp.body as object), stateVersion: 0 });
 
@@ -583,8 +609,9 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     ]);
     expect((await owner.view(OPEN_EVENT)).registrations.map((item) => item.registrationId)).toEqual([registrationId]);
     expect((await intruder.view(OPEN_EVENT)).registrations.map((item) => item.registrationId)).toEqual([intrudersOwn]);
-    // The owner's leaked intent was never consumed: the owner can still use it.
-    expect((await owner.cancel(registrationId, ownersIntent)).status).toBe(200);
+    // The owner's leaked token and the intruder's own were never consumed: each still cancels its own.
+    expect((await owner.cancel(registrationId, ownersConfirmation)).status).toBe(200);
+    expect((await intruder.cancel(intrudersOwn, intrudersConfirmation)).status).toBe(200);
   });
 });
 
@@ -602,7 +629,7 @@ async function openElsewhere(visitor: Visitor, host: '127.0.0.1' | 'localhost'):
  * duplicate key that the real one overrides). Answers with the site's answer
  * (the tab navigates to it) and the Cookie header the browser sent.
  */
-async function postFormFrom(page: Page, path: string, body: Record<string, string>): Promise<Answer & { cookieSent: string | null }> {
+async function postFormFrom(page: Page, path: string, body: Record<string, unknown>): Promise<Answer & { cookieSent: string | null }> {
   const url = `${server.url}${path}`;
   const [firstKey] = Object.keys(body);
   const fieldName = `{"${firstKey}":"`;
@@ -644,7 +671,7 @@ async function postFormFrom(page: Page, path: string, body: Record<string, strin
  *
  * @returns whether the page could read anything of the answer.
  */
-async function postNoCorsFrom(page: Page, path: string, body: Record<string, string>): Promise<{ readable: boolean }> {
+async function postNoCorsFrom(page: Page, path: string, body: Record<string, unknown>): Promise<{ readable: boolean }> {
   const readable = await page.evaluate(
     async ({ url, json }) => {
       try {
@@ -659,9 +686,9 @@ async function postNoCorsFrom(page: Page, path: string, body: Record<string, str
   return { readable };
 }
 
-/** `body` without its `confirmation_intent`: what the API answers 400 INVALID_INPUT once past the CSRF check. */
-function withoutIntent(body: Record<string, string>): Record<string, string> {
-  const { confirmation_intent: _omitted, ...rest } = body;
+/** `body` without its `confirmation_token`: what the API answers 400 INVALID_INPUT once past the CSRF check. */
+function withoutToken(body: CommitBody): Record<string, unknown> {
+  const { confirmation_token: _omitted, ...rest } = body;
   return rest;
 }
 
@@ -669,14 +696,14 @@ function withoutIntent(body: Record<string, string>): Record<string, string> {
  * From the page on the other origin: a CORS `fetch` with JSON and a guessed
  * X-CSRF-Token. The site grants no CORS, so the browser refuses to send it.
  */
-async function postCorsFrom(page: Page, path: string, body: Record<string, string>): Promise<string> {
+async function postCorsFrom(page: Page, path: string, body: Record<string, unknown>): Promise<string> {
   return page.evaluate(
     async ({ url, json, guess }) => {
       try {
         const response = await fetch(url, {
           method: 'POST',
           credentials: 'include',
-          headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': guess },
+          headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': guess, 'Idempotency-Key': 'a-key-the-attacker-chose' },
           body: json,
         });
         return `answered ${response.status}`;
@@ -689,19 +716,17 @@ async function postCorsFrom(page: Page, path: string, body: Record<string, strin
 }
 
 describe('from a page on another origin', () => {
-  /** A person with one registration, and intents for a second registration and for cancelling: leaked, worst case. */
-  async function victimWithLeakedIntents() {
+  /** A person with one registration, and confirmation tokens for a second registration and for cancelling: leaked, worst case. */
+  async function victimWithLeakedTokens() {
     const victim = await Visitor.open();
     const { registrationId } = await victim.registerThroughPage(OPEN_EVENT);
-    const registerIntent = await victim.intent('register', OTHER_EVENT);
-    const cancelIntent = await victim.intent('cancel', registrationId);
-    const registerBody = { event_id: OTHER_EVENT, name: 'Mallory', email: 'mallory@example.net', confirmation_intent: registerIntent };
-    const cancelBody = { confirmation_intent: cancelIntent };
+    const registerBody = await victim.confirmRegistration(OTHER_EVENT);
+    const cancelBody = await victim.confirmCancellation(registrationId);
     return { victim, registrationId, registerBody, cancelBody, cancelPath: `/api/registrations/${registrationId}/cancel` };
   }
 
   it('same-site (127.0.0.1, another port): the cookie goes along, but without the token form and fetch POSTs are refused', async () => {
-    const { victim, registrationId, registerBody, cancelBody, cancelPath } = await victimWithLeakedIntents();
+    const { victim, registrationId, registerBody, cancelBody, cancelPath } = await victimWithLeakedTokens();
     const cookie = await victim.cookie();
     const viewBefore = await victim.view(OTHER_EVENT);
     const capacityBefore = await remaining(OTHER_EVENT);
@@ -722,7 +747,7 @@ describe('from a page on another origin', () => {
     await evil.goto(`http://127.0.0.1:${elsewherePort}/`);
     expect(await postNoCorsFrom(evil, '/api/registrations', registerBody)).toEqual({ readable: false });
     expect(await postNoCorsFrom(evil, cancelPath, cancelBody)).toEqual({ readable: false });
-    expect(await postNoCorsFrom(evil, '/api/registrations', withoutIntent(registerBody))).toEqual({ readable: false });
+    expect(await postNoCorsFrom(evil, '/api/registrations', withoutToken(registerBody))).toEqual({ readable: false });
     await expectStoredUnchanged(before);
 
     // A preflighted request never gets as far as the POST; the preflight itself starts no session.
@@ -738,7 +763,7 @@ describe('from a page on another origin', () => {
   });
 
   it('cross-site (localhost): fetch POSTs go without the SameSite=Lax cookie and are refused; the person notices nothing', async () => {
-    const { victim, registrationId, registerBody, cancelBody, cancelPath } = await victimWithLeakedIntents();
+    const { victim, registrationId, registerBody, cancelBody, cancelPath } = await victimWithLeakedTokens();
     const cookie = await victim.cookie();
     const viewBefore = await victim.view(OTHER_EVENT);
     const before = await stored();
@@ -749,7 +774,7 @@ describe('from a page on another origin', () => {
     await expectStoredUnchanged(before);
     expect(await postNoCorsFrom(evil, cancelPath, cancelBody)).toEqual({ readable: false });
     await expectStoredUnchanged(before);
-    expect(await postNoCorsFrom(evil, '/api/registrations', withoutIntent(registerBody))).toEqual({ readable: false });
+    expect(await postNoCorsFrom(evil, '/api/registrations', withoutToken(registerBody))).toEqual({ readable: false });
     await expectStoredUnchanged(before);
     expect(await postCorsFrom(evil, '/api/registrations', registerBody)).toBe('TypeError');
     await expectStoredUnchanged(before);
@@ -761,7 +786,7 @@ describe('from a page on another origin', () => {
   });
 
   it('cross-site (localhost): form POSTs go without the cookie and are refused, and the person keeps their session and registrations', async () => {
-    const { victim, registrationId, registerBody, cancelBody, cancelPath } = await victimWithLeakedIntents();
+    const { victim, registrationId, registerBody, cancelBody, cancelPath } = await victimWithLeakedTokens();
     const cookie = await victim.cookie();
     const viewBefore = await victim.view(OTHER_EVENT);
     const before = await stored();
