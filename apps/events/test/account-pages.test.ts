@@ -218,7 +218,7 @@ describe('pages that need an account, signed out', () => {
     expect(result).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect(result.nextAction).toMatch(/sign in/i);
     expect(await page.locator(byTestId('register-sign-in-link')).isVisible()).toBe(true);
-    expect(await server.db.selectFrom('registration_drafts').selectAll().execute()).toEqual([]);
+    expect(await server.db.selectFrom('agentready_draft').selectAll().execute()).toEqual([]);
   });
 
   it('/registrations asks to sign in, and an agent there is answered UNAUTHENTICATED', async () => {

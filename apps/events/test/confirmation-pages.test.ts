@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import type { SitePerson } from './support/site-person.ts';
 
 type Envelope = {
   ok: boolean;
@@ -33,6 +34,8 @@ let server: EventsServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+/** The browser's person over HTTP: the same session as the browser. */
+let person: SitePerson;
 
 beforeAll(async () => {
   browser = await launchWebMcpChromium();
@@ -47,7 +50,7 @@ beforeEach(async () => {
   server = await startEventsServer();
   context = await browser.newContext();
   context.setDefaultTimeout(10_000);
-  await signUpInBrowser(context, server.url);
+  person = await signUpInBrowser(context, server.url);
   page = await context.newPage();
 });
 
@@ -69,19 +72,9 @@ async function callToolAsSession(name: string, input: Record<string, unknown>): 
   return (await answer.json()) as Envelope;
 }
 
-/** Registers the browser's session for an event as the register page does after the person's Submit. */
+/** Registers the browser's person for an event as the register page does after their Submit (confirmation, then the commit). */
 async function registerAsSession(eventId: string): Promise<string> {
-  const session = await page.request.get(`${server.url}/api/session`);
-  const { csrfToken } = (await session.json()) as { csrfToken: string };
-  const headers = { 'x-csrf-token': csrfToken };
-  const intent = await page.request.post(`${server.url}/api/confirmation-intents`, { headers, data: { action: 'register', target_id: eventId } });
-  const { intent: confirmationIntent } = (await intent.json()) as { intent: string };
-  const registered = await page.request.post(`${server.url}/api/registrations`, {
-    headers,
-    data: { event_id: eventId, ...ATTENDEE, confirmation_intent: confirmationIntent },
-  });
-  expect(registered.status()).toBe(201);
-  return ((await registered.json()) as { registration: { id: string } }).registration.id;
+  return person.register(eventId, ATTENDEE.name, ATTENDEE.email);
 }
 
 async function remaining(eventId: string): Promise<number> {
@@ -97,13 +90,17 @@ describe('the register page a prepared registration links to', () => {
   it('opens with the agent\'s name and e-mail and a notice; only the person\'s Submit registers, taking one place', async () => {
     const placesBefore = await remaining(OPEN_EVENT);
     const prepared = await callToolAsSession('prepare_event_registration', { event_id: OPEN_EVENT, ...ATTENDEE });
-    expect(prepared).toMatchObject({ ok: true, guidance: { requiresHumanConfirmation: true, confirmationUrl: `/events/${OPEN_EVENT}/register` } });
+    expect(prepared).toMatchObject({
+      ok: true,
+      data: { draft: { version: 1 } },
+      guidance: { requiresHumanConfirmation: true, confirmationUrl: `/events/${OPEN_EVENT}/register` },
+    });
     expect(JSON.stringify(prepared)).not.toContain(ATTENDEE.email);
 
     await page.goto(`${server.url}${prepared.guidance?.confirmationUrl ?? ''}`);
     const notice = page.locator(byTestId('register-prepared'));
     await notice.waitFor();
-    expect(await notice.textContent()).toBe(PREPARED_NOTICE);
+    expect(await notice.textContent()).toBe(`${PREPARED_NOTICE} (Draft version 1.)`);
     expect(await page.inputValue(byTestId('register-name'))).toBe(ATTENDEE.name);
     expect(await page.inputValue(byTestId('register-email'))).toBe(ATTENDEE.email);
     // Opening the page sent nothing: no registration, no place taken.

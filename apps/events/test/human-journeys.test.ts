@@ -228,8 +228,8 @@ describe('a person on AgentReady Events', () => {
     await other.click(byTestId('submit-button'));
     await other.locator(byTestId('register-success')).waitFor();
 
-    // The refusal the page received (the intent is refused before any registration is tried).
-    const refusal = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/confirmation-intents');
+    // The refusal the page received (the confirmation is refused before any registration is tried).
+    const refusal = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/confirmations');
     await page.click(byTestId('submit-button'));
     const answer = await refusal;
     expect(answer.status()).toBe(409);

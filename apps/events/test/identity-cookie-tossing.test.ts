@@ -124,7 +124,10 @@ describe('an attacker on another port of the host tosses its own session cookie'
       expect(await siteSessionCookies(context)).toEqual([]);
       csrf = await signInFromPage(page, 'sign-in', email);
       await tossInAnotherTab();
-      expect((await pageFetch(page, 'POST', '/api/confirmation-intents', { action: 'register', target_id: OPEN_EVENT }, csrf)).status).toBe(401);
+      const confirmation = await pageFetch(page, 'POST', '/api/confirmations', { action: 'register', event_id: OPEN_EVENT, name: 'Tossed', email: 'tossed@example.com' }, csrf);
+      expect(confirmation.status).toBe(401);
+      expect(confirmation.body).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+      expect(await server.db.selectFrom('agentready_confirmation').select('id').execute()).toEqual([]);
       expect(await siteSessionCookies(context)).toEqual([]);
 
       // The attacker, with its own cookie, finds nothing of the person's, and its own session untouched.

@@ -84,8 +84,9 @@ async function formValues(): Promise<{ name: string; email: string }> {
   return { name: await page.inputValue(byTestId('register-name')), email: await page.inputValue(byTestId('register-email')) };
 }
 
+/** What the site keeps as drafts of any action, as stored (the toolkit's `agentready_draft`). */
 async function draftRows() {
-  return server.db.selectFrom('registration_drafts').select(['attendee_name', 'attendee_email']).execute();
+  return server.db.selectFrom('agentready_draft').select(['action', 'content']).execute();
 }
 
 async function focusedTestId(): Promise<string | null> {
@@ -124,7 +125,8 @@ describe('the page the server renders', () => {
       expect(response?.status()).toBe(200);
       expect(await plain.locator(`${byTestId('register-event')} a`).textContent()).toBe(OPEN_EVENT_TITLE);
       expect(await plain.locator(`${byTestId('register-event')} time`).textContent()).toContain('(+08:00)');
-      expect(await plain.textContent(byTestId('register-prepared'))).toBe(PREPARED_NOTICE);
+      // The notice names the version of the agent's draft the form shows: the one Submit confirms.
+      expect(await plain.textContent(byTestId('register-prepared'))).toBe(`${PREPARED_NOTICE} (Draft version 1.)`);
       expect(await plain.inputValue(byTestId('register-name'))).toBe('林美玲');
       expect(await plain.inputValue(byTestId('register-email'))).toBe('mei.lin@example.com');
       expect(await plain.isDisabled(byTestId('review-button'))).toBe(true);
@@ -185,14 +187,16 @@ describe('the agent\'s prepare_event_registration on this page', () => {
 
     // The same name as the person's is no conflict; an empty field is the agent's to fill, and the page says so.
     const filled = await call('prepare_event_registration', { name: 'Wang Xiao-Ming', email: 'xiaoming@example.com' });
-    expect(filled).toMatchObject({ ok: true, uiUpdated: true, data: { form: { name: 'Wang Xiao-Ming', emailProvided: true } } });
+    expect(filled).toMatchObject({ ok: true, uiUpdated: true, data: { form: { name: 'Wang Xiao-Ming', emailProvided: true }, draft: { version: 1 } } });
     expect(await formValues()).toEqual({ name: 'Wang Xiao-Ming', email: 'xiaoming@example.com' });
-    expect(await page.textContent(byTestId('register-prepared'))).toBe(PREPARED_NOTICE);
+    expect(await page.textContent(byTestId('register-prepared'))).toBe(`${PREPARED_NOTICE} (Draft version 1.)`);
 
-    // The person's own e-mail is theirs too.
+    // The person's own e-mail is theirs too: refused, and the stored draft stays the version on screen.
     await page.fill(byTestId('register-email'), 'wang@example.com');
     expect(await call('prepare_event_registration', { email: 'lin.mei@example.com' })).toMatchObject({ ok: false, code: 'CONFLICT', field: 'email' });
     expect((await formValues()).email).toBe('wang@example.com');
+    expect(await page.textContent(byTestId('register-draft-version'))).toBe(' (Draft version 1.)');
+    expect(await server.db.selectFrom('agentready_draft').select('version').execute()).toEqual([{ version: 1 }]);
   });
 
   it('answers with the form as it is on screen: the name shown and whether an e-mail is filled, never the e-mail', async () => {
@@ -226,7 +230,7 @@ describe('Submit pressed twice at once', () => {
     await clickTwiceAtOnce(page, byTestId('submit-button'));
     await page.locator(byTestId('register-success')).waitFor();
 
-    expect(sent('POST', '/api/confirmation-intents')).toBe(1);
+    expect(sent('POST', '/api/confirmations')).toBe(1);
     expect(sent('POST', '/api/registrations')).toBe(1);
     expect(await page.locator(byTestId('register-error')).count()).toBe(0);
     expect(await server.db.selectFrom('registrations').select('attendee_name').execute()).toEqual([{ attendee_name: 'Lin Mei' }]);

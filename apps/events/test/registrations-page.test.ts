@@ -12,6 +12,7 @@ import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
+import type { SitePerson } from './support/site-person.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
 
 /** Chinese title and venue. */
@@ -24,6 +25,8 @@ let server: EventsServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+/** The browser's person over HTTP: the same session as the browser. */
+let person: SitePerson;
 
 beforeAll(async () => {
   server = await startEventsServer();
@@ -39,7 +42,7 @@ afterAll(async () => {
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   context.setDefaultTimeout(10_000);
-  await signUpInBrowser(context, server.url);
+  person = await signUpInBrowser(context, server.url);
   page = await context.newPage();
 });
 
@@ -54,17 +57,9 @@ async function sessionHeaders(): Promise<Record<string, string>> {
   return { 'x-csrf-token': csrfToken };
 }
 
-/** Registers the browser's session for an event as the register page does after Submit; answers the registration ID. */
+/** Registers the browser's person for an event as the register page does after Submit (confirmation, then the commit); answers the registration ID. */
 async function register(eventId: string): Promise<string> {
-  const headers = await sessionHeaders();
-  const intent = await page.request.post(`${server.url}/api/confirmation-intents`, { headers, data: { action: 'register', target_id: eventId } });
-  const { intent: confirmationIntent } = (await intent.json()) as { intent: string };
-  const registered = await page.request.post(`${server.url}/api/registrations`, {
-    headers,
-    data: { event_id: eventId, name: 'Chen Ya-Ting', email: 'yating@example.com', confirmation_intent: confirmationIntent },
-  });
-  expect(registered.status()).toBe(201);
-  return ((await registered.json()) as { registration: { id: string } }).registration.id;
+  return person.register(eventId, 'Chen Ya-Ting', 'yating@example.com');
 }
 
 /** Saves an event for the browser's session, as the Save button does. */
@@ -214,7 +209,7 @@ describe('a button pressed twice at once', () => {
     await page.locator(byTestId('cancel-success')).waitFor();
     await page.locator(byTestId('registrations-empty')).waitFor();
 
-    expect(sent('POST', '/api/confirmation-intents')).toBe(1);
+    expect(sent('POST', '/api/confirmations')).toBe(1);
     expect(sent('POST', `/api/registrations/${registrationId}/cancel`)).toBe(1);
     expect(await page.locator(byTestId('cancel-error')).count()).toBe(0);
   });

@@ -134,7 +134,7 @@ async function activeRegistrations(): Promise<number> {
   return (await server.db.selectFrom('registrations').select('id').where('status', '=', 'active').execute()).length;
 }
 
-/** Registers the signed-in person as the site's own page does after their click: intent, then POST. */
+/** Registers the signed-in person as the site's own page does after their click: confirmation, then the commit. */
 async function registerAsPerson(eventId: string): Promise<void> {
   await open(`/events/${eventId}/register`, ['prepare_event_registration']);
   await page.fill(byTestId('register-name'), 'Lin Mei');
@@ -441,9 +441,9 @@ describe('5. prepare_event_registration', () => {
     const refused = await call('prepare_event_registration', { name: '林美玲', email: 'mei.lin@example.com' });
     expect(refused).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', retryable: false, message: expect.stringMatching(/^Sign in to /), nextAction: expect.stringContaining('sign in') });
     expect(JSON.stringify(refused)).not.toContain('mei.lin@example.com');
-    expect(await server.db.selectFrom('registration_drafts').select('id').execute()).toEqual([]);
+    expect(await server.db.selectFrom('agentready_draft').select('id').execute()).toEqual([]);
     expect(postsTo(/^\/api\/registrations/)).toEqual([]);
-    expect(postsTo(/^\/api\/confirmation-intents/)).toEqual([]);
+    expect(postsTo(/^\/api\/confirmations/)).toEqual([]);
     expect(await activeRegistrations()).toBe(0);
   });
 
@@ -468,7 +468,7 @@ describe('5. prepare_event_registration', () => {
     expect(await page.inputValue(byTestId('register-name'))).toBe('Lin Mei');
     expect(await page.inputValue(byTestId('register-email'))).toBe('mei.lin@example.com');
     expect(postsTo(/^\/api\/registrations/)).toEqual([]);
-    expect(postsTo(/^\/api\/confirmation-intents/)).toEqual([]);
+    expect(postsTo(/^\/api\/confirmations/)).toEqual([]);
     expect(await activeRegistrations()).toBe(0);
     expect(await remaining(OPEN_EVENT)).toBe(placesBefore);
 
