@@ -1,8 +1,10 @@
 /**
  * @module
  * `/events/:id/register`: name and e-mail, then a review of what will be
- * sent, then Submit, which is the person's confirmation: it mints a
- * `register` intent and posts the registration with it (`api.register`).
+ * sent, then Submit, which is the person's confirmation: it asks the site
+ * for a confirmation token for what they reviewed and the draft version
+ * shown, then commits the registration with it under one idempotency key
+ * (`api.register`).
  * The server renders the event, the form (filled with the draft an agent
  * prepared, `prepareEventRegistration` in tools/catalog.ts, whose
  * `confirmationUrl` is this page, with a notice saying so) or why the event
@@ -11,6 +13,7 @@
  * form, a link to the sign-in page that comes back here.
  */
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
+import type { ApiFailure } from '../api-client.ts';
 import type { EventDetail } from '../api-shapes.ts';
 import { EventMissing } from '../components/event-missing.tsx';
 import { RegistrationFormStep } from '../components/registration-form-step.tsx';
@@ -20,6 +23,7 @@ import { formatDateRange } from '../event-format.ts';
 import type { RegisterPageData } from '../page-data.ts';
 import { useLatest, useNextCommit, usePageSite, useRouteControls, useSingleFlight, useViewer } from '../page-hooks.ts';
 import { initialRegisterState, registerReducer, type AttendeeField, type FocusRequest, type RegisterAction, type RegisterState } from '../register-form-state.ts';
+import type { EventsApi } from '../events-api.ts';
 import { eventPath, registerPath, signInPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
 
@@ -84,6 +88,22 @@ function unavailableReason(event: EventDetail): string | null {
   return null;
 }
 
+/**
+ * What the page says when Submit is refused: the site's message, except when
+ * the commit found its confirmed draft gone (CONFLICT, `field: "draft_id"`).
+ * That happens when another tab of the same person registered with the same
+ * draft between this tab's confirmation and its commit (a commit uses the
+ * draft up); the event as the site now holds it says why this tab cannot
+ * register (already registered, full, closed), which is what the person needs
+ * to know. The site's message stands when the event says nothing more or
+ * cannot be loaded.
+ */
+async function refusalMessage(api: EventsApi, eventId: string, refusal: ApiFailure): Promise<string> {
+  if (refusal.code !== 'CONFLICT' || refusal.field !== 'draft_id') return refusal.message;
+  const current = await api.getEvent(eventId);
+  return (current.ok ? unavailableReason(current.data.event) : null) ?? refusal.message;
+}
+
 type RegisterForEventProps = { event: EventDetail; state: RegisterState; dispatch(action: RegisterAction): void };
 
 /** The page for an event that exists: the event line, then the step on screen, or why registration is unavailable. */
@@ -105,7 +125,7 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
     // The draft version on screen: the server refuses it if the agent has changed the draft since.
     const answer = await site.api.register({ eventId: event.id, ...step.reviewed, draft: state.draft ?? undefined });
     if (answer.ok) dispatch({ type: 'registered', eventTitle: answer.data.registration.event.title || event.title });
-    else dispatch({ type: 'refused', message: answer.error.message });
+    else dispatch({ type: 'refused', message: await refusalMessage(site.api, event.id, answer.error) });
   }
 
   return (
