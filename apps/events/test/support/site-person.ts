@@ -5,6 +5,7 @@
  * personal access tokens from the /connect API.
  */
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
 import { newTestEmail, TEST_PASSWORD } from './app-visitor.ts';
 
@@ -20,6 +21,8 @@ export type SitePerson = {
   cookie: string;
   /** `GET`/`POST`/`DELETE` with the session cookie (and the CSRF header on changes) and any further headers (`Idempotency-Key`); the JSON answer and status. */
   call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: JsonObject }>;
+  /** The CSRF token of that session, for a change sent to another process of the same site. */
+  csrfToken: string;
   /** Creates a personal access token as the /connect page does; answers the token. */
   createAccessToken(label?: string): Promise<string>;
   /** IDs of the events on the person's saved list. */
@@ -35,14 +38,21 @@ export type SitePerson = {
  * `options.signUp` is false, creates an account and signs in with it as the
  * sign-up page does.
  *
+ * @param options.fromAddress a loopback address (127.0.0.0/8) the person's
+ *   requests leave from, so the site sees each person at an address of their
+ *   own (its sign-up limit counts per caller address). Default: the system's choice.
  * @throws when the site gives no session cookie, or the sign-up fails.
  */
-export async function openSitePerson(siteUrl: string, options: { signUp?: boolean; email?: string; password?: string } = {}): Promise<SitePerson> {
-  const first = await fetch(`${siteUrl}/api/session`);
+export async function openSitePerson(
+  siteUrl: string,
+  options: { signUp?: boolean; email?: string; password?: string; fromAddress?: string } = {},
+): Promise<SitePerson> {
+  const send: SendRequest = options.fromAddress === undefined ? fetch : sendFrom(options.fromAddress);
+  const first = await send(`${siteUrl}/api/session`);
   let sessionCookie = sessionCookieOf(first);
   let { csrfToken } = (await first.json()) as { csrfToken: string };
   if (options.signUp !== false) {
-    const signedUp = await fetch(`${siteUrl}/api/account/sign-up`, {
+    const signedUp = await send(`${siteUrl}/api/account/sign-up`, {
       method: 'POST',
       headers: { cookie: sessionCookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
       body: JSON.stringify({ email: options.email ?? newTestEmail(), password: options.password ?? TEST_PASSWORD }),
@@ -56,12 +66,13 @@ export async function openSitePerson(siteUrl: string, options: { signUp?: boolea
     const headers: Record<string, string> = { cookie: sessionCookie, ...extraHeaders };
     if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${siteUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const response = await send(`${siteUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
     return { status: response.status, body: (await response.json()) as JsonObject };
   }
 
   return {
     cookie: sessionCookie,
+    csrfToken,
     call,
     async createAccessToken(label = 'Test client') {
       const created = await call('POST', '/api/access-tokens', { label });
@@ -85,6 +96,34 @@ export async function openSitePerson(siteUrl: string, options: { signUp?: boolea
       return (registered.body['registration'] as { id: string }).id;
     },
   };
+}
+
+/** What {@link openSitePerson} sends requests with: `fetch`, or {@link sendFrom}. */
+type SendRequest = (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<Response>;
+
+/**
+ * A `fetch` for plain HTTP whose connections leave from `localAddress`
+ * (node:http's `localAddress`; Node's own fetch cannot choose it).
+ *
+ * @returns the answer as a `Response` (every `Set-Cookie` kept apart); rejects when the connection fails.
+ */
+function sendFrom(localAddress: string): SendRequest {
+  return (url, init = {}) =>
+    new Promise((resolve, reject) => {
+      const sent = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers ?? {}, localAddress }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('error', reject);
+        answer.on('end', () => {
+          const headers = new Headers();
+          for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) headers.append(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
+          const body = Buffer.concat(chunks);
+          resolve(new Response(body.length > 0 ? body : null, { status: answer.statusCode ?? 500, headers }));
+        });
+      });
+      sent.on('error', reject);
+      sent.end(init.body);
+    });
 }
 
 /** The `ar_session=…` pair a response sets (the last one: a sign-in first clears, then sets). */
