@@ -47,19 +47,23 @@ export type SiteProcessOptions = {
 /**
  * Starts the site on `databaseUrl` (a database already migrated, so several
  * processes can start on it) on a free port of 127.0.0.1, with the demo
- * accounts off and no tool-call limit; its log goes to a pipe read line by line.
+ * accounts off and no tool-call limit; its log (stdout) is read line by line,
+ * its stderr kept only to explain a start that fails.
  * The start holds the test-schema lock (agentready/testing), because the
  * migrator it runs lists every schema's tables.
  *
  * @returns once the process logs that it listens.
- * @throws Error when the process ends before it listens.
+ * @throws Error when the process ends before it listens (with the end of its stderr).
  */
 export async function startSiteProcess(databaseUrl: string, options: SiteProcessOptions = {}): Promise<SiteProcess> {
   return withTestSchemaLock(options.adminUrl ?? POSTGRES_TEST_URL, async () => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEMO_ACCOUNTS: 'off', TOOL_CALLS_PER_MINUTE: '0' };
     if (options.leaseSeconds !== undefined) env['IDEMPOTENCY_LEASE_SECONDS'] = String(options.leaseSeconds);
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // Its log is on stdout; stderr holds what Node itself says (warnings, an uncaught error): kept for a failed start.
+    let stderrTail = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4_000)));
     const lines = createInterface({ input: child.stdout! });
     const url = await new Promise<string>((resolve, reject) => {
       // Read every line for the process's whole life, so that its log never fills the pipe.
@@ -67,7 +71,7 @@ export async function startSiteProcess(databaseUrl: string, options: SiteProcess
         const entry = parsedLogLine(line);
         if (entry?.msg === 'AgentReady Events is listening' && typeof entry.url === 'string') resolve(entry.url.replace(/\/$/, ''));
       });
-      void exited.then((code) => reject(new Error(`The site exited with code ${code} before listening.`)));
+      void exited.then((code) => reject(new Error(`The site exited with code ${code} before listening.${stderrTail && `\n${stderrTail}`}`)));
     });
     return {
       url,
