@@ -212,119 +212,49 @@ export type InvocationPipeline = {
 /**
  * Builds the invocation pipeline for a catalog and its operations.
  *
+ * @throws Error when the catalog holds a `commit` tool and `options.idempotency` is missing (at start-up).
  * @example
  * const pipeline = createInvocationPipeline({ catalog, operations, stateVersionOf, audit, logger });
  * const result = await pipeline.invoke({ tool: 'search_events', input: { keyword: 'WebMCP' }, principal, surface: 'webmcp' });
  */
 export function createInvocationPipeline<T extends ToolContract>(options: PipelineOptions<T>): InvocationPipeline {
-  const { catalog, operations, stateVersionOf, audit, logger } = options;
-  if (!options.idempotency && catalog.tools.some((tool) => tool.effect === 'commit')) {
-    throw new Error('A catalog with commit tools needs the pipeline option `idempotency` (createIdempotencyLedger).');
-  }
-  const now = options.now ?? (() => new Date());
-  const isCredential = credentialTest(options.credentialPattern);
+  const { catalog, operations, logger } = options;
+  if (!options.idempotency && catalog.tools.some((tool) => tool.effect === 'commit')) throw new Error(NO_LEDGER);
   const operationByName = operations as Record<string, ToolOperation<ToolContract>>;
 
   return {
     knows: (name) => catalog.has(name),
     async invoke(call) {
       const started = performance.now();
-      const evidence = evidenceOf(call);
+      const evidence = evidenceOf(call, options);
       const callFinished = options.drain ? options.drain.admit() : () => {};
       let result: ToolResult<unknown>;
       try {
-        if (callFinished === null) {
-          result = shuttingDown(0);
-        } else {
-          try {
-            result = await run(call, evidence.traceId, evidence);
-          } catch (error) {
-            // Only the pipeline's own steps can get here (operations are caught in run): still an envelope, still evidence.
-            logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its operation');
-            result = temporaryFailure(0);
-          }
-        }
-        await record(evidence, result, started);
+        result =
+          callFinished === null
+            ? shuttingDown(0)
+            : await run(call, evidence.traceId, evidence).catch((error: unknown) => {
+                // Only the pipeline's own steps can get here (operations are caught in run): still an envelope, still evidence.
+                logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its operation');
+                return temporaryFailure(0);
+              });
+        await recordEvidence(options, evidence, result, started);
       } finally {
         callFinished?.();
       }
       return result;
     },
-    async recordRefusal(call, failure) {
-      const started = performance.now();
-      const evidence = evidenceOf(call);
-      let principal: Principal | null = null;
-      try {
-        principal = typeof call.principal === 'function' ? await call.principal() : call.principal;
-      } catch (error) {
-        logger.error({ err: error, traceId: evidence.traceId }, 'principal of a refused call could not be looked up');
-      }
-      Object.assign(evidence, actingFor(principal, call.surface));
-      const result = fail(failure, 0);
-      await record(evidence, result, started);
-      return result;
-    },
+    recordRefusal: (call, failure) => recordRefusedCall(options as PipelineOptions<ToolContract>, call, failure),
   };
-
-  function evidenceOf(call: Invocation): AuditEvidence {
-    return {
-      traceId: randomUUID(),
-      occurredAt: now().toISOString(),
-      tool: auditedToolName(call.tool, isCredential),
-      surface: call.surface,
-      principalRef: null,
-      accountRef: null,
-      principalKind: null,
-      clientName: null,
-      authorization: 'not_required',
-      inputSummary: summarizeInput(call.input, { ...(options.credentialPattern && { credentialPattern: options.credentialPattern }) }),
-      outcomeCode: 'SUCCESS',
-      resultingIds: [],
-      durationMs: 0,
-    };
-  }
-
-  async function record(evidence: AuditEvidence, result: ToolResult<unknown>, started: number): Promise<void> {
-    evidence.outcomeCode = result.code;
-    evidence.durationMs = performance.now() - started;
-    try {
-      await audit.record(evidence);
-    } catch (error) {
-      logger.error({ err: error, traceId: evidence.traceId }, 'audit evidence could not be written');
-    }
-  }
-
-  /** TEMPORARY_FAILURE for a call that failed: says so when the process is shutting down. */
-  function failedCall(stateVersion: number) {
-    return options.drain && !options.drain.admitting ? shuttingDown(stateVersion) : temporaryFailure(stateVersion);
-  }
-
-  /** The principal's state version; a version that cannot be read must not turn a done operation into a failure. */
-  function stateVersionOrZero(principal: Principal | null, traceId: string): Promise<number> {
-    return stateVersionOf(principal).catch((error: unknown) => {
-      logger.error({ err: error, traceId }, 'state version could not be read');
-      return 0;
-    });
-  }
-
-  /** The refusal of the call's rate limit, or null when it may go on (or none applies). */
-  async function rateLimitRefusal(call: Invocation & { principal: Principal | null }): Promise<FailureDetails | null> {
-    if (!options.rateLimit) return null;
-    const keyOf = options.rateLimit.keyOf ?? principalRateLimitKey;
-    const key = keyOf(call.principal, { surface: call.surface, ...(call.callerAddress !== undefined && { callerAddress: call.callerAddress }) });
-    if (key === null) return null;
-    const decision = await options.rateLimit.limiter.consume(key);
-    return decision.allowed ? null : rateLimitFailure(decision, 'Too many tool calls');
-  }
 
   async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
     // A lookup that throws ends here, in invoke's catch: TEMPORARY_FAILURE, with evidence.
     const principal = typeof invocation.principal === 'function' ? await invocation.principal() : invocation.principal;
     Object.assign(evidence, actingFor(principal, invocation.surface));
     const call = { ...invocation, principal };
-    const limited = await rateLimitRefusal(call);
-    if (limited) return fail(limited, await stateVersionOrZero(principal, traceId));
-    const stateVersion = () => stateVersionOrZero(call.principal, traceId);
+    const limited = await rateLimitRefusal(options.rateLimit, call);
+    if (limited) return fail(limited, await stateVersionOrZero(options, principal, traceId));
+    const stateVersion = () => stateVersionOrZero(options, call.principal, traceId);
     const tool = catalog.get(call.tool);
     const operation = operationByName[call.tool];
     if (!tool || !operation) {
@@ -335,13 +265,13 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     }
     const parsed = parseToolInput(tool.input, call.input);
     if (!parsed.ok) return fail(parsed.failure, await stateVersion());
-    const refusal = authorizationRefusal(tool, call, evidence);
+    const refusal = authorizationRefusal(options as PipelineOptions<ToolContract>, tool, call, evidence);
     if (refusal) return fail(refusal, refusal.code === 'UNAUTHENTICATED' ? 0 : await stateVersion());
 
     const context: OperationContext = { principal: call.principal, surface: call.surface, traceId };
     const operate = async (commit?: CommitContext) => {
       const outcome = await operation(parsed.value, commit ? { ...context, commit } : context);
-      return resultOf(tool, outcome, traceId);
+      return resultOf(catalog, logger, tool, outcome, traceId);
     };
     let result: ToolResult<unknown>;
     try {
@@ -355,72 +285,158 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
               evidence,
               stateVersion,
               operate: async (commit) => withEvidence(await operate(commit), evidence),
-              resultOf: (outcome) => keptResultOf(tool, outcome as OperationOutcome<unknown>, traceId),
+              resultOf: (outcome) => keptResultOf(catalog, logger, tool, outcome as OperationOutcome<unknown>, traceId),
             })
           : withEvidence(await operate(), evidence).result;
     } catch (error) {
       logger.error({ err: error, traceId, tool: tool.name }, 'tool operation failed');
-      return failedCall(await stateVersion());
+      return failedCall(options.drain, await stateVersion());
     }
     return { ...result, stateVersion: await stateVersion() };
   }
+}
 
-  /**
-   * The refusal of the call by who calls, or null when it may run: a non-read
-   * tool needs a principal (UNAUTHENTICATED), a credential's scope must cover
-   * the tool's effect (FORBIDDEN), and the app's own `authorize` may refuse.
-   * Records the decision in `evidence.authorization`.
-   */
-  function authorizationRefusal(tool: T, call: Invocation & { principal: Principal | null }, evidence: AuditEvidence): FailureDetails | null {
-    if (!requiresPrincipal(tool.effect) && !options.authorize) return null;
-    evidence.authorization = 'allowed';
-    let refusal: FailureDetails | null = null;
-    if (requiresPrincipal(tool.effect) && !call.principal) {
-      refusal = {
-        code: 'UNAUTHENTICATED',
-        message: 'This tool needs to know who is calling.',
-        nextAction:
-          options.howToConnect?.({ surface: call.surface, ...(call.siteUrl !== undefined && { siteUrl: call.siteUrl }) }) ??
-          'Connect as a person of this site, then call again.',
-      };
-    } else if (call.principal?.scope && !call.principal.scope.includes(tool.effect)) {
-      refusal = outOfScope(tool.effect);
-    } else {
-      refusal = options.authorize?.(tool, call.principal) ?? null;
-    }
-    if (refusal) evidence.authorization = 'denied';
-    return refusal;
-  }
-
-  /**
-   * The envelope an outcome answers (stateVersion 0, set by the caller) and
-   * the evidence it adds: data projected through the output schema (a
-   * mismatch is TEMPORARY_FAILURE, logged), guidance limited to the catalog's names.
-   */
-  function resultOf(tool: T, outcome: OperationOutcome<unknown>, traceId: string): AnswerWithEvidence {
-    const evidence = withoutUndefined(outcome.evidence ?? {});
-    if (!outcome.ok) return { result: fail(outcome.failure, 0), evidence };
-    const projected = tool.output.safeParse(outcome.data);
-    if (!projected.success) {
-      logger.error({ traceId, tool: tool.name, issues: projected.error.issues }, 'tool output does not match its schema');
-      return { result: temporaryFailure(0), evidence, projectionFailed: true };
-    }
-    const guidance = outcome.guidance ?? {};
-    const unknownActions = (guidance.availableActions ?? []).filter((name) => !catalog.has(name));
-    if (unknownActions.length > 0) {
-      logger.error({ traceId, tool: tool.name, unknownActions }, 'guidance names tools outside the catalog');
-      guidance.availableActions = (guidance.availableActions ?? []).filter((name) => catalog.has(name));
-    }
-    return { result: succeed(projected.data, guidance, { stateVersion: 0 }), evidence };
-  }
-
-  /** {@link resultOf} for an answer kept with a commit's effects: a projection failure throws, so the effects roll back. */
-  function keptResultOf(tool: T, outcome: OperationOutcome<unknown>, traceId: string): StoredCommitAnswer {
-    const { projectionFailed, ...answer } = resultOf(tool, outcome, traceId);
-    if (projectionFailed) throw new Error(`The output of ${tool.name} does not match its schema.`);
-    return answer;
+/** Writes the call's audit evidence with its outcome and duration; a sink that fails is logged, never the caller's problem. */
+async function recordEvidence(
+  options: Pick<PipelineOptions<ToolContract>, 'audit' | 'logger'>,
+  evidence: AuditEvidence,
+  result: ToolResult<unknown>,
+  started: number,
+): Promise<void> {
+  evidence.outcomeCode = result.code;
+  evidence.durationMs = performance.now() - started;
+  try {
+    await options.audit.record(evidence);
+  } catch (error) {
+    options.logger.error({ err: error, traceId: evidence.traceId }, 'audit evidence could not be written');
   }
 }
+
+/** {@link InvocationPipeline.recordRefusal}: the principal looked up for the record only, the failure as the outcome. */
+async function recordRefusedCall(options: PipelineOptions<ToolContract>, call: Invocation, failure: FailureDetails): Promise<ToolResult<unknown>> {
+  const started = performance.now();
+  const evidence = evidenceOf(call, options);
+  let principal: Principal | null = null;
+  try {
+    principal = typeof call.principal === 'function' ? await call.principal() : call.principal;
+  } catch (error) {
+    options.logger.error({ err: error, traceId: evidence.traceId }, 'principal of a refused call could not be looked up');
+  }
+  Object.assign(evidence, actingFor(principal, call.surface));
+  const result = fail(failure, 0);
+  await recordEvidence(options, evidence, result, started);
+  return result;
+}
+
+/** TEMPORARY_FAILURE for a call that failed: says so when the process is shutting down. */
+function failedCall(drain: CallDrain | undefined, stateVersion: number) {
+  return drain && !drain.admitting ? shuttingDown(stateVersion) : temporaryFailure(stateVersion);
+}
+
+/** The principal's state version; a version that cannot be read must not turn a done operation into a failure. */
+function stateVersionOrZero(options: Pick<PipelineOptions<ToolContract>, 'stateVersionOf' | 'logger'>, principal: Principal | null, traceId: string): Promise<number> {
+  return options.stateVersionOf(principal).catch((error: unknown) => {
+    options.logger.error({ err: error, traceId }, 'state version could not be read');
+    return 0;
+  });
+}
+
+/** The evidence a call starts with: a new trace id, the time, the tool's name as it may be kept, the redacted input. */
+function evidenceOf(call: Invocation, options: Pick<PipelineOptions<ToolContract>, 'now' | 'credentialPattern'>): AuditEvidence {
+  const now = options.now ?? (() => new Date());
+  return {
+    traceId: randomUUID(),
+    occurredAt: now().toISOString(),
+    tool: auditedToolName(call.tool, credentialTest(options.credentialPattern)),
+    surface: call.surface,
+    principalRef: null,
+    accountRef: null,
+    principalKind: null,
+    clientName: null,
+    authorization: 'not_required',
+    inputSummary: summarizeInput(call.input, { ...(options.credentialPattern && { credentialPattern: options.credentialPattern }) }),
+    outcomeCode: 'SUCCESS',
+    resultingIds: [],
+    durationMs: 0,
+  };
+}
+
+/** The refusal of the call's rate limit, or null when it may go on (or none applies). */
+async function rateLimitRefusal(
+  rateLimit: PipelineOptions<ToolContract>['rateLimit'],
+  call: Invocation & { principal: Principal | null },
+): Promise<FailureDetails | null> {
+  if (!rateLimit) return null;
+  const keyOf = rateLimit.keyOf ?? principalRateLimitKey;
+  const key = keyOf(call.principal, { surface: call.surface, ...(call.callerAddress !== undefined && { callerAddress: call.callerAddress }) });
+  if (key === null) return null;
+  const decision = await rateLimit.limiter.consume(key);
+  return decision.allowed ? null : rateLimitFailure(decision, 'Too many tool calls');
+}
+
+/**
+ * The refusal of the call by who calls, or null when it may run: a non-read
+ * tool needs a principal (UNAUTHENTICATED), a credential's scope must cover
+ * the tool's effect (FORBIDDEN), and the app's own `authorize` may refuse.
+ * Records the decision in `evidence.authorization`.
+ */
+function authorizationRefusal(
+  options: Pick<PipelineOptions<ToolContract>, 'authorize' | 'howToConnect'>,
+  tool: ToolContract,
+  call: Invocation & { principal: Principal | null },
+  evidence: AuditEvidence,
+): FailureDetails | null {
+  if (!requiresPrincipal(tool.effect) && !options.authorize) return null;
+  evidence.authorization = 'allowed';
+  let refusal: FailureDetails | null = null;
+  if (requiresPrincipal(tool.effect) && !call.principal) {
+    refusal = {
+      code: 'UNAUTHENTICATED',
+      message: 'This tool needs to know who is calling.',
+      nextAction:
+        options.howToConnect?.({ surface: call.surface, ...(call.siteUrl !== undefined && { siteUrl: call.siteUrl }) }) ??
+        'Connect as a person of this site, then call again.',
+    };
+  } else if (call.principal?.scope && !call.principal.scope.includes(tool.effect)) {
+    refusal = outOfScope(tool.effect);
+  } else {
+    refusal = options.authorize?.(tool, call.principal) ?? null;
+  }
+  if (refusal) evidence.authorization = 'denied';
+  return refusal;
+}
+
+/**
+ * The envelope an outcome answers (stateVersion 0, set by the caller) and
+ * the evidence it adds: data projected through the output schema (a
+ * mismatch is TEMPORARY_FAILURE, logged), guidance limited to the catalog's names.
+ */
+function resultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: OperationOutcome<unknown>, traceId: string): AnswerWithEvidence {
+  const evidence = withoutUndefined(outcome.evidence ?? {});
+  if (!outcome.ok) return { result: fail(outcome.failure, 0), evidence };
+  const projected = tool.output.safeParse(outcome.data);
+  if (!projected.success) {
+    logger.error({ traceId, tool: tool.name, issues: projected.error.issues }, 'tool output does not match its schema');
+    return { result: temporaryFailure(0), evidence, projectionFailed: true };
+  }
+  const guidance = outcome.guidance ?? {};
+  const unknownActions = (guidance.availableActions ?? []).filter((name) => !catalog.has(name));
+  if (unknownActions.length > 0) {
+    logger.error({ traceId, tool: tool.name, unknownActions }, 'guidance names tools outside the catalog');
+    guidance.availableActions = (guidance.availableActions ?? []).filter((name) => catalog.has(name));
+  }
+  return { result: succeed(projected.data, guidance, { stateVersion: 0 }), evidence };
+}
+
+/** {@link resultOf} for an answer kept with a commit's effects: a projection failure throws, so the effects roll back. */
+function keptResultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: OperationOutcome<unknown>, traceId: string): StoredCommitAnswer {
+  const { projectionFailed, ...answer } = resultOf(catalog, logger, tool, outcome, traceId);
+  if (projectionFailed) throw new Error(`The output of ${tool.name} does not match its schema.`);
+  return answer;
+}
+
+/** Why a pipeline whose catalog holds a commit tool cannot be built without `idempotency`. */
+const NO_LEDGER = 'A catalog with commit tools needs the pipeline option `idempotency` (createIdempotencyLedger).';
 
 /** An envelope (stateVersion still 0) with the evidence its operation added. */
 type AnswerWithEvidence = StoredCommitAnswer & { projectionFailed?: true };
