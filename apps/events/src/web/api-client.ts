@@ -174,12 +174,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     async postCommit<T>(path: string, body: unknown, key: string) {
       const opened = await session();
       if (!opened.ok) return opened;
-      let answer = await send<T>('POST', path, body, undefined, { 'Idempotency-Key': key });
-      for (let attempt = 1; attempt < COMMIT_ATTEMPTS && !answer.ok && isWorthRetrying(answer.error.code); attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(5, answer.ok ? 1 : (answer.error.retryAfterSeconds ?? 1))));
-        answer = await send<T>('POST', path, body, undefined, { 'Idempotency-Key': key });
-      }
-      return answer;
+      return sendWithRetries(() => send<T>('POST', path, body, undefined, { 'Idempotency-Key': key }));
     },
     async postTool(name, input) {
       const opened = await session();
@@ -198,6 +193,22 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     },
     getStateVersion: () => stateVersion,
   };
+}
+
+/**
+ * Sends a commit (`attempt`, the very same request with its idempotency key
+ * each time) until it answers something other than a lost answer,
+ * IN_PROGRESS or TEMPORARY_FAILURE, at most {@link COMMIT_ATTEMPTS} times,
+ * waiting `retryAfterSeconds` (else 1 second, at most 5) between.
+ */
+async function sendWithRetries<T>(attempt: () => Promise<ApiAnswer<T>>): Promise<ApiAnswer<T>> {
+  let answer = await attempt();
+  for (let sent = 1; sent < COMMIT_ATTEMPTS && !answer.ok && isWorthRetrying(answer.error.code); sent += 1) {
+    const waitSeconds = Math.min(5, answer.error.retryAfterSeconds ?? 1);
+    await new Promise((resolve) => setTimeout(resolve, 1000 * waitSeconds));
+    answer = await attempt();
+  }
+  return answer;
 }
 
 async function readJson(response: Response): Promise<unknown> {
