@@ -128,6 +128,27 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       expect(await remaining(OPEN_EVENT)).toBe(before.places.find((row) => row.public_id === OPEN_EVENT)!.remaining_capacity - 1);
     });
 
+    it('says what a key must be when one is malformed, in words, not as a pattern', async () => {
+      const person = await signedUpPerson();
+      const confirmation = await person.confirmed({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN });
+      for (const key of ['seven77', 'x'.repeat(256), 'tab\there-key', 'clé-unique-1']) {
+        const refused = await commit(person, commitBodyOf(confirmation), key);
+        expect(refused.status, key).toBe(400);
+        expect(refused.body['message'], key).toBe('Field "idempotency_key": must be 8 to 255 printable ASCII characters (letters, digits, punctuation, spaces), e.g. a UUID.');
+      }
+    });
+
+    it('takes the draft ids and versions of the commit tools, and says a bound that excludes itself as such', async () => {
+      const person = await signedUpPerson();
+      const confirmation = await person.confirmed({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN });
+      const before = await stored();
+      const tooLong = await commit(person, { ...commitBodyOf(confirmation), draft_id: 'd'.repeat(100) }, randomUUID());
+      expect(tooLong.body).toMatchObject({ code: 'INVALID_INPUT', field: 'draft_id', message: 'Field "draft_id": too long or too large (at most 80).' });
+      const zero = await commit(person, { ...commitBodyOf(confirmation), draft_version: 0 }, randomUUID());
+      expect(zero.body).toMatchObject({ code: 'INVALID_INPUT', field: 'draft_version', message: 'Field "draft_version": too short or too small (more than 0).' });
+      expect(await stored()).toEqual(before);
+    });
+
     it('answers a retry of the same commit with the first answer, marked replayed: one registration, one place', async () => {
       const person = await signedUpPerson();
       const placesBefore = await remaining(OPEN_EVENT);
@@ -290,6 +311,18 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       expect(await fixture.db.selectFrom('agentready_confirmation').select('id').execute()).toEqual([]);
       expect((await person.call('GET', `/api/events/${OPEN_EVENT}/registration-draft`)).body).toMatchObject({ draft: { id: shown.id, version: 2, email: OTHER_EMAIL } });
       expect(bodyText((await person.call('GET', `/events/${OPEN_EVENT}/register`)).text)).toContain('(Draft version 2.)');
+    });
+  });
+
+  describe('the draft the page showed', () => {
+    it('is named by id and version together: an id without its version is refused 400 and nothing is minted or overwritten', async () => {
+      const person = await signedUpPerson();
+      const shown = await agentPrepares(person, OPEN_EVENT, MEI_LIN);
+      const before = await stored();
+      const refused = await person.confirm({ action: 'register', event_id: OPEN_EVENT, name: MEI_LIN.name, email: OTHER_EMAIL, draft_id: shown.id });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', field: 'draft_version' });
+      expect(await stored()).toEqual(before);
     });
   });
 

@@ -16,7 +16,7 @@ import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { recordSentRequests } from './support/sent-requests.ts';
-import type { SitePerson } from './support/site-person.ts';
+import { openSitePerson, type SitePerson } from './support/site-person.ts';
 
 /** Free, open, with places left on the test's clock. */
 const OPEN_EVENT = 'evt-webmcp-intro';
@@ -279,5 +279,42 @@ describe('cancelling from /registrations with the dialog\'s confirm button doubl
     expect((await registrationRows()).map((row) => [row.public_id, row.status])).toEqual([[registrationId, 'cancelled']]);
     expect(await remaining()).toBe(placesBefore);
     await expect.poll(async () => (await auditRecords('cancel_registration')).map((record) => [record.outcome_code, record.replayed])).toEqual([['SUCCESS', 0]]);
+  });
+});
+
+describe('on a plain-http address other than localhost (not a secure context)', () => {
+  let plainHttpBrowser: Browser;
+
+  beforeAll(async () => {
+    // A name of this machine that is not localhost: the page is then not a secure context, as on a LAN address.
+    plainHttpBrowser = await launchWebMcpChromium({ args: ['--host-resolver-rules=MAP events.test 127.0.0.1'] });
+  });
+
+  afterAll(async () => {
+    await plainHttpBrowser?.close();
+  });
+
+  it('registers on Submit: the page makes its idempotency key without what only secure contexts have', async () => {
+    const siteUrl = server.url.replace('127.0.0.1', 'events.test');
+    const plain = await plainHttpBrowser.newContext();
+    try {
+      // Signed up from here (this process cannot resolve events.test); the browser gets the session for that name.
+      const signedUp = await openSitePerson(server.url);
+      const [name, value] = signedUp.cookie.split(/=(.*)/s) as [string, string];
+      await plain.addCookies([{ name, value, url: siteUrl, httpOnly: true, sameSite: 'Lax' }]);
+      const tab = await plain.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (error) => errors.push(error.message));
+      await tab.goto(`${siteUrl}/events/${OPEN_EVENT}/register`);
+      expect(await tab.evaluate(() => window.isSecureContext)).toBe(false);
+      await tab.locator(`${byTestId('review-button')}:not([disabled])`).waitFor();
+      await review(tab, { name: 'Plain Http', email: 'plain-http@example.com' });
+      await tab.click(byTestId('submit-button'));
+      await tab.locator(byTestId('register-success')).waitFor();
+      expect(errors).toEqual([]);
+      expect((await registrationRows()).map((row) => row.attendee_email)).toEqual(['plain-http@example.com']);
+    } finally {
+      await plain.close();
+    }
   });
 });

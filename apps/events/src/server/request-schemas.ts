@@ -7,6 +7,9 @@ import { attendeeEmailSchema, attendeeNameSchema } from '../domain/attendee-rule
 import { searchFiltersSchema } from '../domain/search-filters.ts';
 
 const publicId = z.string().min(1).max(120);
+/** A draft's id (`drf-…`) and version, with the bounds of the site's commit tools (tools/site-commits.ts). */
+const draftId = z.string().min(1).max(80);
+const draftVersion = z.number().int().positive();
 
 /**
  * `GET /api/events` query: the very filters the search tool takes (one schema,
@@ -25,21 +28,27 @@ export const saveEventBodySchema = z.strictObject({ event_id: publicId });
  * or of a cancellation.
  */
 export const confirmationBodySchema = z.discriminatedUnion('action', [
-  z.strictObject({
-    action: z.literal('register'),
-    event_id: publicId,
-    name: attendeeNameSchema,
-    email: attendeeEmailSchema,
-    draft_id: publicId.optional(),
-    draft_version: z.number().int().positive().optional(),
-  }),
+  z
+    .strictObject({
+      action: z.literal('register'),
+      event_id: publicId,
+      name: attendeeNameSchema,
+      email: attendeeEmailSchema,
+      draft_id: draftId.optional(),
+      draft_version: draftVersion.optional(),
+    })
+    // The version is what the person saw: a draft named without it would be confirmed unchecked.
+    .refine((body) => (body.draft_id === undefined) === (body.draft_version === undefined), {
+      message: 'draft_id and draft_version go together: send both (the draft the page showed) or neither.',
+      path: ['draft_version'],
+    }),
   z.strictObject({ action: z.literal('cancel'), registration_id: publicId }),
 ]);
 
 /** `POST /api/registrations` and `POST /api/registrations/:id/cancel` body: the confirmed draft version and the token; the key comes in the `Idempotency-Key` header. */
 export const commitBodySchema = z.strictObject({
-  draft_id: publicId,
-  draft_version: z.number().int().positive(),
+  draft_id: draftId,
+  draft_version: draftVersion,
   confirmation_token: z.string().min(1).max(200),
 });
 

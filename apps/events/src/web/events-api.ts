@@ -86,9 +86,15 @@ function commitBodyOf(confirmation: Confirmation) {
   return { draft_id: confirmation.draft.id, draft_version: confirmation.draft.version, confirmation_token: confirmation.confirmationToken };
 }
 
-/** A fresh idempotency key for one commit (a random UUID: 36 printable characters). */
-function newIdempotencyKey(): string {
-  return crypto.randomUUID();
+/**
+ * A fresh idempotency key for one commit: 16 random bytes as 32 hex digits.
+ * From `crypto.getRandomValues`, which every page has (`crypto.randomUUID`
+ * exists only in secure contexts, and a site on plain http at another
+ * address than localhost is not one).
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**

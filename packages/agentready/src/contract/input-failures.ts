@@ -19,6 +19,8 @@ export type BrokenRule = {
   expected?: string;
   maximum?: number | bigint;
   minimum?: number | bigint;
+  /** Whether the bound itself is allowed (zod: `min(1)` is inclusive, `positive()` is not). Default true. */
+  inclusive?: boolean;
   values?: readonly unknown[];
   format?: string;
   message?: string;
@@ -53,12 +55,14 @@ function describeRule(rule: BrokenRule, present: boolean): string {
     case 'invalid_type':
       return present ? `expected ${rule.expected === 'int' ? 'integer' : rule.expected}.` : 'this field is required.';
     case 'too_big':
-      return `too long or too large (at most ${String(rule.maximum)}).`;
+      return rule.inclusive === false ? `too long or too large (less than ${String(rule.maximum)}).` : `too long or too large (at most ${String(rule.maximum)}).`;
     case 'too_small':
-      return `too short or too small (at least ${String(rule.minimum)}).`;
+      return rule.inclusive === false ? `too short or too small (more than ${String(rule.minimum)}).` : `too short or too small (at least ${String(rule.minimum)}).`;
     case 'invalid_value':
       return `must be one of ${(rule.values ?? []).map((v) => JSON.stringify(v)).join(', ')}.`;
     case 'invalid_format':
+      // A pattern means nothing to the caller: the schema's own message says what the field takes, when it gives one.
+      if (rule.format === 'regex') return rule.message && !rule.message.startsWith('Invalid') ? rule.message : 'not in the form this field takes.';
       return `not a valid ${rule.format}.`;
     case 'custom':
       // A refinement's message is the schema author's sentence (e.g. "date_to must not be before date_from.").

@@ -24,7 +24,7 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{8,255}$/;
 /** The zod schema of an idempotency key ({@link IDEMPOTENCY_KEY_PATTERN}), described for models. */
 export const idempotencyKeySchema: z.ZodString = z
   .string()
-  .regex(IDEMPOTENCY_KEY_PATTERN)
+  .regex(IDEMPOTENCY_KEY_PATTERN, { error: 'must be 8 to 255 printable ASCII characters (letters, digits, punctuation, spaces), e.g. a UUID.' })
   .describe('A unique string you choose for this commit (8 to 255 printable characters, e.g. a UUID); send the same key when you retry it.');
 
 /**

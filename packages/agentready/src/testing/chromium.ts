@@ -29,6 +29,8 @@ export type LaunchWebMcpChromiumOptions = {
   executablePath?: string;
   /** Run without a window. Default: `true`. */
   headless?: boolean;
+  /** Further command-line switches, after the WebMCP ones (e.g. `--host-resolver-rules=MAP site.test 127.0.0.1`). Default: none. */
+  args?: readonly string[];
 };
 
 /**
@@ -60,6 +62,6 @@ export async function launchWebMcpChromium(options: LaunchWebMcpChromiumOptions 
   return chromium.launch({
     executablePath,
     headless: options.headless ?? true,
-    args: [...WEBMCP_CHROMIUM_ARGS],
+    args: [...WEBMCP_CHROMIUM_ARGS, ...(options.args ?? [])],
   });
 }
