@@ -20,7 +20,7 @@ const USAGE = `Usage: agentready-events mcp
            DATABASE_URL             the site's database (default: file:data/events.sqlite in the repository)
            SITE_URL                 where the person opens confirmation links (default: http://127.0.0.1:3000)
 
-  sweep  Delete expired sessions, access tokens, confirmation intents and registration drafts
+  sweep  Delete expired sessions, access tokens, confirmation tokens, drafts and idempotency records
          from DATABASE_URL's database (the running site does this every 10 minutes).
 
 ${TRACE_USAGE}`;

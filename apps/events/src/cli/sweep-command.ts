@@ -1,6 +1,6 @@
 /**
  * @module `agentready-events sweep`: deletes what has expired (sessions,
- * access tokens, confirmation intents, registration drafts) from the site's
+ * access tokens, confirmation tokens, drafts, idempotency records) from the site's
  * database, as the running site does every few minutes. For a cron job on a
  * site that is often stopped, or after changing lifetimes.
  */

@@ -55,7 +55,7 @@ export type EventsIdentity = {
    * other sessions: UNAUTHENTICATED (currentPassword), INVALID_INPUT (newPassword).
    */
   changePassword(accountId: number, sessionId: number, request: { currentPassword: string; newPassword: string }): Promise<IdentityResult<{ endedSessions: number }>>;
-  /** Deletes expired sessions, tokens, confirmation intents, drafts and OAuth artifacts (codes, tokens, grants). */
+  /** Deletes expired sessions, access tokens, confirmation tokens, drafts, idempotency records and OAuth artifacts (codes, tokens, grants). */
   sweep(): Promise<EventsSweepReport>;
 };
 

@@ -167,12 +167,12 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   await redis?.quit().catch(() => undefined);
   process.exit(0);
 }
-/** How often the running site deletes expired sessions, tokens, intents and drafts, in milliseconds. */
+/** How often the running site deletes expired sessions, tokens, drafts, confirmation tokens and idempotency records, in milliseconds. */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 async function sweepExpired(): Promise<void> {
   try {
     const swept = await app.identity.sweep();
-    logger.info({ swept }, 'expired sessions, tokens, intents and drafts swept');
+    logger.info({ swept }, 'expired sessions, tokens, drafts, confirmation tokens and idempotency records swept');
   } catch (error) {
     logger.warn({ err: error }, 'the sweep of expired rows failed; it runs again later');
   }

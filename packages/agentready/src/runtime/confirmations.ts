@@ -4,8 +4,7 @@
  * confirmed one version of one draft. A token is single-use, short-lived,
  * bound to (owner, action, draft id, version, content hash) and stored as
  * SHA-256 only; the commit that consumes it re-checks the draft in its own
- * transaction and acts on the stored content. Generalises the events app's
- * confirmation intents (apps/events/src/domain/confirmation-intents.ts).
+ * transaction and acts on the stored content.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
