@@ -114,9 +114,9 @@ function brokenNumberRule(node: JsonSchemaNode, value: number): BrokenRule | nul
   // of an inclusive and an exclusive bound on one side only the tighter.
   const { minimum, exclusiveMinimum, maximum, exclusiveMaximum } = node as Partial<Record<string, number>>;
   if (minimum !== undefined && value < minimum) return { code: 'too_small', minimum };
-  if (exclusiveMinimum !== undefined && value <= exclusiveMinimum) return { code: 'too_small', minimum: exclusiveMinimum };
+  if (exclusiveMinimum !== undefined && value <= exclusiveMinimum) return { code: 'too_small', minimum: exclusiveMinimum, inclusive: false };
   if (maximum !== undefined && value > maximum) return { code: 'too_big', maximum };
-  if (exclusiveMaximum !== undefined && value >= exclusiveMaximum) return { code: 'too_big', maximum: exclusiveMaximum };
+  if (exclusiveMaximum !== undefined && value >= exclusiveMaximum) return { code: 'too_big', maximum: exclusiveMaximum, inclusive: false };
   return null;
 }
 
