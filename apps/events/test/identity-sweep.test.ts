@@ -7,17 +7,15 @@
  * command; live ones stay (a live draft still fills the page, a live
  * commit's retry is still answered from its record).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
 import { createTestClock, storeDialects, type DatabaseFixture, type TestClock } from './support/events-database.ts';
 import { commitBodyOf, type PersonConfirmation } from './support/app-visitor.ts';
 import { IdentityPerson } from './support/identity-person.ts';
+import { runEventsCommand, type EventsCommandRun } from './support/events-command.ts';
 
-const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_EVENT = 'evt-ai-agents-meetup-taipei';
 /** Open: registered for long ago. */
@@ -198,12 +196,6 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('swee
 });
 
 /** Runs `agentready-events sweep` as an operator's cron job does, on `databaseUrl`. */
-async function runSweepCommand(databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [EVENTS_BIN, 'sweep'], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr };
+function runSweepCommand(databaseUrl: string): Promise<EventsCommandRun> {
+  return runEventsCommand(['sweep'], { DATABASE_URL: databaseUrl });
 }

@@ -5,8 +5,6 @@
  * (official MCP client) and over stdio; a `read` token searches but cannot
  * save, a `prepare` token saves; another account never sees it nor revokes it.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Client, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { launchWebMcpChromium } from 'agentready/testing';
@@ -17,10 +15,10 @@ import { startEventsServer, type EventsServer } from './support/events-server.ts
 import { pageFetch, signInFromPage } from './support/page-account.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { openSitePerson, type SitePerson } from './support/site-person.ts';
+import { EVENTS_BIN, runEventsCommand, type EventsCommandRun } from './support/events-command.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_EVENT = 'evt-ai-agents-meetup-taipei';
-const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 
 type Envelope = { ok: boolean; code?: string; message?: string; nextAction?: string; data?: Record<string, unknown> };
 
@@ -174,14 +172,7 @@ describe('a token belongs to the person', () => {
   }
 
   /** Starts `agentready-events mcp` with the token on the server's database and waits for it to end. */
-  async function startStdio(token: string): Promise<{ code: number | null; stderr: string }> {
-    const child = spawn(process.execPath, [EVENTS_BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: server.databaseUrl, SITE_URL: server.url, AGENTREADY_EVENTS_TOKEN: token },
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.stdin.end();
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { code, stderr };
+  function startStdio(token: string): Promise<EventsCommandRun> {
+    return runEventsCommand(['mcp'], { DATABASE_URL: server.databaseUrl, SITE_URL: server.url, AGENTREADY_EVENTS_TOKEN: token });
   }
 });

@@ -9,7 +9,6 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -20,10 +19,10 @@ import { startEventsServer, type EventsServer } from './support/events-server.ts
 import { signedUpSession } from './support/signed-in-principal.ts';
 import { openSitePerson } from './support/site-person.ts';
 import type { Principal } from 'agentready/runtime';
+import { EVENTS_BIN } from './support/events-command.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const MODERN_VERSION = '2026-07-28';
-const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 /** Every protocol version `/mcp` speaks: the 2025 revisions and earlier (stateless) and 2026-07-28. */
 const SPOKEN_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_VERSION];
 

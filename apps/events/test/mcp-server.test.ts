@@ -25,6 +25,7 @@ import { startEventsServer, type EventsServer } from './support/events-server.ts
 import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { openSitePerson, type SitePerson } from './support/site-person.ts';
 import { byTestId } from './support/page-selectors.ts';
+import { EVENTS_BIN, runEventsCommand, type EventsCommandRun } from './support/events-command.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_OPEN_EVENT = 'evt-ai-agents-meetup-taipei';
@@ -32,7 +33,6 @@ const FULL_EVENT = 'evt-accessible-forms-workshop';
 const ATTENDEE_EMAIL = 'ada.lovelace@example.org';
 /** The five tools of the issue, in catalog order, as every surface lists them. */
 const TOOL_NAMES = ['search_events', 'get_event_details', 'save_event', 'prepare_event_registration', 'prepare_registration_cancellation'];
-const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 
 type Era = 'legacy' | 'modern';
 const ERAS: ReadonlyArray<[Era, string]> = [
@@ -493,17 +493,8 @@ describe('the stdio server without a usable token', () => {
   });
 
   /** Starts `agentready-events mcp` with this environment (on the test server's database unless it says otherwise) and waits for it to end. */
-  async function startAndEnd(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [EVENTS_BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: server.databaseUrl, SITE_URL: server.url, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.stdin.end();
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { code, stdout, stderr };
+  function startAndEnd(env: Record<string, string>): Promise<EventsCommandRun> {
+    return runEventsCommand(['mcp'], { DATABASE_URL: server.databaseUrl, SITE_URL: server.url, ...env });
   }
 
   it('stops at start with one line and exit code 2 when the token is not valid, naming the database it looked in', async () => {

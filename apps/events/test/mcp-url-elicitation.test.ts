@@ -11,15 +11,14 @@
  * `confirmationUrl` as before.
  */
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientCapabilities, type ElicitResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { bodyText } from './support/served-html.ts';
 import { openSitePerson, type JsonObject, type SitePerson } from './support/site-person.ts';
+import { EVENTS_BIN } from './support/events-command.ts';
 
-const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 const ATTENDEE = { name: 'Ada Lovelace', email: 'ada.lovelace@example.org' };
 const PAGE_META = 'agentready/confirmationPage';
 

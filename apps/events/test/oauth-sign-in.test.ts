@@ -21,7 +21,7 @@ import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
 import { storeDialects, type DatabaseFixture } from './support/events-database.ts';
 import { listenOnLoopback } from './support/loopback-listener.ts';
-import { listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME, type RedirectListener } from './support/oauth-mcp-client.ts';
+import { listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME, type RedirectListener } from 'agentready/testing';
 import { startOAuthEventsSite, type OAuthEventsSite } from './support/oauth-events-site.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { bodyText } from './support/served-html.ts';

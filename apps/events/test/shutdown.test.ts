@@ -25,9 +25,9 @@ import { POSTGRES_TEST_URL, storeDialects, type DatabaseFixture } from './suppor
 import { openSitePerson } from './support/site-person.ts';
 import { signedUpSession } from './support/signed-in-principal.ts';
 import { createEventsServices } from '../src/domain/events-services.ts';
+import { EVENTS_BIN } from './support/events-command.ts';
 
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
-const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_OPEN_EVENT = 'evt-ai-agents-meetup-taipei';
 

@@ -16,9 +16,9 @@ import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigratio
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTS_MIGRATION_TABLE, eventsMigrations } from '../src/store/events-migrations.ts';
 import type { EventsDatabase } from '../src/store/schema.ts';
+import { EVENTS_BIN } from './support/events-command.ts';
 
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
-const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 const TRIALS = 2;
 
 type Started = { ok: true } | { ok: false; output: string };

@@ -2,14 +2,12 @@
  * `agentready-events trace <traceId>`: the real command, started as an
  * operator starts it, on a site database holding known audit evidence.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { createDatabaseAuditSink, type AuditEvidence } from 'agentready/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteFixture, type DatabaseFixture } from './support/events-database.ts';
+import { runEventsCommand, type EventsCommandRun } from './support/events-command.ts';
 
-const EVENTS_BIN = fileURLToPath(new URL('../bin/agentready-events.mjs', import.meta.url));
 
 let fixture: DatabaseFixture;
 const traces = { prepare: randomUUID(), unrelated: randomUUID(), confirm: randomUUID(), register: randomUUID(), otherAccount: randomUUID() };
@@ -48,14 +46,8 @@ afterAll(async () => {
   await fixture.close();
 });
 
-async function trace(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [EVENTS_BIN, 'trace', ...args], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: fixture.url } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr };
+function trace(...args: string[]): Promise<EventsCommandRun> {
+  return runEventsCommand(['trace', ...args], { DATABASE_URL: fixture.url });
 }
 
 describe('agentready-events trace', () => {

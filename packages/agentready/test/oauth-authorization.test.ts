@@ -6,8 +6,6 @@
  * what must be refused: a token for another resource, a revoked grant, a
  * reused refresh token. On SQLite and on PostgreSQL.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -17,40 +15,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchWebMcpChromium, requirePostgresForTests } from '../src/testing/index.ts';
+import { launchWebMcpChromium, listenForRedirect, memoryClientProvider, requirePostgresForTests, type RedirectListener } from '../src/testing/index.ts';
 import { openOAuthDatabase, POSTGRES_TEST_URL, startOAuthSite, TEST_ACCOUNT, type OAuthDatabase, type OAuthSite } from './support/oauth-site.ts';
-
-type Saved = { client?: Record<string, unknown>; tokens?: Record<string, unknown>; verifier?: string; discovery?: unknown; authorizationUrl?: URL };
-
-/** The MCP client's side: where it keeps what it registered and received (a desktop client would keep it on disk). */
-function clientProvider(redirectUrl: string): OAuthClientProvider & { saved: Saved } {
-  const saved: Saved = {};
-  return {
-    saved,
-    get redirectUrl() {
-      return redirectUrl;
-    },
-    get clientMetadata() {
-      return { client_name: 'Test Desk Agent', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-    },
-    clientInformation: () => saved.client as never,
-    saveClientInformation: (info) => void (saved.client = info as never),
-    tokens: () => saved.tokens as never,
-    saveTokens: (tokens) => void (saved.tokens = tokens as never),
-    redirectToAuthorization: (url) => void (saved.authorizationUrl = url),
-    saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
-    codeVerifier: () => saved.verifier ?? '',
-    saveDiscoveryState: (state) => void (saved.discovery = state),
-    discoveryState: () => saved.discovery as never,
-  };
-}
-
-/** A loopback listener standing for the client's redirect URI (RFC 8252 §7.3). */
-async function redirectListener(): Promise<{ url: string; server: Server }> {
-  const server = createServer((_request, response) => response.end('You can close this window.'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, server };
-}
 
 /** The data of a successful tool result's envelope. */
 function callerText(result: CallToolResult): Record<string, unknown> {
@@ -70,20 +36,20 @@ afterAll(async () => {
 describe.each(dialects)('OAuth for MCP clients on %s', (dialect) => {
   let database: OAuthDatabase;
   let site: OAuthSite;
-  let redirect: { url: string; server: Server };
+  let redirect: RedirectListener;
   const cleanups: Array<() => Promise<unknown>> = [];
 
   beforeAll(async () => {
     database = await openOAuthDatabase(dialect);
     site = await startOAuthSite(database.db);
-    redirect = await redirectListener();
+    redirect = await listenForRedirect();
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     for (const grant of await site.oauth.listGrants(TEST_ACCOUNT.id)) await site.oauth.revokeGrant(TEST_ACCOUNT.id, grant.ref);
   });
   afterAll(async () => {
-    await new Promise((resolve) => redirect.server.close(resolve));
+    await redirect.close();
     await site.close();
     await database.close();
   });
@@ -113,8 +79,8 @@ describe.each(dialects)('OAuth for MCP clients on %s', (dialect) => {
   }
 
   /** The whole flow, as a desktop client runs it: a call that needs a person, the 401, sign-in, then the call again. */
-  async function signedInClient(untick: string[] = []): Promise<{ client: Client; provider: ReturnType<typeof clientProvider> }> {
-    const provider = clientProvider(redirect.url);
+  async function signedInClient(untick: string[] = []): Promise<{ client: Client; provider: ReturnType<typeof memoryClientProvider> }> {
+    const provider = memoryClientProvider(redirect.url);
     const anonymous = await connect(provider);
     await expect(anonymous.callTool({ name: 'prepare_visit', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.saved.authorizationUrl).toBeDefined();

@@ -12,3 +12,5 @@ export { requirePostgresForTests, SKIP_POSTGRES_VARIABLE } from './postgres-requ
 export type { PostgresRequirementOptions } from './postgres-requirement.ts';
 export { findLayerViolations } from './layer-imports.ts';
 export type { LayerRule, LayerViolation } from './layer-imports.ts';
+export { listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME } from './oauth-test-client.ts';
+export type { RedirectListener, SavedOAuthState } from './oauth-test-client.ts';

@@ -1,6 +1,7 @@
 /**
- * @module The MCP client's side of OAuth sign-in, as a desktop client runs
- * it with the official `@modelcontextprotocol/client`: an `OAuthClientProvider`
+ * @module The MCP client's side of OAuth sign-in in tests, as a desktop
+ * client runs it with the official `@modelcontextprotocol/client` (needed
+ * only by the tests that use this part): an `OAuthClientProvider`
  * that keeps what it registered and received in memory (a desktop client
  * would keep it on disk), and a loopback listener standing for its redirect
  * URI (RFC 8252 §7.3).
@@ -9,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 
-/** The name the test client registers with; the consent page, grants and /activity show it. */
+/** The name the test client registers with unless told another; a consent page, grant lists and activity pages show it. */
 export const TEST_CLIENT_NAME = 'Test Desk Agent';
 
 /** What the provider was given: client registration, tokens, PKCE verifier, discovery, and the authorization URL it was told to open. */
