@@ -7,9 +7,9 @@
  * account; token scopes on /connect; no WebMCP tools where a password is
  * typed; and axe-core on each new page.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useBrowserSite } from './support/browser-site.ts';
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
@@ -21,35 +21,16 @@ const OPEN_EVENT = 'evt-webmcp-intro';
 /** The site's clock: the curated events' states hold on it. */
 const NOW = new Date('2026-12-01T12:00:00+08:00');
 
+const site = useBrowserSite({ now: NOW });
+const newContext = site.newContext;
 let server: EventsServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchWebMcpChromium();
+beforeEach(() => {
+  ({ browser, server, context, page } = site.current());
 });
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  server = await startEventsServer({ now: () => NOW });
-  context = await newContext();
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
-  await server?.close();
-});
-
-async function newContext(): Promise<BrowserContext> {
-  const created = await browser.newContext();
-  created.setDefaultTimeout(10_000);
-  return created;
-}
 
 /** Opens `path` and waits until the page's script runs (the account form's button is enabled). */
 async function openAccountForm(on: Page, path: string): Promise<void> {
@@ -174,18 +155,21 @@ describe('signing up, out and in', () => {
 
 describe('too many sign-in tries', () => {
   it("says RATE_LIMITED on the form, with when to try again from the site's own limiter, and stays signed out", async () => {
-    await server.close();
-    // One try per account every two minutes: the second wrong password is refused before it is checked.
+    // A site of its own with one try per account every two minutes: the second wrong password is refused before it is checked.
     server = await startEventsServer({ now: () => NOW, app: { rateLimits: { signIn: { perAccount: { points: 1, durationSeconds: 120 } } } } });
-    const email = newTestEmail();
-    await openSitePerson(server.url, { email });
-    await openAccountForm(page, '/signin');
-    await submitCredentials(page, email, 'not the password');
-    const error = page.locator(byTestId('account-form-error'));
-    await expect.poll(() => error.innerText()).toContain('not right');
-    await submitCredentials(page, email, TEST_PASSWORD);
-    await expect.poll(() => error.innerText()).toMatch(/You can try again in 2 minutes\.$/);
-    expect(await page.getAttribute(byTestId('account-nav'), 'data-signed-in')).toBe('false');
+    try {
+      const email = newTestEmail();
+      await openSitePerson(server.url, { email });
+      await openAccountForm(page, '/signin');
+      await submitCredentials(page, email, 'not the password');
+      const error = page.locator(byTestId('account-form-error'));
+      await expect.poll(() => error.innerText()).toContain('not right');
+      await submitCredentials(page, email, TEST_PASSWORD);
+      await expect.poll(() => error.innerText()).toMatch(/You can try again in 2 minutes\.$/);
+      expect(await page.getAttribute(byTestId('account-nav'), 'data-signed-in')).toBe('false');
+    } finally {
+      await server.close();
+    }
   });
 });
 

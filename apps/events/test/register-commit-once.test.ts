@@ -12,8 +12,8 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@mod
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signUpInBrowser } from './support/browser-sign-up.ts';
-import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import { useBrowserSite } from './support/browser-site.ts';
+import type { EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { recordSentRequests } from './support/sent-requests.ts';
 import { openSitePerson, type SitePerson } from './support/site-person.ts';
@@ -25,6 +25,8 @@ const OPEN_EVENT_TITLE = 'WebMCP 入門工作坊';
 const NOW = new Date('2026-12-01T12:00:00+08:00');
 const ALREADY_REGISTERED = 'You are already registered for this event.';
 
+// A fresh database and a freshly signed-up person per test, so rows and places are the test's own.
+const site = useBrowserSite({ now: NOW, signUp: true });
 let server: EventsServer;
 let browser: Browser;
 let context: BrowserContext;
@@ -33,27 +35,14 @@ let page: Page;
 let person: SitePerson;
 const agents: Client[] = [];
 
-beforeAll(async () => {
-  browser = await launchWebMcpChromium();
+beforeEach(() => {
+  ({ browser, server, context, page } = site.current());
+  person = site.current().person as SitePerson;
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
-
-// A fresh database and a freshly signed-up person per test, so rows and places are the test's own.
-beforeEach(async () => {
-  server = await startEventsServer({ now: () => NOW });
-  context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
-  person = await signUpInBrowser(context, server.url);
-  page = await context.newPage();
-});
-
+// Before the site closes: the agents' connections to it.
 afterEach(async () => {
   for (const agent of agents.splice(0)) await agent.close();
-  await context?.close();
-  await server?.close();
 });
 
 /** Opens the register page in `tab` and waits until its script runs (Review enabled). */

@@ -6,12 +6,12 @@
  * how a paid event's fee is paid, Chinese titles marked as such, a journey by
  * keyboard alone, and axe-core in each state the page can be in.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useBrowserSite } from './support/browser-site.ts';
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { signUpInBrowser } from './support/browser-sign-up.ts';
-import { startEventsServer, type EventsServer } from './support/events-server.ts';
+import type { EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { openSitePerson } from './support/site-person.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
@@ -42,31 +42,15 @@ const PREPARED_NOTICE = 'Prepared by your agent. Check the details, then review 
 /** The site's clock in these tests: the curated events' states above hold on it. */
 const NOW = new Date('2026-12-01T12:00:00+08:00');
 
+// Registering and drafts need an account: the person has signed up.
+const site = useBrowserSite({ now: NOW, signUp: true });
 let server: EventsServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchWebMcpChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  server = await startEventsServer({ now: () => NOW });
-  context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
-  // Registering and drafts need an account: the person has signed up.
-  await signUpInBrowser(context, server.url);
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
-  await server?.close();
+beforeEach(() => {
+  ({ browser, server, context, page } = site.current());
 });
 
 async function call(name: string, input: Record<string, unknown>): Promise<Envelope> {
