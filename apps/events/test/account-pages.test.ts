@@ -38,6 +38,16 @@ async function openAccountForm(on: Page, path: string): Promise<void> {
   await on.locator(`${byTestId('account-submit')}:not([disabled])`).waitFor();
 }
 
+/** Another browser of the same person: a context of its own, signed in with `email` on /signin; its page (the caller closes its context). */
+async function signedInElsewhere(email: string): Promise<Page> {
+  const other = await newContext();
+  const otherPage = await other.newPage();
+  await openAccountForm(otherPage, '/signin');
+  await submitCredentials(otherPage, email, TEST_PASSWORD);
+  await otherPage.locator(`${byTestId('account-nav')}[data-signed-in="true"]`).waitFor();
+  return otherPage;
+}
+
 /** Types the e-mail and password into the sign-in or sign-up form on screen and submits it. */
 async function submitCredentials(on: Page, email: string, password: string): Promise<void> {
   await on.fill(byTestId('account-email'), email);
@@ -243,11 +253,8 @@ describe('/account', () => {
     const email = newTestEmail();
     const newPassword = 'another long password';
     await signUp(page, email);
-    const other = await newContext();
-    const otherPage = await other.newPage();
-    await openAccountForm(otherPage, '/signin');
-    await submitCredentials(otherPage, email, TEST_PASSWORD);
-    await otherPage.locator(`${byTestId('account-nav')}[data-signed-in="true"]`).waitFor();
+    const otherPage = await signedInElsewhere(email);
+    const other = otherPage.context();
 
     await page.goto(`${server.url}/account`);
     await page.locator(`${byTestId('change-password')}:not([disabled])`).waitFor();
@@ -281,22 +288,14 @@ describe('/account', () => {
     await page.click(byTestId('change-password'));
     await expect.poll(() => page.locator(byTestId('current-password-error')).innerText()).toBe('The current password is not right.');
     expect(await page.getAttribute(byTestId('current-password'), 'aria-invalid')).toBe('true');
-    const other = await newContext();
-    const otherPage = await other.newPage();
-    await openAccountForm(otherPage, '/signin');
-    await submitCredentials(otherPage, email, TEST_PASSWORD);
-    await otherPage.locator(`${byTestId('account-nav')}[data-signed-in="true"]`).waitFor();
-    await other.close();
+    await (await signedInElsewhere(email)).context().close();
   });
 
   it('sign out everywhere ends every browser’s session and lands on the home page', async () => {
     const email = newTestEmail();
     await signUp(page, email);
-    const other = await newContext();
-    const otherPage = await other.newPage();
-    await openAccountForm(otherPage, '/signin');
-    await submitCredentials(otherPage, email, TEST_PASSWORD);
-    await otherPage.locator(`${byTestId('account-nav')}[data-signed-in="true"]`).waitFor();
+    const otherPage = await signedInElsewhere(email);
+    const other = otherPage.context();
 
     await page.goto(`${server.url}/account`);
     expect(await page.locator('#sign-out-everywhere-note').innerText()).toContain('personal access tokens keep working');
