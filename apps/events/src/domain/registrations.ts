@@ -19,7 +19,7 @@ import type { ConfirmableContext, EventsContext } from './events-context.ts';
 import { CANCEL_ACTION, fromToolkitFailure } from './person-confirmations.ts';
 import { REGISTER_ACTION, type RegistrationDraftContent } from './registration-drafts.ts';
 import { oneLineTextRule } from './one-line-text.ts';
-import { refusableTransaction } from './refusable-transaction.ts';
+import { refusableTransaction } from 'agentready/store';
 import { cancellationRefusal, findOwnedRegistration, registrationNotFound, registrationRefusal } from './registration-rules.ts';
 import { accountRowIdOf, bumpStateVersion, signInRequired } from './principal-owners.ts';
 import { toSiteIso } from './site-time.ts';

@@ -12,7 +12,7 @@ import { eventNotFound } from './event-details.ts';
 import { findEventRow, isEventId, toEventSummary } from './event-records.ts';
 import type { EventSummary } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
-import { refusableTransaction } from './refusable-transaction.ts';
+import { refusableTransaction } from 'agentready/store';
 import { bumpStateVersion, getStateVersion, savedEventsOwnerOf } from './principal-owners.ts';
 
 /** {@link saveEvent}'s answer. */

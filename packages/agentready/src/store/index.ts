@@ -7,3 +7,5 @@ export type { OpenDatabaseOptions, MigrationSet, MigrationReport, DatabaseDriver
 export { runtimeMigrations, RUNTIME_MIGRATION_TABLE, RATE_LIMIT_TABLE } from './runtime-migrations.ts';
 export type { RuntimeTables, AuditRecordTable, RateLimitCountTable } from './runtime-migrations.ts';
 export { interruptTransactions, TransactionInterruptedError } from './transaction-interruption.ts';
+export { refusableTransaction, isUniqueViolation } from './refusable-transaction.ts';
+export type { RefusableTransactionOptions } from './refusable-transaction.ts';
