@@ -14,10 +14,10 @@ import { createEventsServices } from '../domain/events-services.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import type { EventsDatabase } from '../store/schema.ts';
-import { readSiteUrl } from '../server/site-url.ts';
+import { readShutdownGraceMs, readSiteUrl } from 'agentready/settings';
 import { eventsMcpServerOptions } from '../tools/events-mcp-server.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
-import { drainEventsCalls, readShutdownGraceMs } from '../tools/events-shutdown.ts';
+import { drainEventsCalls } from '../tools/events-shutdown.ts';
 
 /** The environment variables {@link runMcpOverStdio} reads. */
 export type McpStdioEnvironment = {

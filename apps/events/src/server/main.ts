@@ -32,12 +32,11 @@ import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { DEMO_ACCOUNTS, ensureDemoAccounts } from '../store/demo-accounts.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import type { EventsDatabase } from '../store/schema.ts';
-import { readShutdownGraceMs } from '../tools/events-shutdown.ts';
 import { Redis } from 'ioredis';
 import type { OAuthAuthorizationServer } from 'agentready/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { createEventsOAuth } from './oauth-consent.ts';
-import { readSiteUrl } from './site-url.ts';
+import { readShutdownGraceMs, readSiteUrl } from 'agentready/settings';
 
 const logger = pino({ name: 'agentready-events' });
 const port = Number(process.env.PORT || 3000);
