@@ -14,7 +14,7 @@ export type SessionCookiePolicy = {
   secure: boolean;
 };
 
-/** The base name of the session cookie. */
+/** The default base name of the session cookie. Two sites on one host (two ports of localhost, say) each take their own. */
 export const SESSION_COOKIE_BASE_NAME = 'ar_session';
 
 /**
@@ -23,10 +23,11 @@ export const SESSION_COOKIE_BASE_NAME = 'ar_session';
  * @param siteUrl the site's public URL when configured (a site behind a
  *   TLS-terminating proxy sets an https one), else undefined.
  * @param requestUrl the URL the request came to.
+ * @param baseName the site's cookie name (default {@link SESSION_COOKIE_BASE_NAME}).
  */
-export function sessionCookiePolicy(siteUrl: string | undefined, requestUrl: string): SessionCookiePolicy {
+export function sessionCookiePolicy(siteUrl: string | undefined, requestUrl: string, baseName: string = SESSION_COOKIE_BASE_NAME): SessionCookiePolicy {
   const secure = (siteUrl !== undefined && new URL(siteUrl).protocol === 'https:') || new URL(requestUrl).protocol === 'https:';
-  return { name: secure ? `__Host-${SESSION_COOKIE_BASE_NAME}` : SESSION_COOKIE_BASE_NAME, secure };
+  return { name: secure ? `__Host-${baseName}` : baseName, secure };
 }
 
 /** What a request's `Cookie` header holds of the session cookie. */

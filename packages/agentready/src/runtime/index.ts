@@ -41,7 +41,7 @@ export {
   runIdempotently,
 } from './idempotency.ts';
 export type { IdempotencyScope, IdempotencyClaim, ClaimOutcome, IdempotencyLedgerOptions, IdempotencyLedger, IdempotentRun } from './idempotency.ts';
-export { createDraftStore, draftContentHash, changedDraftFields } from './drafts.ts';
+export { createDraftStore, draftContentHash, changedDraftFields, draftVersionConflict, canonicalJson } from './drafts.ts';
 export type { Draft, DraftRef, DraftStore, DraftStoreOptions, DraftSaveOutcome } from './drafts.ts';
 export { createConfirmationStore, CONFIRMATION_TOKEN_LIFETIME_MS } from './confirmations.ts';
 export type { ConfirmationStore, ConfirmationStoreOptions, MintedConfirmation, ConsumedConfirmation, MintOutcome, ConsumeOutcome } from './confirmations.ts';
