@@ -226,6 +226,12 @@ for (const dialect of DIALECTS) {
       const fromPrepare = await findJourney(db, prepare);
       expect(fromPrepare.map((entry) => entry.traceId)).toEqual([rows[0], rows[2], rows[3]].map((row) => row!.trace_id));
       expect(fromPrepare.map((entry) => entry.surface)).toEqual(['mcp', 'ui', 'ui']);
+      // Each entry carries the draft version and confirmation it touched, as an operator's trace shows them.
+      expect(fromPrepare.map((entry) => [entry.draft?.id ?? null, entry.confirmationId])).toEqual([
+        ['dft-1', null],
+        ['dft-1', 'cfm-1'],
+        [null, 'cfm-1'],
+      ]);
       expect(fromPrepare.at(-1)?.resultingIds).toEqual(['reg-1']);
       expect((await findJourney(db, register)).map((entry) => entry.traceId)).toEqual(fromPrepare.map((entry) => entry.traceId));
       expect((await findJourney(db, rows[1]!.trace_id)).map((entry) => entry.resultingIds)).toEqual([['evt-unrelated']]);

@@ -29,6 +29,15 @@ export type ActivityEntry = {
   resultingIds: string[];
   /** Milliseconds from input to envelope. */
   durationMs: number;
+  /** The draft version the call prepared, confirmed or committed, or null. */
+  draft: { id: string; version: number; hash: string } | null;
+  /** The confirmation token's public id (`cnf-…`) the call minted or consumed, or null. */
+  confirmationId: string | null;
+  /** The rule set and metadata versions the call's answer was made under, or null. */
+  ruleVersion: string | null;
+  metadataVersion: string | null;
+  /** True when the answer was replayed for a repeated idempotency key. */
+  replayed: boolean;
 };
 
 /** Where the next page of activity starts: the last entry shown (keyset on `occurred_at`, `trace_id`). */
@@ -204,6 +213,11 @@ function entryOf(row: AuditRecordTable): ActivityEntry {
     outcomeCode: row.outcome_code,
     resultingIds: resultingIdsOf(row.resulting_ids),
     durationMs: Number(row.duration_ms),
+    draft: row.draft_id !== null && row.draft_version !== null && row.draft_hash !== null ? { id: row.draft_id, version: Number(row.draft_version), hash: row.draft_hash } : null,
+    confirmationId: row.confirmation_id,
+    ruleVersion: row.rule_version,
+    metadataVersion: row.metadata_version,
+    replayed: Number(row.replayed) === 1,
   };
 }
 
