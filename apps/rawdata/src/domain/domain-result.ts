@@ -1,0 +1,28 @@
+/**
+ * @module How rawdata domain functions answer: a value, or a refusal as data
+ * (`FailureDetails` from the agentready contract, never a thrown string).
+ */
+import type { ErrorCode, FailureDetails } from 'agentready';
+
+/** A domain answer: `{ ok: true, value }` or `{ ok: false, failure }`. */
+export type DomainResult<T> = { ok: true; value: T } | { ok: false; failure: FailureDetails };
+
+/** Wraps a value as a successful {@link DomainResult}. */
+export function succeeded<T>(value: T): { ok: true; value: T } {
+  return { ok: true, value };
+}
+
+/**
+ * Builds a refusal.
+ *
+ * @param code one of the contract's error codes (docs/architecture.md, "The envelope").
+ * @param message a short safe sentence (no stack, SQL, token, e-mail or internal id).
+ * @param details the input field at fault, what to do next, candidates to choose from.
+ */
+export function refused(
+  code: ErrorCode,
+  message: string,
+  details: Omit<FailureDetails, 'code' | 'message'> = {},
+): { ok: false; failure: FailureDetails } {
+  return { ok: false, failure: { code, message, ...details } };
+}
