@@ -72,7 +72,7 @@ function conflictOf(env: Env, tables: readonly SourceTable[], notes: EvaluationN
   notes.issues.push({
     code: 'CONFLICT', field: 'target_environment', rule: 'RD-ONE-TARGET', recoverable: true,
     message: `The ${env} environment cannot hold ${names}, and one application copies into one target database.`,
-    next_action: `Ask the person which they prefer: ${options.join('; or ')}.`,
+    next_action: options.length > 1 ? `Ask the person which they prefer: ${options.join('; or ')}.` : `Ask the person whether to ${options.join('')}.`,
   });
   return { current: env, outside: outside.map((table) => table.name), inside, moveTo };
 }
