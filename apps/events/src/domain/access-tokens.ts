@@ -18,10 +18,10 @@ import {
   type IdentityContext,
   type IdentityFailure,
   type IdentityTables,
-  type TokenScope,
 } from 'agentready/identity';
 import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH, accessTokenLabelSchema } from './access-token-label.ts';
+import { EVENTS_TOKEN_SCOPES, isEventsTokenScope, type EventsTokenScope } from './access-token-scopes.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
 import type { EventsContext } from './events-context.ts';
 import { oneLineTextRule } from './one-line-text.ts';
@@ -57,13 +57,14 @@ export const ACCESS_TOKEN_RULES: AccessTokenRules = {
   prefix: ACCESS_TOKEN_PREFIX,
   lifetimeDays: ACCESS_TOKEN_LIFETIME_DAYS,
   maxPerAccount: MAX_ACCESS_TOKENS_PER_ACCOUNT,
+  scopes: EVENTS_TOKEN_SCOPES,
 };
 
 /** A token as the person's list shows it: never the token or its hash. Times are ISO 8601 (+08:00). */
 export type AccessTokenSummary = {
   id: string;
   label: string;
-  scope: TokenScope;
+  scope: EventsTokenScope;
   createdAt: string;
   expiresAt: string;
   lastUsedAt: string | null;
@@ -145,7 +146,8 @@ function summaryOf(record: AccessTokenRecord): AccessTokenSummary {
   return {
     id: record.id,
     label: record.label,
-    scope: record.scope,
+    // Only offered scopes are ever created here; anything else verifies as read (agentready/identity), so it shows as read.
+    scope: isEventsTokenScope(record.scope) ? record.scope : 'read',
     createdAt: toSiteIso(record.createdAt),
     expiresAt: toSiteIso(record.expiresAt),
     lastUsedAt: record.lastUsedAt === null ? null : toSiteIso(record.lastUsedAt),

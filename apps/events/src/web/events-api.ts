@@ -17,7 +17,7 @@ import type {
   RegistrationDraft,
   SignedIn,
 } from './api-shapes.ts';
-import type { TokenScope } from 'agentready/identity';
+import type { EventsTokenScope } from '../domain/access-token-scopes.ts';
 import type { EventSearchFilters } from '../domain/search-filters.ts';
 import { filtersToSearchParams } from './search-filters.ts';
 
@@ -57,7 +57,7 @@ export type EventsApi = {
    * `POST /api/access-tokens` with `{ label, scope }`: the answer carries the token, this once; a bad label is
    * `INVALID_INPUT` with `field: "label"`; without an account, UNAUTHENTICATED.
    */
-  createAccessToken(label: string, scope: TokenScope): Promise<ApiAnswer<AccessTokenCreated>>;
+  createAccessToken(label: string, scope: EventsTokenScope): Promise<ApiAnswer<AccessTokenCreated>>;
   /** `POST /api/account/sign-up`: 201 with the new session's CSRF token; INVALID_INPUT (`field` email | password) or CONFLICT (`field: "email"`). */
   signUp(credentials: { email: string; password: string }): Promise<ApiAnswer<SignedIn>>;
   /** `POST /api/account/sign-in`: UNAUTHENTICATED when the e-mail or password is not right; RATE_LIMITED (maybe with `retryAfterSeconds`). */

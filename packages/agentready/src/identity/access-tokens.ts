@@ -12,7 +12,7 @@ import type { IdentityContext } from './accounts.ts';
 import { identityRefusal, type IdentityResult } from './identity-result.ts';
 import { isSecretTokenShape, newPublicRef, newSecretToken, sha256Hex } from './secret-values.ts';
 import { accountIdOf } from './sessions.ts';
-import { effectsOfScope, isTokenScope, type TokenScope } from './token-scopes.ts';
+import { DEFAULT_TOKEN_SCOPES, effectsOfScope, isTokenScope, type TokenScope } from './token-scopes.ts';
 
 /** An application's token rules. */
 export type AccessTokenRules = {
@@ -22,6 +22,13 @@ export type AccessTokenRules = {
   lifetimeDays: number;
   /** Most live tokens one account may hold. */
   maxPerAccount: number;
+  /**
+   * The scopes this application offers (token-scopes.ts), in the order its
+   * form lists them. Default {@link DEFAULT_TOKEN_SCOPES} (`read`, `prepare`):
+   * offer `submit` only when the app's commit tools consume the person's
+   * confirmation token (docs/identity.md, "Scopes").
+   */
+  scopes?: readonly TokenScope[];
 };
 
 /** A token as the person's list shows it: never the token or its hash. Times are `Date`s. */
@@ -43,9 +50,11 @@ const PUBLIC_ID_PATTERN = /^pat-[A-Za-z0-9_-]{16}$/;
  * browser session, creates tokens: an agent cannot mint itself more.
  *
  * @param request.label already checked by the caller (the app's label rule).
+ * @param request.scope one of `rules.scopes` (default `read`, `prepare`).
  * @returns the token (this once) and its record; or UNAUTHENTICATED (not signed
- *   in), FORBIDDEN (not a browser session), INVALID_INPUT (`field: "scope"`),
- *   CONFLICT when the account holds `maxPerAccount` live tokens.
+ *   in), FORBIDDEN (not a browser session), INVALID_INPUT (`field: "scope"`,
+ *   the message naming the offered scopes) for a scope the app does not offer,
+ *   CONFLICT when the account holds `maxPerAccount` live tokens. A refusal stores nothing.
  */
 export async function createAccessToken(
   ctx: IdentityContext,
@@ -56,8 +65,8 @@ export async function createAccessToken(
   if (principal.kind !== 'session') return onlyThePerson();
   const accountId = accountIdOf(principal);
   if (accountId === null) return signInFirst();
-  if (!isTokenScope(request.scope)) return identityRefusal('INVALID_INPUT', 'The scope must be "read" or "prepare".', { field: 'scope' });
-  const scope = request.scope;
+  const scope = offeredScope(rules, request.scope);
+  if (scope === null) return identityRefusal('INVALID_INPUT', `The scope must be ${offeredScopesInWords(rules)}.`, { field: 'scope' });
   return ctx.db.transaction().execute(async (trx) => {
     // Holds the account's row until the end, so two concurrent creations are counted one after the other.
     await trx.updateTable('agentready_account').set((eb) => ({ state_version: eb.ref('state_version') })).where('id', '=', accountId).execute();
@@ -142,7 +151,8 @@ export async function revokeAccessToken(ctx: IdentityContext, principal: Princip
 /**
  * The principal a presented token acts as: `kind: "token"`, the account, the
  * token's scope as effect classes, its label as `clientName`, `ref` its public
- * ID. Notes the use in `last_used_at`, at most once a minute.
+ * ID. A stored scope the app no longer offers (`rules.scopes`) acts as `read`.
+ * Notes the use in `last_used_at`, at most once a minute.
  *
  * @returns null when it is missing, malformed, unknown, revoked or expired.
  */
@@ -175,11 +185,22 @@ export async function verifyAccessToken(ctx: IdentityContext, rules: AccessToken
       kind: 'token',
       ref: row.public_id,
       account: { id: accountId, ref: row.account_ref },
-      scope: effectsOfScope(isTokenScope(row.scope) ? row.scope : 'read'),
+      scope: effectsOfScope(offeredScope(rules, row.scope) ?? 'read'),
       clientName: row.label,
     },
     expiresAt: new Date(row.expires_at),
   };
+}
+
+/** `scope` when it names a scope the app offers, else null. */
+function offeredScope(rules: AccessTokenRules, scope: string): TokenScope | null {
+  return isTokenScope(scope) && (rules.scopes ?? DEFAULT_TOKEN_SCOPES).includes(scope) ? scope : null;
+}
+
+/** The offered scopes as a refusal names them: `"read" or "prepare"`; `"read", "prepare", or "submit"`. */
+function offeredScopesInWords(rules: AccessTokenRules): string {
+  const quoted = (rules.scopes ?? DEFAULT_TOKEN_SCOPES).map((scope) => `"${scope}"`);
+  return new Intl.ListFormat('en', { type: 'disjunction' }).format(quoted);
 }
 
 function onlyThePerson() {

@@ -24,7 +24,7 @@ export { sessionCookiePolicy, presentedSessionCookie, sessionCookiePathsToClear,
 export type { SessionCookiePolicy, PresentedSessionCookie } from './session-cookie.ts';
 export { createAccessToken, listAccessTokens, revokeAccessToken, verifyAccessToken } from './access-tokens.ts';
 export type { AccessTokenRules, AccessTokenRecord } from './access-tokens.ts';
-export { TOKEN_SCOPES, TOKEN_SCOPE_NAMES, isTokenScope, effectsOfScope } from './token-scopes.ts';
+export { TOKEN_SCOPES, TOKEN_SCOPE_NAMES, DEFAULT_TOKEN_SCOPES, isTokenScope, effectsOfScope } from './token-scopes.ts';
 export type { TokenScope } from './token-scopes.ts';
 export { sweepExpiredIdentity } from './identity-sweep.ts';
 export type { IdentitySweepReport } from './identity-sweep.ts';

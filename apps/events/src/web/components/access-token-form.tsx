@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH } from '../../domain/access-token-label.ts';
 import type { AccessTokenCreated } from '../api-shapes.ts';
 import { SCOPE_WORDS, TOKEN_SCOPES } from '../token-scope-words.ts';
-import type { TokenScope } from 'agentready/identity';
+import type { EventsTokenScope } from '../../domain/access-token-scopes.ts';
 import { usePageSite, useSingleFlight } from '../page-hooks.ts';
 import { tokenNameRefusal } from '../token-name-refusal.ts';
 
@@ -35,7 +35,7 @@ type CreateRefusal = { message: string; aboutName: boolean };
 export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
   const site = usePageSite();
   const [name, setName] = useState('');
-  const [scope, setScope] = useState<TokenScope>('prepare');
+  const [scope, setScope] = useState<EventsTokenScope>('prepare');
   const [creating, setCreating] = useState(false);
   const once = useSingleFlight();
   const [refusal, setRefusal] = useState<CreateRefusal | null>(null);
