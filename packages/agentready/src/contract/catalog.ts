@@ -13,6 +13,14 @@ export type CatalogOptions = {
    * commit tool at all (docs/architecture.md, "Adding a tool").
    */
   allowCommitTools?: boolean;
+  /**
+   * Whether only the person, on the site's own pages, may use these tools.
+   * Default false. A site-only catalog's tools are never offered to agents:
+   * the MCP adapters refuse to serve it (throw at construction), and its
+   * pipeline refuses every call not made on surface `ui` by a browser
+   * `session` principal (docs/architecture.md, "Who may run a tool").
+   */
+  siteOnly?: boolean;
 };
 
 /** A frozen, ordered set of tool contracts with unique names. */
@@ -24,6 +32,8 @@ export type Catalog<T extends ToolContract = ToolContract> = {
   get(name: string): T | undefined;
   /** Narrows a string to an approved name. */
   has(name: string): name is T['name'];
+  /** Whether only the person, on the site, may use these tools ({@link CatalogOptions.siteOnly}). */
+  readonly siteOnly: boolean;
 };
 
 /** The union of tool names of a catalog. */
@@ -35,6 +45,7 @@ export type CatalogName<C extends Catalog> = C['names'][number];
  * @throws Error when two tools share a name, or when a `commit` tool is listed
  *   without `allowCommitTools` (programming errors, raised at start-up).
  * @example const catalog = defineCatalog([searchEvents, getEventDetails] as const);
+ * @example const siteCatalog = defineCatalog([submitApplication], { allowCommitTools: true, siteOnly: true });
  */
 export function defineCatalog<const T extends readonly ToolContract[]>(
   tools: T,
@@ -54,5 +65,6 @@ export function defineCatalog<const T extends readonly ToolContract[]>(
     names,
     get: (name: string) => byName.get(name),
     has: (name: string): name is T[number]['name'] => byName.has(name),
+    siteOnly: options.siteOnly === true,
   });
 }

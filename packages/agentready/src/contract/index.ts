@@ -6,6 +6,8 @@ export { defineTool } from './define-tool.ts';
 export type { ToolContract, ToolSpec, ToolInput, ToolOutput } from './define-tool.ts';
 export { defineCatalog } from './catalog.ts';
 export type { Catalog, CatalogName, CatalogOptions } from './catalog.ts';
+export { agentAutonomy, autonomyMatrix } from './autonomy.ts';
+export type { AgentAutonomy, AutonomyRow } from './autonomy.ts';
 export { succeed, fail, asReplayed, readToolResult } from './envelope.ts';
 export { COMMIT_INPUT_FIELDS, ToolContractError, toolContractViolations } from './contract-rules.ts';
 export type { DeclaredTool } from './contract-rules.ts';

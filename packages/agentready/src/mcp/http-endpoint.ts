@@ -22,7 +22,7 @@ import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal } from '../contract/effects.ts';
 import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
 import { BATCH_REFUSAL, recordRefusedToolCalls } from './message-refusals.ts';
-import { confirmationPageElicitationOf, createMcpToolServer, type McpToolServerOptions } from './tool-server.ts';
+import { confirmationPageElicitationOf, createMcpToolServer, refuseSiteOnlyCatalog, type McpToolServerOptions } from './tool-server.ts';
 
 /** Options of {@link createMcpHttpEndpoint}. */
 export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOptions<T> & {
@@ -105,6 +105,7 @@ const BEARER_CREDENTIALS = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  * per process). Clients of the 2025 revisions are not asked here: a server
  * made for one request cannot send them a request.
  *
+ * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`).
  * @throws TypeError when `siteUrl` or an entry of `allowedOrigins` is not an absolute http(s) URL.
  * @throws RangeError when `confirmationPageElicitation.stateKey` is shorter than 32 bytes.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
@@ -118,7 +119,8 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
   const configuredOrigins = new Set([...(options.siteUrl !== undefined ? [options.siteUrl] : []), ...(options.allowedOrigins ?? [])].map(webOriginOf));
   const verify = options.verifyAccessToken ?? (async () => null);
   const resourceMetadataOption = options.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: options.resourceMetadataUrl } : {};
-  // A bad signing key stops the endpoint here, not each request.
+  // A site-only catalog or a bad signing key stops the endpoint here, not each request.
+  refuseSiteOnlyCatalog(options.catalog);
   confirmationPageElicitationOf(options);
   const handler = createMcpHandler(
     (context) => {

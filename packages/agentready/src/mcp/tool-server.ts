@@ -90,11 +90,13 @@ export type PrincipalSource = PrincipalLookup;
  *   with `field`), and `_meta` naming the fields that hold third-party text,
  *   when any do.
  *
+ * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`): its tools are never offered to agents.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  * @example
  * const server = createMcpToolServer({ serverInfo: { name: 'events', version: '1.0.0' }, catalog, pipeline }, async () => principal);
  */
 export function createMcpToolServer<T extends ToolContract>(options: McpToolServerOptions<T>, principalOf: PrincipalSource): Server {
+  refuseSiteOnlyCatalog(options.catalog);
   const { listing, outputSchemas } = listingOf(options.catalog);
   const describers = (options.describeResults ?? {}) as Record<string, ((data: never, result: never) => string) | undefined>;
   const confirmationPage = confirmationPageElicitationOf(options);
@@ -144,6 +146,18 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
   });
 
   return server;
+}
+
+/**
+ * Stops an MCP surface from serving a site-only catalog (`CatalogOptions.siteOnly`),
+ * whose tools only the person uses, on the site (docs/architecture.md, "Who may run a tool").
+ *
+ * @throws Error when `catalog.siteOnly` is true (a programming error, raised at start-up).
+ */
+export function refuseSiteOnlyCatalog(catalog: Catalog): void {
+  if (catalog.siteOnly) {
+    throw new Error(`This catalog is site-only (${catalog.names.join(', ')}): its tools are never offered to agents, so no MCP server may serve it.`);
+  }
 }
 
 /**

@@ -190,7 +190,8 @@ export type InvocationPipeline = {
    *   non-read tool UNAUTHENTICATED, an operation that throws or returns data the
    *   output schema rejects TEMPORARY_FAILURE (details go to the log under the trace id),
    *   and so is a call that arrives once the `drain` began (it does not run); a call
-   *   over the `rateLimit` RATE_LIMITED with `retryAfterSeconds` (it does not run).
+   *   over the `rateLimit` RATE_LIMITED with `retryAfterSeconds` (it does not run); on a
+   *   site-only catalog, any call not on surface `ui` by a `session` principal FORBIDDEN (it does not run).
    */
   invoke(call: Invocation): Promise<ToolResult<unknown>>;
   /**
@@ -255,6 +256,8 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     const limited = await rateLimitRefusal(options.rateLimit, call);
     if (limited) return fail(limited, await stateVersionOrZero(options, principal, traceId));
     const stateVersion = () => stateVersionOrZero(options, call.principal, traceId);
+    const siteOnly = siteOnlyRefusal(catalog, call, evidence);
+    if (siteOnly) return fail(siteOnly, await stateVersion());
     const tool = catalog.get(call.tool);
     const operation = operationByName[call.tool];
     if (!tool || !operation) {
@@ -372,6 +375,18 @@ async function rateLimitRefusal(
   if (key === null) return null;
   const decision = await rateLimit.limiter.consume(key);
   return decision.allowed ? null : rateLimitFailure(decision, 'Too many tool calls');
+}
+
+/**
+ * The refusal of a call to a site-only catalog (`CatalogOptions.siteOnly`)
+ * that is not the person on the site's own page: any surface but `ui`, or a
+ * principal that is not a browser `session` (none, a token, an OAuth client),
+ * is FORBIDDEN whatever the tool. Records `authorization: "denied"`.
+ */
+function siteOnlyRefusal(catalog: Catalog, call: Invocation & { principal: Principal | null }, evidence: AuditEvidence): FailureDetails | null {
+  if (!catalog.siteOnly || (call.surface === 'ui' && call.principal?.kind === 'session')) return null;
+  evidence.authorization = 'denied';
+  return { code: 'FORBIDDEN', message: 'Only the person can do this, on the site.', nextAction: "Ask the person to do this on the site's own page." };
 }
 
 /**
