@@ -20,7 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findAccessibilityViolations } from './support/accessibility-audit.ts';
 import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
 import { storeDialects, type DatabaseFixture } from './support/events-database.ts';
-import { listenOnLoopback } from './support/loopback-listener.ts';
+import { listenOnLoopback } from 'agentready/testing';
 import { listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME, type RedirectListener } from 'agentready/testing';
 import { startOAuthEventsSite, type OAuthEventsSite } from './support/oauth-events-site.ts';
 import { byTestId } from './support/page-selectors.ts';

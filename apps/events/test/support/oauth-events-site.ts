@@ -10,7 +10,7 @@ import type { OAuthAuthorizationServer } from 'agentready/oauth';
 import { createEventsApp, type EventsApp } from '../../src/server/create-events-app.ts';
 import { createEventsOAuth } from '../../src/server/oauth-consent.ts';
 import type { EventsDatabase } from '../../src/store/schema.ts';
-import { listenOnLoopback } from './loopback-listener.ts';
+import { listenOnLoopback } from 'agentready/testing';
 
 /** A listening Events site with OAuth. */
 export type OAuthEventsSite = {

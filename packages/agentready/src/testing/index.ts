@@ -14,3 +14,5 @@ export { findLayerViolations } from './layer-imports.ts';
 export type { LayerRule, LayerViolation } from './layer-imports.ts';
 export { listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME } from './oauth-test-client.ts';
 export type { RedirectListener, SavedOAuthState } from './oauth-test-client.ts';
+export { listenOnLoopback } from './loopback-listener.ts';
+export type { LoopbackListener } from './loopback-listener.ts';
