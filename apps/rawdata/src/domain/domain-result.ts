@@ -26,3 +26,11 @@ export function refused(
 ): { ok: false; failure: FailureDetails } {
   return { ok: false, failure: { code, message, ...details } };
 }
+
+/** Wraps failure details already made (a toolkit store's refusal, say) as a refusal. */
+export function refusedWith(failure: FailureDetails): { ok: false; failure: FailureDetails } {
+  return { ok: false, failure };
+}
+
+/** A refusal, as domain functions answer one. */
+export type DomainFailure = { ok: false; failure: FailureDetails };

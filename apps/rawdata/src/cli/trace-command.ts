@@ -1,0 +1,109 @@
+/**
+ * @module `agentready-rawdata trace <traceId>`: one call's whole journey,
+ * read from the audit evidence in the site's database: the call with that
+ * trace id and every call linked to it (the same draft or confirmation, for
+ * the same account: get_context is not linked, prepare → revise → the
+ * person's Confirm → submit → its replays are), each with the capability,
+ * rule set and metadata versions, draft id, version and hash, what changed
+ * in that version and who changed it, the confirmation, and the application
+ * id or the error.
+ */
+import { parseArgs } from 'node:util';
+import { findJourney, isTraceId, type ActivityEntry } from 'agentready/runtime';
+import { MissingDatabaseError } from 'agentready/store';
+import type { Kysely } from 'kysely';
+import { DATA_COPY_CAPABILITY } from '../tools/catalog.ts';
+import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
+import { prepareRawdataDatabase } from '../store/prepare-database.ts';
+import type { RawdataDatabase } from '../store/schema.ts';
+
+/** How `trace` is called, for its usage line. */
+export const TRACE_USAGE = `  trace <traceId> [--json]
+         Print the journey of one tool call: the call with that trace id (from a log line or an audit
+         record) and the calls linked to it through its draft or confirmation, oldest first, with the
+         changes made in each draft version and by whom. --json prints them as a JSON array.
+         Environment: DATABASE_URL (default: file:data/rawdata.sqlite in the repository)`;
+
+/** Where {@link runTraceCommand} writes: the journey to `out`, problems to `err`. */
+export type TraceOutput = { out(text: string): void; err(text: string): void };
+
+/** One journey entry with what changed in its draft version and who changed it (null when it touched no draft). */
+export type JourneyStep = ActivityEntry & { capability: string; draftChange: { changedBy: string; changedFields: string[] } | null };
+
+/**
+ * Runs `trace` with the arguments after the command's name.
+ *
+ * @returns the exit code: 0 with the journey printed; 1 for a malformed or
+ *   unknown trace id (one line on `err`); 2 for wrong arguments, or a
+ *   database that does not exist (never created) or cannot be opened.
+ */
+export async function runTraceCommand(args: string[], env: { DATABASE_URL?: string }, output: TraceOutput): Promise<number> {
+  let parsed: { positionals: string[]; values: { json?: boolean | undefined } };
+  try {
+    parsed = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    output.err(`${(error as Error).message}\nUsage: agentready-rawdata trace <traceId> [--json]\n`);
+    return 2;
+  }
+  const [traceId, ...extra] = parsed.positionals;
+  if (traceId === undefined || extra.length > 0) {
+    output.err('Give exactly one trace id.\nUsage: agentready-rawdata trace <traceId> [--json]\n');
+    return 2;
+  }
+  if (!isTraceId(traceId)) {
+    output.err('That is not a trace id: a trace id looks like 3f2b8c1e-5d4a-4b6e-9c7d-1a2b3c4d5e6f (the traceId of a log line).\n');
+    return 1;
+  }
+  let db: Kysely<RawdataDatabase>;
+  try {
+    db = await prepareRawdataDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true });
+  } catch (error) {
+    output.err(error instanceof MissingDatabaseError ? `No Rawdata database at the ${error.location} (DATABASE_URL).\n` : `The Rawdata database could not be opened (DATABASE_URL): ${(error as Error).message}\n`);
+    return 2;
+  }
+  try {
+    const journey = await readJourney(db, traceId);
+    if (journey.length === 0) {
+      output.err(`No audit record has the trace id ${traceId} in this database (DATABASE_URL).\n`);
+      return 1;
+    }
+    output.out(parsed.values.json ? `${JSON.stringify(journey, null, 2)}\n` : journey.map((step) => journeyLines(step, traceId)).join('\n') + '\n');
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The journey of `traceId` with each draft version's change (from the kept draft versions). */
+export async function readJourney(db: Kysely<RawdataDatabase>, traceId: string): Promise<JourneyStep[]> {
+  const journey = await findJourney(db, traceId);
+  const draftIds = [...new Set(journey.flatMap((entry) => (entry.draft ? [entry.draft.id] : [])))];
+  const revisions =
+    draftIds.length === 0
+      ? []
+      : await db.selectFrom('rawdata_draft_revision').select(['draft_id', 'version', 'changed_by', 'changed_fields_json']).where('draft_id', 'in', draftIds).execute();
+  return journey.map((entry) => {
+    const revision = entry.draft ? revisions.find((row) => row.draft_id === entry.draft!.id && row.version === entry.draft!.version) : undefined;
+    return {
+      ...entry,
+      capability: DATA_COPY_CAPABILITY,
+      draftChange: revision ? { changedBy: revision.changed_by, changedFields: JSON.parse(revision.changed_fields_json) as string[] } : null,
+    };
+  });
+}
+
+/** One step as two lines: what was called and its outcome, then its evidence. */
+function journeyLines(step: JourneyStep, asked: string): string {
+  const who = step.principalKind === null ? 'nobody' : `${step.principalKind}${step.credentialRef === null ? '' : ` ${step.credentialRef}`}`;
+  const client = step.clientName === null ? (step.principalKind === 'session' ? 'the person, on the site' : '-') : JSON.stringify(step.clientName);
+  const first = [step.traceId === asked ? '>' : ' ', step.occurredAt, step.capability, step.tool, step.surface, who, client, step.outcomeCode + (step.replayed ? ' (replayed)' : ''), `${step.durationMs} ms`, step.traceId].join('  ');
+  const evidence = [
+    step.ruleVersion && `rules ${step.ruleVersion}`,
+    step.metadataVersion && `metadata ${step.metadataVersion}`,
+    step.draft && `draft ${step.draft.id} v${step.draft.version} #${step.draft.hash.slice(0, 12)}`,
+    step.draftChange && (step.draftChange.changedFields.length === 0 ? `made by ${step.draftChange.changedBy}` : `changed by ${step.draftChange.changedBy}: ${step.draftChange.changedFields.join(', ')}`),
+    step.confirmationId && `confirmation ${step.confirmationId}`,
+    step.resultingIds.length > 0 && `result ${step.resultingIds.join(', ')}`,
+  ].filter(Boolean);
+  return evidence.length === 0 ? first : `${first}\n      ${evidence.join('; ')}`;
+}

@@ -1,0 +1,120 @@
+/**
+ * @module The Rawdata server as a Hono app: sessions, the pages for people
+ * (request form, review and Confirm, applications, the operator's queue,
+ * the autonomy matrix, access tokens), and `/mcp` for agents. Runs
+ * in-process for tests (`app.request()`) and under `@hono/node-server`.
+ */
+import { Hono } from 'hono';
+import { csrf } from 'hono/csrf';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { createCallDrain, createRateLimiter, databaseRateLimitStore, type DrainReport } from 'agentready/runtime';
+import { interruptTransactions } from 'agentready/store';
+import { DEFAULT_SESSION_LIFETIMES, sweepExpiredIdentity, type IdentitySweepReport, type IdentityTables } from 'agentready/identity';
+import type { CodeGenerator } from '../domain/code-generation.ts';
+import { createRawdataContext, type RawdataContext } from '../domain/rawdata-context.ts';
+import { verifyRawdataToken } from '../domain/rawdata-access-tokens.ts';
+import type { SourceMetadata } from '../domain/source-metadata.ts';
+import type { RawdataDatabase } from '../store/schema.ts';
+import { createRawdataPipelines } from '../tools/rawdata-pipelines.ts';
+import { mcpRoute } from './mcp-route.ts';
+import { pageRoutes } from './page-routes.tsx';
+import type { RawdataEnv } from './rawdata-env.ts';
+import { createSiteSessions } from './site-session.ts';
+
+/** Options of {@link createRawdataApp}. */
+export type RawdataAppOptions = {
+  db: Kysely<RawdataDatabase>;
+  /** The clock every rule reads. */
+  now: () => Date;
+  logger: Logger;
+  /** The site's public URL (confirmation links, cookie security, allowed origin). Default: the URL each request came to. */
+  siteUrl?: string;
+  /** Host names `/mcp`'s `Host` header may carry (default: localhost, 127.0.0.1, [::1]). */
+  allowedHostnames?: string[];
+  /** Source-table metadata in force. Default: the seeded catalog. */
+  metadata?: SourceMetadata;
+  /** Makes each item's code at submission (the platform's code service). Default: the in-process generator. */
+  codeGenerator?: CodeGenerator;
+  /** How long a submission in progress holds its idempotency key, and how long keys are remembered. Default 30 s, 24 h. */
+  idempotency?: { leaseMs?: number; retentionMs?: number };
+  /** Tool calls per principal per minute on `/mcp` (default 120; false for none). */
+  toolCallsPerMinute?: number | false;
+};
+
+/** What one sweep deleted. */
+export type RawdataSweepReport = IdentitySweepReport & { drafts: number; confirmationTokens: number; idempotencyRecords: number };
+
+/** The app, its domain context, the sweep of what expired, and its shutdown steps (drain calls, then close `/mcp`). */
+export type RawdataApp = Hono<RawdataEnv> & {
+  ctx: RawdataContext;
+  /** Deletes expired sessions, access tokens, drafts, confirmation tokens and idempotency records. */
+  sweep(): Promise<RawdataSweepReport>;
+  drainCalls(options: { graceMs: number }): Promise<DrainReport>;
+  closeMcp(): Promise<void>;
+};
+
+/**
+ * Builds the Rawdata server.
+ *
+ * @example
+ * const app = createRawdataApp({ db, now: () => new Date(), logger: pino() });
+ * serve({ fetch: app.fetch, port: 3100 });
+ */
+export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
+  const { db, now, logger, siteUrl } = options;
+  const ctx = createRawdataContext({ db, now, ...(options.metadata && { metadata: options.metadata }), ...(options.codeGenerator && { codeGenerator: options.codeGenerator }) });
+  const calls = createCallDrain();
+  const perMinute = options.toolCallsPerMinute ?? 120;
+  const pipelines = createRawdataPipelines({
+    ctx,
+    logger,
+    drain: calls,
+    ...(siteUrl !== undefined && { siteUrl }),
+    ...(options.idempotency !== undefined && { idempotency: options.idempotency }),
+    ...(perMinute !== false && {
+      toolCallLimiter: createRateLimiter({ store: databaseRateLimitStore(db), name: 'tool-calls', points: perMinute, durationSeconds: 60, whenStoreFails: 'allow', logger }),
+    }),
+  });
+  const sessions = createSiteSessions(db, now, siteUrl);
+  const app = new Hono<RawdataEnv>();
+  app.onError(function answerUnexpectedError(error, c) {
+    if (error instanceof HTTPException && error.status < 500) return c.text('The request could not be read.', 400);
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
+    return c.text('Something went wrong on our side; nothing was changed. Try again in a moment.', 500);
+  });
+  app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"], frameAncestors: ["'none'"] } }));
+  const mcp = mcpRoute({
+    pipeline: pipelines.agents,
+    verifyAccessToken: (token) => verifyRawdataToken(ctx, token),
+    ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
+    ...(siteUrl !== undefined && { siteUrl }),
+    logger,
+  });
+  app.use('/mcp', async function refuseWhileDraining(c, next) {
+    if (!calls.admitting) return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'The service is restarting; try again in a moment.' }, id: null }, 503, { 'Retry-After': '5' });
+    await next();
+  });
+  app.route('/', mcp.routes);
+  // Pages: the session on every request; form posts from another origin are refused before any handler runs.
+  app.use('*', sessions.middleware, csrf(siteUrl !== undefined ? { origin: new URL(siteUrl).origin } : {}));
+  app.route('/', pageRoutes({ ctx, pipeline: pipelines.site, sessions, logger }));
+  return Object.assign(app, {
+    ctx,
+    sweep: async () => ({
+      ...(await sweepExpiredIdentity({ db: db as unknown as Kysely<IdentityTables>, now }, DEFAULT_SESSION_LIFETIMES)),
+      drafts: await ctx.drafts.sweep(),
+      confirmationTokens: await ctx.confirmations.sweep(),
+      idempotencyRecords: await pipelines.idempotency.sweep(),
+    }),
+    drainCalls: ({ graceMs }: { graceMs: number }) =>
+      calls.drain({
+        graceMs,
+        interrupt: () => interruptTransactions(db),
+        onInterruptFailed: (error) => logger.error({ err: error }, 'the calls still running could not be interrupted; their transactions roll back at commit'),
+      }),
+    closeMcp: () => mcp.endpoint.close(),
+  });
+}

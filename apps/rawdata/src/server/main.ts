@@ -1,0 +1,112 @@
+/**
+ * @module Starts Rawdata requests: `npm run rawdata` (or `npm start -w apps/rawdata`).
+ *
+ * Environment: PORT (default 3100), HOST (default 127.0.0.1), DATABASE_URL
+ * (default `file:data/rawdata.sqlite`; relative SQLite paths resolve against
+ * the repository root; `postgres://…` for several processes). The database
+ * is created and migrated on first start. SITE_URL (the site's public URL,
+ * for confirmation links and cookies; default: the address each request came
+ * to) and ALLOWED_HOSTS (comma-separated host names `/mcp` answers besides
+ * localhost, 127.0.0.1, [::1] and SITE_URL's host). DEMO_ACCOUNTS (`on` |
+ * `off`; default: on when SITE_URL is not set): an analyst and an operator
+ * with public passwords, for local use only. SHUTDOWN_GRACE_MS (default
+ * 5000): on SIGTERM or SIGINT, calls in flight get this long to finish.
+ * TOOL_CALLS_PER_MINUTE (default 120; 0 for no limit). IDEMPOTENCY_LEASE_SECONDS
+ * (default 30): how long a submission in progress holds its idempotency key;
+ * a retry with the key after that takes the work over (its process died).
+ */
+import { serve } from '@hono/node-server';
+import type { Kysely } from 'kysely';
+import { pino } from 'pino';
+import { readShutdownGraceMs, readSiteUrl } from 'agentready/settings';
+import { DEMO_ANALYSTS, ensureDemoAnalysts } from '../store/analyst-accounts.ts';
+import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
+import { prepareRawdataDatabase } from '../store/prepare-database.ts';
+import type { RawdataDatabase } from '../store/schema.ts';
+import { createRawdataApp } from './create-rawdata-app.ts';
+
+const logger = pino({ name: 'agentready-rawdata' });
+
+/** Leaves with exit code 2 after one line saying which setting is wrong. */
+function refuseSetting(setting: Record<string, string | undefined>, problem: string): never {
+  logger.fatal(setting, problem);
+  process.exit(2);
+}
+
+/** A whole-number setting at least `min`, or its default when unset. */
+function wholeNumber(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isSafeInteger(value) || value < min) refuseSetting({ [name]: raw }, `${name} must be a whole number, at least ${min}`);
+  return value;
+}
+
+const port = wholeNumber('PORT', 3100, 0);
+if (port > 65_535) refuseSetting({ PORT: process.env.PORT }, 'PORT must be a whole number from 0 to 65535');
+const host = process.env.HOST || '127.0.0.1';
+const siteUrlSetting = readSiteUrl(process.env.SITE_URL);
+if (!siteUrlSetting.ok) refuseSetting({ SITE_URL: process.env.SITE_URL }, siteUrlSetting.problem);
+const { siteUrl } = siteUrlSetting;
+const shutdownGrace = readShutdownGraceMs(process.env.SHUTDOWN_GRACE_MS);
+if (!shutdownGrace.ok) refuseSetting({ SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, shutdownGrace.problem);
+const toolCallsPerMinute = wholeNumber('TOOL_CALLS_PER_MINUTE', 120, 0);
+const leaseSeconds = wholeNumber('IDEMPOTENCY_LEASE_SECONDS', 30, 1);
+const allowedHostnames = [
+  ...new Set([
+    'localhost',
+    '127.0.0.1',
+    '[::1]',
+    ...(siteUrl !== undefined ? [new URL(siteUrl).hostname] : []),
+    ...(process.env.ALLOWED_HOSTS ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+  ]),
+];
+
+const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+let db: Kysely<RawdataDatabase>;
+try {
+  db = await prepareRawdataDatabase({ url: databaseUrl, baseDir: REPO_ROOT, logger });
+} catch (error) {
+  logger.fatal({ err: error }, `Rawdata requests could not open its database: ${(error as Error).message}`);
+  process.exit(1);
+}
+if (process.env.DEMO_ACCOUNTS === 'on' || (process.env.DEMO_ACCOUNTS !== 'off' && siteUrl === undefined)) {
+  await ensureDemoAnalysts(db, () => new Date());
+  logger.info(
+    { accounts: DEMO_ANALYSTS.map((analyst) => `${analyst.email} / ${analyst.password}${analyst.profile.operator ? ' (operator)' : ''}`) },
+    'demo accounts for local use (set DEMO_ACCOUNTS=off to leave them out)',
+  );
+}
+
+const app = createRawdataApp({
+  db,
+  now: () => new Date(),
+  logger,
+  allowedHostnames,
+  ...(siteUrl !== undefined && { siteUrl }),
+  idempotency: { leaseMs: leaseSeconds * 1000 },
+  toolCallsPerMinute: toolCallsPerMinute === 0 ? false : toolCallsPerMinute,
+});
+const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+  logger.info({ url: `http://${shownHost}:${info.port}/`, mcp: `http://${shownHost}:${info.port}/mcp` }, 'Rawdata requests is listening');
+});
+server.on('error', function failedToListen(error: NodeJS.ErrnoException) {
+  const reason = error.code === 'EADDRINUSE' ? `port ${port} is already in use; set PORT to another one` : error.message;
+  logger.fatal({ host, port, code: error.code }, `Rawdata requests could not listen: ${reason}`);
+  void db.destroy().then(() => process.exit(1));
+});
+
+async function shutDown(signal: NodeJS.Signals): Promise<void> {
+  logger.info({ signal }, 'shutting down: new calls are refused, calls in flight may finish');
+  await app.drainCalls({ graceMs: shutdownGrace.ok ? shutdownGrace.graceMs : 0 });
+  server.close();
+  if ('closeAllConnections' in server) server.closeAllConnections();
+  await app.closeMcp().catch((error: unknown) => logger.warn({ err: error }, 'the MCP endpoint did not close cleanly'));
+  await db.destroy();
+  process.exit(0);
+}
+/** How often expired drafts, confirmation tokens, idempotency records and sessions are deleted, in milliseconds. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+setInterval(() => void app.sweep().catch((error: unknown) => logger.warn({ err: error }, 'the sweep of expired rows failed; it runs again later')), SWEEP_INTERVAL_MS).unref();
+process.once('SIGINT', (signal) => void shutDown(signal));
+process.once('SIGTERM', (signal) => void shutDown(signal));

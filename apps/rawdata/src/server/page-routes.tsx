@@ -1,0 +1,99 @@
+/**
+ * @module The site's pages for people, rendered on the server as plain HTML
+ * forms: sign-in, /connect (access tokens), and the pages of the request
+ * journey. Every form post of a signed-in person carries the session's CSRF
+ * token (`csrf_token`); a post without it changes nothing (403).
+ */
+import { readFileSync } from 'node:fs';
+import { Hono, type Context } from 'hono';
+import type { Logger } from 'pino';
+import type { InvocationPipeline } from 'agentready/runtime';
+import { findAnalyst } from '../domain/analysts.ts';
+import type { RawdataContext } from '../domain/rawdata-context.ts';
+import { createRawdataToken, listRawdataTokens, revokeRawdataToken } from '../domain/rawdata-access-tokens.ts';
+import { ConnectPage } from '../web/pages/connect-page.tsx';
+import { SignInPage } from '../web/pages/sign-in-page.tsx';
+import { renderPage, type SignedInPerson } from '../web/site-layout.tsx';
+import type { RawdataEnv } from './rawdata-env.ts';
+import { hasSessionCsrfToken, type SiteSessions } from './site-session.ts';
+
+/** What the page routes need. */
+export type PageRouteDeps = { ctx: RawdataContext; pipeline: InvocationPipeline; sessions: SiteSessions; logger: Logger };
+
+const STYLESHEET = readFileSync(new URL('../web/rawdata.css', import.meta.url), 'utf8');
+
+/** The page routes. */
+export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
+  const { ctx, sessions } = deps;
+  const routes = new Hono<RawdataEnv>();
+  routes.get('/assets/rawdata.css', (c) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300' }));
+  routes.get('/', (c) => c.redirect(c.get('session') ? '/applications' : '/signin'));
+
+  routes.get('/signin', async (c) => c.html(renderPage({ title: 'Sign in', person: await personOf(c, ctx), children: <SignInPage next={safeNext(c.req.query('next'))} /> })));
+  routes.post('/signin', async (c) => {
+    const form = await c.req.parseBody();
+    const next = safeNext(typeof form['next'] === 'string' ? form['next'] : undefined);
+    const email = typeof form['email'] === 'string' ? form['email'] : '';
+    const signedIn = await sessions.signIn(c, { email, password: typeof form['password'] === 'string' ? form['password'] : '' });
+    if (!signedIn.ok) {
+      const page = <SignInPage next={next} email={email} problem="That e-mail address and password do not match an account." />;
+      return c.html(renderPage({ title: 'Sign in', person: null, children: page }), 401);
+    }
+    return c.redirect(next, 303);
+  });
+  routes.post('/signout', async (c) => {
+    const form = await c.req.parseBody();
+    if (!hasSessionCsrfToken(c, form['csrf_token'])) return refusedPost(c);
+    await sessions.signOut(c);
+    return c.redirect('/signin', 303);
+  });
+
+  routes.get('/connect', async (c) => {
+    const person = await personOf(c, ctx);
+    if (!person) return c.redirect(`/signin?next=${encodeURIComponent('/connect')}`);
+    return c.html(renderConnect(c, person, await listRawdataTokens(ctx, c.get('principal')!)));
+  });
+  routes.post('/connect/tokens', async (c) => {
+    const form = await c.req.parseBody();
+    const person = await personOf(c, ctx);
+    if (!person || !hasSessionCsrfToken(c, form['csrf_token'])) return refusedPost(c);
+    const created = await createRawdataToken(ctx, c.get('principal')!, { label: String(form['label'] ?? ''), scope: String(form['scope'] ?? '') });
+    const tokens = await listRawdataTokens(ctx, c.get('principal')!);
+    if (!created.ok) return c.html(renderConnect(c, person, tokens, { problem: created.message }), 400);
+    return c.html(renderConnect(c, person, tokens, { created: { token: created.value.token, label: created.value.accessToken.label } }));
+  });
+  routes.post('/connect/tokens/:id/revoke', async (c) => {
+    const form = await c.req.parseBody();
+    if (!(await personOf(c, ctx)) || !hasSessionCsrfToken(c, form['csrf_token'])) return refusedPost(c);
+    await revokeRawdataToken(ctx, c.get('principal')!, c.req.param('id'));
+    return c.redirect('/connect', 303);
+  });
+  return routes;
+}
+
+function renderConnect(c: Context<RawdataEnv>, person: NonNullable<SignedInPerson>, tokens: Awaited<ReturnType<typeof listRawdataTokens>>, extra: { created?: { token: string; label: string }; problem?: string } = {}) {
+  const mcpUrl = new URL('/mcp', c.req.url).href;
+  return renderPage({ title: 'Connect an agent', person, children: <ConnectPage csrfToken={person.csrfToken} mcpUrl={mcpUrl} tokens={tokens} {...extra} /> });
+}
+
+/**
+ * The signed-in person as the navigation shows them, or null.
+ *
+ * @returns null when nobody is signed in; `operator` from their data platform profile.
+ */
+export async function personOf(c: Context<RawdataEnv>, ctx: RawdataContext): Promise<SignedInPerson> {
+  const session = c.get('session');
+  if (!session?.account) return null;
+  const analyst = await findAnalyst(ctx, session.principal);
+  return { operator: analyst.ok && analyst.value.operator, csrfToken: session.csrfToken };
+}
+
+/** 403 for a form post without a signed-in session or its CSRF token: nothing was changed. */
+export function refusedPost(c: Context<RawdataEnv>) {
+  return c.text('This form was not sent from your signed-in page (or your session ended). Reload the page and try again; nothing was changed.', 403);
+}
+
+/** A same-site path to go to after sign-in (anything else goes to /applications). */
+function safeNext(next: string | undefined): string {
+  return next !== undefined && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/applications';
+}

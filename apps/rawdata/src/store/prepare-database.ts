@@ -1,0 +1,59 @@
+/**
+ * @module First start: open the Rawdata database and bring every migration
+ * set up to date (the toolkit runtime's, its identity set, then the app's).
+ * The source-table catalog is the domain's seeded metadata, not a table.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { describeDatabaseLocation, hasMigrated, migrateToLatest, MissingDatabaseError, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type MigrationSet } from 'agentready/store';
+import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
+import { RAWDATA_MIGRATION_TABLE, rawdataMigrations } from './rawdata-migrations.ts';
+import type { RawdataDatabase } from './schema.ts';
+
+/** Every migration set of a Rawdata database, in the order they run. */
+export const RAWDATA_MIGRATION_SETS: readonly MigrationSet[] = [
+  { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
+  { tableName: IDENTITY_MIGRATION_TABLE, migrations: identityMigrations },
+  { tableName: RAWDATA_MIGRATION_TABLE, migrations: rawdataMigrations },
+];
+
+/** Options of {@link prepareRawdataDatabase}. */
+export type PrepareRawdataDatabaseOptions = {
+  /** `file:…`/path for SQLite or `postgres://…` (see `openDatabase`). */
+  url: string;
+  /** Folder relative SQLite paths resolve against. Default: `process.cwd()`. */
+  baseDir?: string;
+  logger?: Logger;
+  /** Only a database the site has set up before: migrated forward, never created. Default: false. */
+  mustExist?: boolean;
+};
+
+/**
+ * Opens and migrates the database. Safe to run at every start and from
+ * several processes at once (see `migrateToLatest`).
+ *
+ * @returns the open database; the caller ends it with `db.destroy()`.
+ * @throws MissingDatabaseError (`mustExist`) when there is no such file or the Rawdata migrations never ran there.
+ * @throws Error when the database cannot be opened or a migration fails (the database is closed first).
+ */
+export async function prepareRawdataDatabase(options: PrepareRawdataDatabaseOptions): Promise<Kysely<RawdataDatabase>> {
+  const db = openDatabase<RawdataDatabase>({
+    url: options.url,
+    baseDir: options.baseDir,
+    onConnectionError: (error) => options.logger?.error({ err: error }, 'database connection failed'),
+    mustExist: options.mustExist ?? false,
+  });
+  try {
+    if (options.mustExist && !(await hasMigrated(db, RAWDATA_MIGRATION_TABLE))) {
+      const location = describeDatabaseLocation(options.url, options.baseDir);
+      throw new MissingDatabaseError(location, `The ${location} holds no Rawdata tables.`);
+    }
+    const report = await migrateToLatest(db, [...RAWDATA_MIGRATION_SETS]);
+    const applied = report.flatMap((set) => set.applied);
+    if (applied.length > 0) options.logger?.info({ migrations: applied }, 'database migrated');
+    return db;
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * @module Starts Rawdata requests for a test over real HTTP on 127.0.0.1: a
+ * fresh SQLite file in a temp folder or a PostgreSQL schema of its own,
+ * migrated, with an analyst account (and its profile) the test names.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Kysely } from 'kysely';
+import { pino } from 'pino';
+import { createTestSchemaDatabase, listenOnLoopback } from 'agentready/testing';
+import { createRawdataApp, type RawdataApp, type RawdataAppOptions } from '../../src/server/create-rawdata-app.ts';
+import { saveAnalyst, type AnalystProfile } from '../../src/store/analyst-accounts.ts';
+import { prepareRawdataDatabase, RAWDATA_MIGRATION_SETS } from '../../src/store/prepare-database.ts';
+import type { RawdataDatabase } from '../../src/store/schema.ts';
+
+/** PostgreSQL for tests; override with TEST_DATABASE_URL. */
+export const POSTGRES_TEST_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
+
+/** The dialects every journey runs on. */
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+
+/** A running test site. */
+export type RawdataSite = {
+  /** Origin without a trailing slash. */
+  url: string;
+  db: Kysely<RawdataDatabase>;
+  /** The database's `DATABASE_URL`, for another process on the same data. */
+  databaseUrl: string;
+  app: RawdataApp;
+  /** Creates an account with a profile (default: clearance classified, Risk Management), for the test to sign in as. */
+  addAnalyst(email: string, profile?: Partial<AnalystProfile>): Promise<{ email: string; password: string }>;
+  close(): Promise<void>;
+};
+
+/** Options of {@link startRawdataSite}: the dialect and further `createRawdataApp` options. */
+export type StartRawdataSiteOptions = { dialect: 'sqlite' | 'postgres'; now?: () => Date; app?: Omit<RawdataAppOptions, 'db' | 'now' | 'logger'> };
+
+/**
+ * Prepares a database and serves `createRawdataApp` on 127.0.0.1, port 0.
+ *
+ * @throws the database's or the listener's error (nothing is left running then).
+ */
+export async function startRawdataSite(options: StartRawdataSiteOptions): Promise<RawdataSite> {
+  const now = options.now ?? (() => new Date());
+  const database = await openTestDatabase(options.dialect);
+  const app = createRawdataApp({ ...options.app, db: database.db, now, logger: pino({ level: 'silent' }) });
+  const listener = await listenOnLoopback(app.fetch).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  return {
+    url: listener.url,
+    db: database.db,
+    databaseUrl: database.url,
+    app,
+    async addAnalyst(email, profile = {}) {
+      const password = `password-of-${email}`;
+      await saveAnalyst(database.db, now, { email, password, profile: { unit: 'Risk Management', clearance: 'classified', operator: false, ...profile } });
+      return { email, password };
+    },
+    async close() {
+      await app.closeMcp();
+      await listener.close();
+      await database.close();
+    },
+  };
+}
+
+/** A fresh migrated database of the dialect, and how to remove it. */
+export async function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ db: Kysely<RawdataDatabase>; url: string; close(): Promise<void> }> {
+  if (dialect === 'postgres') {
+    const schema = await createTestSchemaDatabase<RawdataDatabase>(POSTGRES_TEST_URL, 'rawdata_test', RAWDATA_MIGRATION_SETS);
+    return { db: schema.db, url: schema.url, close: () => schema.drop() };
+  }
+  const folder = await mkdtemp(join(tmpdir(), 'agentready-rawdata-'));
+  const url = pathToFileURL(join(folder, 'rawdata.sqlite')).href;
+  const db = await prepareRawdataDatabase({ url });
+  return {
+    db,
+    url,
+    async close() {
+      await db.destroy();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
