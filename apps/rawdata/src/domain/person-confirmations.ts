@@ -6,6 +6,7 @@
  * person), and the token is minted for that version.
  */
 import type { DraftRef, Principal } from 'agentready/runtime';
+import { confirmSensitiveData } from './application-draft.ts';
 import { findApplicationDraft, saveNewVersion } from './application-drafts.ts';
 import { refusedWith, succeeded, type DomainResult } from './domain-result.ts';
 import { DATA_COPY_ACTION, type RawdataContext } from './rawdata-context.ts';
@@ -35,13 +36,14 @@ export async function confirmApplicationDraft(
   if (draft.version !== request.draftVersion) {
     return refusedWith({ code: 'CONFLICT', message: `This page showed version ${request.draftVersion}; the draft is now version ${draft.version}.`, field: 'draft_version', nextAction: 'Reload the page, review the current version and confirm again.' });
   }
-  const issues = evaluation.validation.issues;
-  const blocking = issues.find((issue) => issue.code === 'BLOCKED');
+  const blocking = evaluation.validation.issues.find((issue) => issue.code === 'BLOCKED');
   if (blocking) return refusedWith({ code: 'BLOCKED', message: blocking.message, field: blocking.field, nextAction: blocking.next_action });
-  const sensitiveOnly = (field: string) => field === 'sensitive_data_confirmed';
-  const missing = issues.find((issue) => !sensitiveOnly(issue.field));
-  if (missing) return refusedWith({ code: 'INVALID_INPUT', message: `The draft is not complete: ${missing.message}`, field: missing.field, nextAction: missing.next_action });
-  if (issues.some((issue) => sensitiveOnly(issue.field))) {
+  const issue = evaluation.validation.issues[0];
+  if (issue) return refusedWith({ code: 'INVALID_INPUT', message: `The draft is not complete: ${issue.message}`, field: issue.field, nextAction: issue.next_action });
+  const sensitive = (field: string) => field === 'sensitive_data_confirmed';
+  const undecided = evaluation.needs_confirmation.find((request) => !sensitive(request.field));
+  if (undecided) return refusedWith({ code: 'INVALID_INPUT', message: `The draft is not complete: ${undecided.question}`, field: undecided.field, nextAction: 'Ask your agent to revise the draft with your answer, or start again from the request form.' });
+  if (evaluation.needs_confirmation.some((request) => sensitive(request.field))) {
     if (!request.sensitiveDataConfirmed) {
       return refusedWith({
         code: 'INVALID_INPUT',
@@ -49,9 +51,12 @@ export async function confirmApplicationDraft(
         field: 'sensitive_data_confirmed',
       });
     }
-    const confirmed = await saveNewVersion(ctx, found.value.analyst, found.value.stored, { ...found.value.content.choices, sensitive_data_confirmed: true }, { by: 'person' });
+    const confirmed = await saveNewVersion(ctx, found.value.analyst, found.value.stored, confirmSensitiveData(found.value.content.choices), { by: 'person' });
     if (!confirmed.ok) return confirmed;
     ({ draft, evaluation } = confirmed.value);
+  }
+  if (evaluation.validation.status !== 'valid') {
+    return refusedWith({ code: 'INVALID_INPUT', message: 'The draft is not ready to confirm.', nextAction: 'Reload the page and review the current version.' });
   }
   const minted = await ctx.confirmations.mint(principal!, { action: DATA_COPY_ACTION, draft });
   if (!minted.ok) return refusedWith(minted.failure);
