@@ -45,7 +45,7 @@ import {
   loopbackAddress,
   registrationIdsAt,
   setEventPlaces,
-  startSiteProcess,
+  startEventsProcess,
   type CrashPoint,
   type SiteProcess,
 } from '../apps/events/test/support/site-processes.ts';
@@ -124,7 +124,7 @@ async function runCrashRecoveries(count: number): Promise<CrashFigures> {
   let victim: SiteProcess | undefined;
   try {
     await setEventPlaces(fixture.db, EVENT, count + 10, count + 10);
-    victim = await startSiteProcess(fixture.url, { leaseSeconds: LEASE_SECONDS });
+    victim = await startEventsProcess(fixture.url, { leaseSeconds: LEASE_SECONDS });
     for (let round = 0; round < count; round += 1) {
       figures.attempted += 1;
       const crashPoint: CrashPoint = round % 2 === 0 ? 'inside-transaction' : 'before-transaction';
@@ -136,7 +136,7 @@ async function runCrashRecoveries(count: number): Promise<CrashFigures> {
       } catch (error) {
         figures.problems.push(`round ${round} (${crashPoint}): ${(error as Error).message}`);
         await victim.kill();
-        victim = await startSiteProcess(fixture.url, { leaseSeconds: LEASE_SECONDS });
+        victim = await startEventsProcess(fixture.url, { leaseSeconds: LEASE_SECONDS });
       }
       console.error(`crash recoveries: ${round + 1}/${count}`);
     }

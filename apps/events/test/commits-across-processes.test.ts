@@ -33,7 +33,7 @@ import {
   registrationIdsAt,
   sendRegistrationCommit,
   setEventPlaces,
-  startSiteProcess,
+  startEventsProcess,
   waitForKeyRecord,
   waitForWaiters,
   type CommitAnswer,
@@ -60,7 +60,7 @@ describe.runIf(postgres !== undefined)('registrations committed across site proc
   });
 
   async function startSite(leaseSeconds?: number): Promise<SiteProcess> {
-    const site = await startSiteProcess(fixture.url, leaseSeconds === undefined ? {} : { leaseSeconds });
+    const site = await startEventsProcess(fixture.url, leaseSeconds === undefined ? {} : { leaseSeconds });
     processes.push(site);
     return site;
   }

@@ -8,35 +8,20 @@
  * the processes (one session works on all: it lives in the database); and a
  * crash in the middle of a commit followed by a fresh process and a retry.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { idempotencyKeyHash } from 'agentready/runtime';
-import { withTestSchemaLock } from 'agentready/testing';
-import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import { holdPostgresLock, pollUntil, startSiteProcess, waitForLockWaiters, type HeldLock, type SiteProcess } from 'agentready/testing';
+
+export type { HeldLock, SiteProcess } from 'agentready/testing';
+import type { Kysely } from 'kysely';
 import type { EventsDatabase } from '../../src/store/schema.ts';
 import { POSTGRES_TEST_URL } from './events-database.ts';
 import type { JsonObject, SitePerson } from './site-person.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/server/main.ts', import.meta.url));
 
-/** How often the waits below look again, in milliseconds. */
-const POLL_MS = 20;
-
-/** A running site process. */
-export type SiteProcess = {
-  /** `http://127.0.0.1:<port>`, no trailing slash. */
-  url: string;
-  pid: number;
-  /** Settles when the process ends: its exit code, or null when a signal ended it. */
-  exited: Promise<number | null>;
-  /** Sends SIGKILL (no shutdown, no cleanup: a crash) unless it already ended; settles once it has. */
-  kill(): Promise<void>;
-};
-
-/** Options of {@link startSiteProcess}. */
+/** Options of {@link startEventsProcess}. */
 export type SiteProcessOptions = {
   /** IDEMPOTENCY_LEASE_SECONDS of the process (default: the site's, 30). */
   leaseSeconds?: number;
@@ -45,61 +30,26 @@ export type SiteProcessOptions = {
 };
 
 /**
- * Starts the site on `databaseUrl` (a database already migrated, so several
- * processes can start on it) on a free port of 127.0.0.1, with the demo
- * accounts off and no tool-call limit; its log (stdout) is read line by line,
- * its stderr kept only to explain a start that fails.
- * The start holds the test-schema lock (agentready/testing), because the
- * migrator it runs lists every schema's tables.
+ * Starts the Events site on `databaseUrl` (a database already migrated, so
+ * several processes can start on it) on a free port of 127.0.0.1, with the
+ * demo accounts off and no tool-call limit (agentready/testing, startSiteProcess).
  *
  * @returns once the process logs that it listens.
  * @throws Error when the process ends before it listens (with the end of its stderr).
  */
-export async function startSiteProcess(databaseUrl: string, options: SiteProcessOptions = {}): Promise<SiteProcess> {
-  return withTestSchemaLock(options.adminUrl ?? POSTGRES_TEST_URL, async () => {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEMO_ACCOUNTS: 'off', TOOL_CALLS_PER_MINUTE: '0' };
-    if (options.leaseSeconds !== undefined) env['IDEMPOTENCY_LEASE_SECONDS'] = String(options.leaseSeconds);
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    // Its log is on stdout; stderr holds what Node itself says (warnings, an uncaught error): kept for a failed start.
-    let stderrTail = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4_000)));
-    const lines = createInterface({ input: child.stdout! });
-    const url = await new Promise<string>((resolve, reject) => {
-      // Read every line for the process's whole life, so that its log never fills the pipe.
-      lines.on('line', (line) => {
-        const entry = parsedLogLine(line);
-        if (entry?.msg === 'AgentReady Events is listening' && typeof entry.url === 'string') resolve(entry.url.replace(/\/$/, ''));
-      });
-      void exited.then((code) => reject(new Error(`The site exited with code ${code} before listening.${stderrTail && `\n${stderrTail}`}`)));
-    });
-    return {
-      url,
-      pid: child.pid!,
-      exited,
-      async kill() {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        await exited;
-      },
-    };
+export async function startEventsProcess(databaseUrl: string, options: SiteProcessOptions = {}): Promise<SiteProcess> {
+  return startSiteProcess({
+    entry: MAIN,
+    env: {
+      DATABASE_URL: databaseUrl,
+      DEMO_ACCOUNTS: 'off',
+      TOOL_CALLS_PER_MINUTE: '0',
+      ...(options.leaseSeconds !== undefined && { IDEMPOTENCY_LEASE_SECONDS: String(options.leaseSeconds) }),
+    },
+    listeningMessage: 'AgentReady Events is listening',
+    adminUrl: options.adminUrl ?? POSTGRES_TEST_URL,
   });
 }
-
-function parsedLogLine(line: string): { msg?: unknown; url?: unknown } | undefined {
-  try {
-    return JSON.parse(line) as { msg?: unknown; url?: unknown };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A lock held by a connection of the test's own, in an open transaction. */
-export type HeldLock = {
-  /** The holding connection's backend pid (what `pg_blocking_pids` names). */
-  pid: number;
-  /** Commits the holding transaction and closes the connection; a second call does nothing. */
-  release(): Promise<void>;
-};
 
 /**
  * What to lock: an event's row (`select … for update`: a registration waits
@@ -116,55 +66,19 @@ export type LockTarget = { eventRow: string } | { idempotencyClaims: true };
  * @throws Error when the event does not exist (nothing would be locked).
  */
 export async function holdLock(databaseUrl: string, target: LockTarget): Promise<HeldLock> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('begin');
+  return holdPostgresLock(databaseUrl, async (query) => {
     if ('eventRow' in target) {
-      const locked = await client.query('select id from events where public_id = $1 for update', [target.eventRow]);
+      const locked = await query('select id from events where public_id = $1 for update', [target.eventRow]);
       if (locked.rowCount !== 1) throw new Error(`No event ${target.eventRow} to lock.`);
     } else {
-      await client.query('lock table agentready_idempotency_record in share mode');
+      await query('lock table agentready_idempotency_record in share mode');
     }
-  } catch (error) {
-    await client.end();
-    throw error;
-  }
-  const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
-  let released = false;
-  return {
-    pid: rows[0]!.pid,
-    async release() {
-      if (released) return;
-      released = true;
-      await client.query('commit');
-      await client.end();
-    },
-  };
-}
-
-/**
- * Polls `check` every {@link POLL_MS} ms until it answers a value (not
- * undefined); a guard, not a measurement: gives up after `giveUpMs`.
- *
- * @throws Error naming `what` when `giveUpMs` (default 60 000) passed first.
- */
-async function pollFor<T>(what: string, check: () => Promise<T | undefined>, giveUpMs = 60_000): Promise<T> {
-  const giveUpAt = Date.now() + giveUpMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > giveUpAt) throw new Error(`Gave up waiting for ${what}.`);
-    await delay(POLL_MS);
-  }
+  });
 }
 
 /** Waits until at least `count` statements of other connections wait for a lock the connection `lockPid` holds. */
 export async function waitForWaiters(db: Kysely<EventsDatabase>, lockPid: number, count = 1): Promise<void> {
-  await pollFor(`${count} statement(s) waiting for the test's lock`, async () => {
-    const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_stat_activity where ${lockPid}::int = any(pg_blocking_pids(pid))`.execute(db);
-    return (rows[0]?.waiting ?? 0) >= count ? true : undefined;
-  });
+  await waitForLockWaiters(db, lockPid, count);
 }
 
 /** A key's idempotency record as the database holds it. */
@@ -182,7 +96,7 @@ export async function keyRecord(db: Kysely<EventsDatabase>, key: string): Promis
 
 /** Waits until key `key`'s record exists in `state` (a commit claimed it: `running`; its answer is stored: `done`). */
 export async function waitForKeyRecord(db: Kysely<EventsDatabase>, key: string, state: KeyRecord['state']): Promise<KeyRecord> {
-  return pollFor(`the ${state} record of an idempotency key`, async () => {
+  return pollUntil(`the ${state} record of an idempotency key`, async () => {
     const record = await keyRecord(db, key);
     return record?.state === state ? record : undefined;
   });
@@ -368,7 +282,7 @@ export async function crashMidCommitThenRetry(options: {
     const killedCallAnswered = await killedCall;
     await lock.release();
     const orphanedClaim = await waitForKeyRecord(db, key, 'running');
-    const successor = await startSiteProcess(databaseUrl, options.successor);
+    const successor = await startEventsProcess(databaseUrl, options.successor);
     try {
       const { answer: recovered, inProgress } = await sendRegistrationCommitUntilSettled(successor.url, person, commit, key);
       const replay = await sendRegistrationCommit(successor.url, person, commit, key);

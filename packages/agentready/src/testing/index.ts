@@ -16,3 +16,5 @@ export { listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME } from './oau
 export type { RedirectListener, SavedOAuthState } from './oauth-test-client.ts';
 export { listenOnLoopback } from './loopback-listener.ts';
 export type { LoopbackListener } from './loopback-listener.ts';
+export { startSiteProcess, holdPostgresLock, pollUntil, waitForLockWaiters } from './site-processes.ts';
+export type { SiteProcess, StartSiteProcessOptions, HeldLock } from './site-processes.ts';
