@@ -18,3 +18,5 @@ export { listenOnLoopback } from './loopback-listener.ts';
 export type { LoopbackListener } from './loopback-listener.ts';
 export { startSiteProcess, holdPostgresLock, pollUntil, waitForLockWaiters } from './site-processes.ts';
 export type { SiteProcess, StartSiteProcessOptions, HeldLock } from './site-processes.ts';
+export { runNodeCommand } from './command-runs.ts';
+export type { CommandRun } from './command-runs.ts';
