@@ -68,7 +68,10 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
    * Default: none (no challenge names metadata; calls without a token run as today).
    */
   resourceMetadataUrl?: string;
-  /** Errors the SDK reports outside any response (for the log). */
+  /**
+   * Errors the SDK reports outside any response, and progress notifications
+   * that were not sent (for the log).
+   */
   onError?: (error: Error) => void;
 };
 
@@ -104,6 +107,11 @@ const BEARER_CREDENTIALS = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  * its retry must reach a process with the same `stateKey` (the default key is
  * per process). Clients of the 2025 revisions are not asked here: a server
  * made for one request cannot send them a request.
+ *
+ * A `tools/call` that carries `_meta.progressToken` gets the operation's
+ * progress as `notifications/progress` on its own response: the SDK answers
+ * a 2025 request as an SSE stream always, and a 2026-07-28 request as one as
+ * soon as something is sent before the result (else as JSON).
  *
  * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`).
  * @throws TypeError when `siteUrl` or an entry of `allowedOrigins` is not an absolute http(s) URL.

@@ -18,8 +18,8 @@ export type McpStdioOptions<T extends ToolContract> = McpToolServerOptions<T> & 
    */
   principal: PrincipalSource;
   /**
-   * Errors outside any response (for the log), among them each refused line,
-   * named by its kind ("not JSON", "a JSON-RPC batch", "not a JSON-RPC
+   * Errors outside any response (for the log), among them progress
+   * notifications that were not sent and each refused line, named by its kind ("not JSON", "a JSON-RPC batch", "not a JSON-RPC
    * message"), never by its content.
    */
   onError?: (error: Error) => void;

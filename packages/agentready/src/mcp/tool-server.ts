@@ -30,6 +30,7 @@ import {
   type ConfirmationPageMeta,
 } from './confirmation-page-elicitation.ts';
 import { sentToolCall } from './message-refusals.ts';
+import { callProgressOf } from './progress-notifications.ts';
 import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
 import { toolResultText, type ResultDescriptions } from './tool-result-text.ts';
 import { untrustedContentResultMeta } from './untrusted-content-meta.ts';
@@ -66,6 +67,12 @@ export type McpToolServerOptions<T extends ToolContract> = {
    * Default: on, with a per-process signing key; `false`: never asked.
    */
   confirmationPageElicitation?: boolean | ConfirmationPageElicitationOptions;
+  /**
+   * Errors outside any response, for the log: among them each progress
+   * notification that was not sent (progress-notifications.ts), which never
+   * fails its call. Default: none heard.
+   */
+  onError?: (error: Error) => void;
 };
 
 /**
@@ -88,7 +95,9 @@ export type PrincipalSource = PrincipalLookup;
  *   pipeline and answers `structuredContent` = the envelope, `isError` =
  *   `!ok`, one text block with the key facts (bad input: INVALID_INPUT
  *   with `field`), and `_meta` naming the fields that hold third-party text,
- *   when any do.
+ *   when any do. A call that carries `_meta.progressToken` hands the
+ *   operation `reportProgress`, whose updates go to the client as
+ *   `notifications/progress` before the result (progress-notifications.ts).
  *
  * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`): its tools are never offered to agents.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
@@ -136,7 +145,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
     const resumed = confirmationPage && retried ? await confirmationPage.resume(pageCall, ctx) : undefined;
     if (resumed) return answer(resumed.envelope, resumed.page);
 
-    const envelope = withAbsoluteConfirmationUrl(await options.pipeline.invoke({ ...call, input }), options.siteUrl);
+    const envelope = withAbsoluteConfirmationUrl(await invokeWithProgress(options, { ...call, input }, ctx), options.siteUrl);
     // Asked once per call: a retry whose state did not verify is answered as it is, so a client is never asked in a loop.
     if (!confirmationPage || retried) return answer(envelope);
     const message = `${siteName}: your agent used "${contract.title}". Review it on the site's own page and confirm there if it is right; nothing is done until you do.`;
@@ -146,6 +155,25 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
   });
 
   return server;
+}
+
+/**
+ * Runs the call through the pipeline; when its client sent
+ * `_meta.progressToken`, the operation's progress goes to it as
+ * `notifications/progress` until the pipeline answers.
+ */
+async function invokeWithProgress(
+  options: Pick<McpToolServerOptions<ToolContract>, 'pipeline' | 'onError'>,
+  call: Invocation,
+  ctx: ServerContext,
+): Promise<ToolResult<unknown>> {
+  const progress = callProgressOf(ctx, options.onError);
+  if (progress === null) return options.pipeline.invoke(call);
+  try {
+    return await options.pipeline.invoke({ ...call, reportProgress: progress.report });
+  } finally {
+    progress.finish();
+  }
 }
 
 /**

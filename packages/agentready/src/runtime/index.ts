@@ -12,6 +12,8 @@ export type {
   PipelineOptions,
   Principal,
   PrincipalLookup,
+  ProgressReport,
+  ProgressUpdate,
   RateLimitKeyOf,
   VerifiedAccessToken,
   Surface,

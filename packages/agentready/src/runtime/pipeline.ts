@@ -56,11 +56,33 @@ export type Principal = {
  */
 export type VerifiedAccessToken = { principal: Principal; expiresAt: Date };
 
+/**
+ * How far an operation has come, for a caller that asked to hear it (MCP
+ * `notifications/progress`). `progress` must grow with each update (the MCP
+ * rule; an update that does not is not sent); `total`, when known, is what
+ * `progress` reaches at the end (both may be fractional, in the operation's
+ * own unit: steps, rows); `message` is one sentence for the person, no
+ * internal ID.
+ */
+export type ProgressUpdate = { progress: number; total?: number; message?: string };
+
+/**
+ * Hands a {@link ProgressUpdate} to the caller. Never rejects: an update the
+ * surface cannot deliver is logged there and dropped, so it cannot fail the call.
+ */
+export type ProgressReport = (update: ProgressUpdate) => Promise<void>;
+
 /** What an operation knows about its call besides its input. */
 export type OperationContext = {
   principal: Principal | null;
   surface: Surface;
   traceId: string;
+  /**
+   * Present when the caller asked to hear progress (an MCP `tools/call` with
+   * `_meta.progressToken`): call it between the steps of a long operation.
+   * Absent otherwise, so `await context.reportProgress?.(…)`.
+   */
+  reportProgress?: ProgressReport;
   /**
    * Present for a `commit` tool only: the claim on the call's idempotency key.
    * The operation calls `commit.completeWithin(trx, outcome)` last in the
@@ -110,6 +132,8 @@ export type Invocation = {
   siteUrl?: string;
   /** The network address the call came from, when the surface knows it (an HTTP client's IP; none on stdio). */
   callerAddress?: string;
+  /** Where the operation's progress goes, when the caller asked to hear it; handed on as `OperationContext.reportProgress`. */
+  reportProgress?: ProgressReport;
 };
 
 /**
@@ -271,7 +295,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     const refusal = authorizationRefusal(options as PipelineOptions<ToolContract>, tool, call, evidence);
     if (refusal) return fail(refusal, refusal.code === 'UNAUTHENTICATED' ? 0 : await stateVersion());
 
-    const context: OperationContext = { principal: call.principal, surface: call.surface, traceId };
+    const context = operationContextOf(call, traceId);
     const operate = async (commit?: CommitContext) => {
       const outcome = await operation(parsed.value, commit ? { ...context, commit } : context);
       return resultOf(catalog, logger, tool, outcome, traceId);
@@ -297,6 +321,16 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     }
     return { ...result, stateVersion: await stateVersion() };
   }
+}
+
+/** What an operation is told about its call besides its input: who, where, the trace id, and where progress goes when the caller asked. */
+function operationContextOf(call: Invocation & { principal: Principal | null }, traceId: string): OperationContext {
+  return {
+    principal: call.principal,
+    surface: call.surface,
+    traceId,
+    ...(call.reportProgress !== undefined && { reportProgress: call.reportProgress }),
+  };
 }
 
 /** Writes the call's audit evidence with its outcome and duration; a sink that fails is logged, never the caller's problem. */
