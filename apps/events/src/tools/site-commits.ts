@@ -74,6 +74,8 @@ export const cancelRegistration = defineTool({
 /** The site's commit steps: never offered to agents. */
 export const siteCommitCatalog = defineCatalog([approveRegistration, approveCancellation, registerForEvent, cancelRegistration] as const, {
   allowCommitTools: true,
+  // The toolkit refuses to offer these on MCP, and the pipeline runs them only for the person's session on the site.
+  siteOnly: true,
 });
 
 /** What {@link createSiteCommitPipeline} needs. */
