@@ -33,6 +33,7 @@ const doThing = defineTool({
   title: 'Do thing',
   description: 'Does a thing; the input says what evidence it leaves.',
   effect: 'write',
+  capability: 'things.do',
   input: z.object({ draft: z.string().optional(), confirmation: z.string().optional(), made: z.string().optional() }),
   output: z.object({ done: z.boolean() }),
 });
@@ -226,7 +227,8 @@ for (const dialect of DIALECTS) {
       const fromPrepare = await findJourney(db, prepare);
       expect(fromPrepare.map((entry) => entry.traceId)).toEqual([rows[0], rows[2], rows[3]].map((row) => row!.trace_id));
       expect(fromPrepare.map((entry) => entry.surface)).toEqual(['mcp', 'ui', 'ui']);
-      // Each entry carries the draft version and confirmation it touched, as an operator's trace shows them.
+      // Each entry carries the capability its tool serves, and the draft version and confirmation it touched, as an operator's trace shows them.
+      expect(fromPrepare.map((entry) => entry.capability)).toEqual(['things.do', 'things.do', 'things.do']);
       expect(fromPrepare.map((entry) => [entry.draft?.id ?? null, entry.confirmationId])).toEqual([
         ['dft-1', null],
         ['dft-1', 'cfm-1'],

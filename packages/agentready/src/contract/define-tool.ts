@@ -16,6 +16,11 @@ export type ToolSpec<Name extends string, I extends z.ZodObject, O extends z.Zod
   /** Written for a model: when to use it, what it returns, what it will not do. */
   description: string;
   effect: EffectClass;
+  /**
+   * The capability (the user's task) the tool serves, e.g. `data-copy.create`:
+   * several tools complete one capability, and audit evidence names it. Default: none.
+   */
+  capability?: string | null;
   /** Input schema; made strict here, so unknown keys are INVALID_INPUT. */
   input: I;
   /**
@@ -31,6 +36,8 @@ export type ToolContract<Name extends string = string, I extends z.ZodObject = z
   readonly title: string;
   readonly description: string;
   readonly effect: EffectClass;
+  /** The capability the tool serves, or null. */
+  readonly capability: string | null;
   readonly input: I;
   readonly output: O;
   readonly annotations: ToolAnnotations;
@@ -80,6 +87,7 @@ export function defineTool<const Name extends string, I extends z.ZodObject, O e
     title: spec.title,
     description: spec.description,
     effect: spec.effect,
+    capability: spec.capability ?? null,
     input: spec.input.strict() as unknown as I,
     output: spec.output,
     annotations: Object.freeze(annotationsFor(spec.effect, facts)),

@@ -38,6 +38,8 @@ export type ActivityEntry = {
   metadataVersion: string | null;
   /** True when the answer was replayed for a repeated idempotency key. */
   replayed: boolean;
+  /** The capability the tool serves, or null. */
+  capability: string | null;
 };
 
 /** Where the next page of activity starts: the last entry shown (keyset on `occurred_at`, `trace_id`). */
@@ -218,6 +220,7 @@ function entryOf(row: AuditRecordTable): ActivityEntry {
     ruleVersion: row.rule_version,
     metadataVersion: row.metadata_version,
     replayed: Number(row.replayed) === 1,
+    capability: row.capability,
   };
 }
 

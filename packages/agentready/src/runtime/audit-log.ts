@@ -12,6 +12,8 @@ export type AuditEvidence = {
   /** ISO 8601 UTC. */
   occurredAt: string;
   tool: string;
+  /** The capability the tool serves (its contract's `capability`), or null. */
+  capability?: string | null;
   surface: string;
   /** Opaque principal reference, or null for an anonymous call. */
   principalRef: string | null;
@@ -64,6 +66,7 @@ export function createDatabaseAuditSink<DB extends RuntimeTables>(appDb: Kysely<
           trace_id: evidence.traceId,
           occurred_at: evidence.occurredAt,
           tool: evidence.tool,
+          capability: evidence.capability ?? null,
           surface: evidence.surface,
           principal_ref: evidence.principalRef,
           account_ref: evidence.accountRef,

@@ -379,12 +379,13 @@ function stateVersionOrZero(options: Pick<PipelineOptions<ToolContract>, 'stateV
 }
 
 /** The evidence a call starts with: a new trace id, the time, the tool's name as it may be kept, the redacted input. */
-function evidenceOf(call: Invocation, options: Pick<PipelineOptions<ToolContract>, 'now' | 'credentialPattern'>): AuditEvidence {
+function evidenceOf(call: Invocation, options: Pick<PipelineOptions<ToolContract>, 'now' | 'credentialPattern' | 'catalog'>): AuditEvidence {
   const now = options.now ?? (() => new Date());
   return {
     traceId: randomUUID(),
     occurredAt: now().toISOString(),
     tool: auditedToolName(call.tool, credentialTest(options.credentialPattern)),
+    capability: options.catalog.get(call.tool)?.capability ?? null,
     surface: call.surface,
     principalRef: null,
     accountRef: null,

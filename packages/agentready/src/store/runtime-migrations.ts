@@ -37,6 +37,8 @@ export type AuditRecordTable = {
   idempotency_key_hash: string | null;
   /** 1 when the answer was replayed from an earlier call with the same idempotency key, else 0. */
   replayed: number;
+  /** The capability the tool serves (e.g. `data-copy.create`), or null. */
+  capability: string | null;
 };
 
 /**
@@ -260,6 +262,15 @@ export const runtimeMigrations: Record<string, Migration> = {
       for (const column of ['replayed', 'idempotency_key_hash']) {
         await db.schema.alterTable('agentready_audit_record').dropColumn(column).execute();
       }
+    },
+  },
+  '2026-12-01-004-audit-capability': {
+    // Which capability (the user's task) each call served, for journeys read by task.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('agentready_audit_record').addColumn('capability', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('agentready_audit_record').dropColumn('capability').execute();
     },
   },
 };
