@@ -12,7 +12,6 @@ import { parseArgs } from 'node:util';
 import { findJourney, isTraceId, type ActivityEntry } from 'agentready/runtime';
 import { MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
-import { DATA_COPY_CAPABILITY } from '../tools/catalog.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareRawdataDatabase } from '../store/prepare-database.ts';
 import type { RawdataDatabase } from '../store/schema.ts';
@@ -28,7 +27,7 @@ export const TRACE_USAGE = `  trace <traceId> [--json]
 export type TraceOutput = { out(text: string): void; err(text: string): void };
 
 /** One journey entry with what changed in its draft version and who changed it (null when it touched no draft). */
-export type JourneyStep = ActivityEntry & { capability: string; draftChange: { changedBy: string; changedFields: string[] } | null };
+export type JourneyStep = ActivityEntry & { draftChange: { changedBy: string; changedFields: string[] } | null };
 
 /**
  * Runs `trace` with the arguments after the command's name.
@@ -86,7 +85,6 @@ export async function readJourney(db: Kysely<RawdataDatabase>, traceId: string):
     const revision = entry.draft ? revisions.find((row) => row.draft_id === entry.draft!.id && row.version === entry.draft!.version) : undefined;
     return {
       ...entry,
-      capability: DATA_COPY_CAPABILITY,
       draftChange: revision ? { changedBy: revision.changed_by, changedFields: JSON.parse(revision.changed_fields_json) as string[] } : null,
     };
   });
@@ -96,7 +94,7 @@ export async function readJourney(db: Kysely<RawdataDatabase>, traceId: string):
 function journeyLines(step: JourneyStep, asked: string): string {
   const who = step.principalKind === null ? 'nobody' : `${step.principalKind}${step.credentialRef === null ? '' : ` ${step.credentialRef}`}`;
   const client = step.clientName === null ? (step.principalKind === 'session' ? 'the person, on the site' : '-') : JSON.stringify(step.clientName);
-  const first = [step.traceId === asked ? '>' : ' ', step.occurredAt, step.capability, step.tool, step.surface, who, client, step.outcomeCode + (step.replayed ? ' (replayed)' : ''), `${step.durationMs} ms`, step.traceId].join('  ');
+  const first = [step.traceId === asked ? '>' : ' ', step.occurredAt, step.capability ?? '-', step.tool, step.surface, who, client, step.outcomeCode + (step.replayed ? ' (replayed)' : ''), `${step.durationMs} ms`, step.traceId].join('  ');
   const evidence = [
     step.ruleVersion && `rules ${step.ruleVersion}`,
     step.metadataVersion && `metadata ${step.metadataVersion}`,

@@ -24,6 +24,7 @@ export const getContext = defineTool({
   name: 'dap_rawdata_get_context',
   title: 'Find source tables and what a data copy of them needs',
   effect: 'read',
+  capability: DATA_COPY_CAPABILITY,
   description:
     'Finds source tables on the data platform (by exact names, or by words of their name, description or owning unit) and says, for each, ' +
     'its data level, update frequency and method, owner, which target environments may hold a copy, what the rules recommend ' +
@@ -68,6 +69,7 @@ export const prepareDraft = defineTool({
   name: 'dap_rawdata_prepare_draft',
   title: 'Prepare a data-copy application draft',
   effect: 'prepare',
+  capability: DATA_COPY_CAPABILITY,
   description:
     'Turns the person\'s intent into an application draft: one item per source table, with what the system resolved (target schema, frequency, ' +
     'housekeeping, de-identification), what it recommends and why, and only what the person must still decide (needs_confirmation). ' +
@@ -86,6 +88,7 @@ export const reviseDraft = defineTool({
   name: 'dap_rawdata_revise_draft',
   title: 'Revise a data-copy application draft',
   effect: 'prepare',
+  capability: DATA_COPY_CAPABILITY,
   description:
     'Applies the person\'s changes to the draft version you name and answers the new version, evaluated like a new draft. ' +
     'A version that is not the current one is refused CONFLICT naming the current version: read that one and ask again. ' +
@@ -99,6 +102,7 @@ export const submitApplication = defineTool({
   name: 'dap_rawdata_submit_application',
   title: 'Submit the confirmed application',
   effect: 'commit',
+  capability: DATA_COPY_CAPABILITY,
   description:
     'Submits the draft version the person confirmed on the review page, once: generates each item\'s code (progress is reported per item), ' +
     'then submits the whole application. Takes only draft_id, draft_version, the confirmation_token the person gave you, and an idempotency_key you make ' +
@@ -126,6 +130,7 @@ export const getApplicationStatus = defineTool({
   name: 'dap_rawdata_get_application_status',
   title: 'Read an application\'s status',
   effect: 'read',
+  capability: DATA_COPY_CAPABILITY,
   description:
     'Reads one of the person\'s applications: submitted, approved or rejected (with the operator\'s note), and its items. ' +
     'response_format "detailed" adds the payload exactly as submitted.',

@@ -16,12 +16,14 @@ import { prepareApplicationDraft } from '../domain/application-drafts.ts';
 import type { DomainFailure } from '../domain/domain-result.ts';
 import { confirmApplicationDraft } from '../domain/person-confirmations.ts';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
+import { DATA_COPY_CAPABILITY } from './catalog.ts';
 import { applicationShape, draftShape } from './output-shapes.ts';
 
 export const prepareDraftFromForm = defineTool({
   name: 'prepare_draft_from_form',
   title: 'Prepare a draft from the request form',
   effect: 'prepare',
+  capability: DATA_COPY_CAPABILITY,
   description: 'The person sends the request form: the same rules as the agent\'s prepare tool make version 1 of a new draft.',
   input: z.object({ choices: draftChoicesSchema }),
   output: draftShape,
@@ -31,6 +33,7 @@ export const confirmApplicationDraftTool = defineTool({
   name: 'confirm_application_draft',
   title: 'Confirm a draft version',
   effect: 'write',
+  capability: DATA_COPY_CAPABILITY,
   description: 'The person confirms the draft version they reviewed (ticking the sensitive-data confirmation where needed): mints a confirmation token bound to that version.',
   input: z.object({ draft_id: z.string().min(1).max(80), draft_version: z.number().int().positive(), sensitive_data_confirmed: z.boolean() }),
   output: z.object({ confirmationToken: z.string(), draft: z.object({ id: z.string(), version: z.number(), hash: z.string() }), expiresAt: z.string() }),
@@ -40,6 +43,7 @@ export const decideApplicationTool = defineTool({
   name: 'decide_application',
   title: 'Approve or reject an application',
   effect: 'write',
+  capability: DATA_COPY_CAPABILITY,
   description: 'An operator approves or rejects a submitted application, with a note (required to reject).',
   input: z.object({ application_id: z.string().min(1).max(80), decision: z.enum(['approved', 'rejected']), note: z.string().max(500) }),
   output: z.object({ application: applicationShape }),
