@@ -19,6 +19,7 @@ const SERVER_SIDE = ['node:', 'pg', 'better-sqlite3', 'kysely', 'pino', '@modelc
 /** The toolkit's floors, lowest first (the layout of the README and docs/architecture.md). */
 const TOOLKIT_LAYERS: Record<string, LayerRule> = {
   contract: { uses: [], forbiddenPackages: SERVER_SIDE },
+  settings: { uses: [], forbiddenPackages: SERVER_SIDE.filter((name) => name !== 'node:') },
   store: { uses: [], forbiddenPackages: ['@modelcontextprotocol', 'hono', 'playwright-core'] },
   runtime: { uses: ['contract', 'store'], forbiddenPackages: ['@modelcontextprotocol', 'hono', 'playwright-core'] },
   identity: { uses: ['contract', 'store', 'runtime'], forbiddenPackages: ['playwright-core'] },
