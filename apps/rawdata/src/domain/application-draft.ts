@@ -89,7 +89,7 @@ export function evaluateDraft(content: DraftContent, ctx: RuleContext): DraftEva
     notes.issues.push({ code: 'BLOCKED', field: 'applicant_ref', recoverable: false, message: 'This draft was prepared for another applicant.', next_action: 'Stop: do not use this draft. Prepare a new draft for the signed-in person.' });
   }
   const stale = content.rule_set !== RULE_SET_VERSION || content.metadata_version !== ctx.metadata.version
-    || JSON.stringify(content.payload) !== JSON.stringify(evaluation.payload_preview);
+    || sortedJson(content.payload) !== sortedJson(evaluation.payload_preview);
   if (stale) {
     notes.issues.push({
       code: 'INVALID_INPUT', field: 'draft', recoverable: true,
@@ -98,6 +98,18 @@ export function evaluateDraft(content: DraftContent, ctx: RuleContext): DraftEva
     });
   }
   return evaluationOf(notes, evaluation.payload_preview, ctx);
+}
+
+/**
+ * JSON text of a plain JSON value with every object's keys sorted: equal for
+ * equal values whatever their key order (a stored draft's content comes back
+ * from the draft store in canonical key order, not in the order the rules built it).
+ */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const entries = Object.entries(value).filter(([, entry]) => entry !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${sortedJson(entry)}`).join(',')}}`;
 }
 
 /**
