@@ -6,11 +6,10 @@
  */
 import type { Kysely } from 'kysely';
 import { createAccount, findAccountByEmail, type IdentityTables } from 'agentready/identity';
-import type { DataLevel } from '../domain/source-metadata.ts';
-import type { RawdataDatabase } from './schema.ts';
+import type { AnalystTable, RawdataDatabase } from './schema.ts';
 
 /** A profile to give an account. */
-export type AnalystProfile = { unit: string | null; clearance: DataLevel; operator: boolean };
+export type AnalystProfile = { unit: string | null; clearance: AnalystTable['clearance']; operator: boolean };
 
 /** The demo accounts for local use (README, "Demo accounts"): an analyst and an operator. Their passwords are public. */
 export const DEMO_ANALYSTS = [
