@@ -16,6 +16,7 @@ import { prepareApplicationDraft } from '../domain/application-drafts.ts';
 import type { DomainFailure } from '../domain/domain-result.ts';
 import { confirmApplicationDraft } from '../domain/person-confirmations.ts';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
+import { RULE_SET_VERSION } from '../domain/rule-set.ts';
 import { DATA_COPY_CAPABILITY } from './catalog.ts';
 import { applicationShape, draftShape } from './output-shapes.ts';
 
@@ -71,7 +72,8 @@ export function createSiteOperations(ctx: RawdataContext): OperationMap<SiteTool
       const confirmed = await confirmApplicationDraft(ctx, principal, { draftId: input.draft_id, draftVersion: input.draft_version, sensitiveDataConfirmed: input.sensitive_data_confirmed });
       if (!confirmed.ok) return failed(confirmed);
       const { confirmationId, ...data } = confirmed.value;
-      return { ok: true, data, evidence: { draft: data.draft, confirmationId } };
+      // A draft made under other rules or metadata than those in force is never confirmed: these are the versions it was made under.
+      return { ok: true, data, evidence: { draft: data.draft, confirmationId, ruleVersion: RULE_SET_VERSION, metadataVersion: ctx.metadata.version } };
     },
     async decide_application(input, { principal }) {
       const decided = await decideApplication(ctx, principal, { applicationId: input.application_id, decision: input.decision, note: input.note });

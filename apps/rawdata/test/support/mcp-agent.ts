@@ -13,8 +13,8 @@ export type HeardProgress = { progress: number; total?: number; message?: string
 /** A connected agent. */
 export type McpAgent = {
   client: Client;
-  /** Calls a tool; answers the envelope, its text, and the progress notifications heard meanwhile. */
-  call<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<{ envelope: ToolResult<T>; text: string; progress: HeardProgress[] }>;
+  /** Calls a tool; answers the envelope, its text, and the progress notifications heard meanwhile (each also told to `onProgress`). */
+  call<T = Record<string, unknown>>(name: string, args: Record<string, unknown>, onProgress?: (step: HeardProgress) => void): Promise<{ envelope: ToolResult<T>; text: string; progress: HeardProgress[] }>;
   close(): Promise<void>;
 };
 
@@ -32,9 +32,14 @@ export async function connectMcpAgent(siteUrl: string, token?: string): Promise<
 export function agentOver(client: Client): McpAgent {
   return {
     client,
-    async call(name, args) {
+    async call(name, args, onProgress) {
       const progress: HeardProgress[] = [];
-      const result = await client.callTool({ name, arguments: args }, { onprogress: (update) => void progress.push({ progress: update.progress, ...(update.total !== undefined && { total: update.total }), ...(update.message !== undefined && { message: update.message }) }) });
+      const heard = (update: HeardProgress) => {
+        const step = { progress: update.progress, ...(update.total !== undefined && { total: update.total }), ...(update.message !== undefined && { message: update.message }) };
+        progress.push(step);
+        onProgress?.(step);
+      };
+      const result = await client.callTool({ name, arguments: args }, { onprogress: heard });
       const text = (result.content as Array<{ type: string; text?: string }>).map((block) => block.text ?? '').join('\n');
       return { envelope: result.structuredContent as never, text, progress };
     },
