@@ -7,7 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Browser tests share one Chromium per file; two cores run two files at once.
     maxWorkers: 2,
-    // The events site is built once per run; browser tests serve apps/events/dist/web.
-    globalSetup: ['apps/events/test/support/build-web.ts'],
+    // Each site's browser part is built once per run: apps/events/dist/web and apps/rawdata/dist/web.
+    globalSetup: ['apps/events/test/support/build-web.ts', 'apps/rawdata/test/support/build-web.ts'],
   },
 });

@@ -59,6 +59,25 @@ export async function findApplication(ctx: RawdataContext, principal: Principal 
   });
 }
 
+/**
+ * The application the principal's draft became when it was submitted (a
+ * submitted draft is deleted, so its review page says where it went).
+ *
+ * @returns the application's id and the draft version submitted, or null when
+ *   none of the principal's applications came from that draft; the analyst refusals.
+ */
+export async function findApplicationOfDraft(ctx: RawdataContext, principal: Principal | null, draftId: string): Promise<DomainResult<{ application_id: string; draft_version: number } | null>> {
+  const analyst = await findAnalyst(ctx, principal);
+  if (!analyst.ok) return analyst;
+  const row = await ctx.db
+    .selectFrom('rawdata_application')
+    .select(['public_id', 'draft_version'])
+    .where('draft_id', '=', draftId)
+    .where('account_id', '=', analyst.value.accountId)
+    .executeTakeFirst();
+  return succeeded(row ? { application_id: row.public_id, draft_version: row.draft_version } : null);
+}
+
 /** The principal's applications, newest first (at most 100), or the analyst refusals. */
 export async function listOwnApplications(ctx: RawdataContext, principal: Principal | null): Promise<DomainResult<ApplicationSummary[]>> {
   const analyst = await findAnalyst(ctx, principal);

@@ -6,13 +6,37 @@
  * person), and the token is minted for that version.
  */
 import type { DraftRef, Principal } from 'agentready/runtime';
-import { confirmSensitiveData } from './application-draft.ts';
+import { confirmSensitiveData, type DraftEvaluation } from './application-draft.ts';
 import { findApplicationDraft, saveNewVersion } from './application-drafts.ts';
 import { refusedWith, succeeded, type DomainResult } from './domain-result.ts';
 import { DATA_COPY_ACTION, type RawdataContext } from './rawdata-context.ts';
 
 /** A minted confirmation: the token (shown to the person once), its evidence id, the version it is bound to, when it stops working. */
 export type ConfirmedDraft = { confirmationToken: string; confirmationId: string; draft: DraftRef; expiresAt: string };
+
+/**
+ * Whether the person can confirm a draft version as the rules evaluated it:
+ * `blocked` (a BLOCKED issue: hand it to a person), `incomplete` (the first
+ * issue, else the first question other than the sensitive-data one, still
+ * open), `needs_tick` (only the person's sensitive-data confirmation is open,
+ * rule RD-SENSITIVE-CONFIRM), or `ready`. The review page shows it and
+ * {@link confirmApplicationDraft} refuses by it.
+ */
+export type ConfirmReadiness =
+  | { state: 'ready' | 'needs_tick' }
+  | { state: 'blocked' | 'incomplete'; message: string; field: string; nextAction: string };
+
+/** The {@link ConfirmReadiness} of `evaluation` (pure). */
+export function confirmReadiness(evaluation: DraftEvaluation): ConfirmReadiness {
+  const blocking = evaluation.validation.issues.find((issue) => issue.code === 'BLOCKED');
+  if (blocking) return { state: 'blocked', message: blocking.message, field: blocking.field, nextAction: blocking.next_action };
+  const issue = evaluation.validation.issues[0];
+  if (issue) return { state: 'incomplete', message: `The draft is not complete: ${issue.message}`, field: issue.field, nextAction: issue.next_action };
+  const sensitive = (field: string) => field === 'sensitive_data_confirmed';
+  const undecided = evaluation.needs_confirmation.find((request) => !sensitive(request.field));
+  if (undecided) return { state: 'incomplete', message: `The draft is not complete: ${undecided.question}`, field: undecided.field, nextAction: 'Ask your agent to revise the draft with your answer, or start again from the request form.' };
+  return evaluation.needs_confirmation.some((request) => sensitive(request.field)) ? { state: 'needs_tick' } : { state: 'ready' };
+}
 
 /**
  * Mints a confirmation token for the draft version the person reviewed.
@@ -36,14 +60,10 @@ export async function confirmApplicationDraft(
   if (draft.version !== request.draftVersion) {
     return refusedWith({ code: 'CONFLICT', message: `This page showed version ${request.draftVersion}; the draft is now version ${draft.version}.`, field: 'draft_version', nextAction: 'Reload the page, review the current version and confirm again.' });
   }
-  const blocking = evaluation.validation.issues.find((issue) => issue.code === 'BLOCKED');
-  if (blocking) return refusedWith({ code: 'BLOCKED', message: blocking.message, field: blocking.field, nextAction: blocking.next_action });
-  const issue = evaluation.validation.issues[0];
-  if (issue) return refusedWith({ code: 'INVALID_INPUT', message: `The draft is not complete: ${issue.message}`, field: issue.field, nextAction: issue.next_action });
-  const sensitive = (field: string) => field === 'sensitive_data_confirmed';
-  const undecided = evaluation.needs_confirmation.find((request) => !sensitive(request.field));
-  if (undecided) return refusedWith({ code: 'INVALID_INPUT', message: `The draft is not complete: ${undecided.question}`, field: undecided.field, nextAction: 'Ask your agent to revise the draft with your answer, or start again from the request form.' });
-  if (evaluation.needs_confirmation.some((request) => sensitive(request.field))) {
+  const readiness = confirmReadiness(evaluation);
+  if (readiness.state === 'blocked') return refusedWith({ code: 'BLOCKED', message: readiness.message, field: readiness.field, nextAction: readiness.nextAction });
+  if (readiness.state === 'incomplete') return refusedWith({ code: 'INVALID_INPUT', message: readiness.message, field: readiness.field, nextAction: readiness.nextAction });
+  if (readiness.state === 'needs_tick') {
     if (!request.sensitiveDataConfirmed) {
       return refusedWith({
         code: 'INVALID_INPUT',

@@ -86,6 +86,26 @@ export function choicesFromForm(fields: RequestFormFields): DomainResult<DraftCh
   return parsed.ok ? parsed : { ok: false, failure: asFormFailure(parsed.failure) };
 }
 
+/**
+ * The form's fields that {@link choicesFromForm} turns back into `choices`
+ * (a stored draft shown in the form again): lists as repeated values, a
+ * preference not chosen as an empty field, the sensitive-data box `on` or empty.
+ */
+export function formFieldsFromChoices(choices: DraftChoices): Record<FormFieldName, string | string[]> {
+  const { intent, preferences } = choices;
+  return {
+    source_tables: [...choices.source_tables],
+    project_name: intent.project_name,
+    reason: intent.reason,
+    permission_targets: [...intent.permission_targets],
+    requested_frequency: intent.requested_frequency,
+    target_environment: preferences.target_environment ?? '',
+    target_database: preferences.target_database ?? '',
+    retention_months: preferences.retention_months === null ? '' : String(preferences.retention_months),
+    sensitive_data_confirmed: choices.sensitive_data_confirmed ? 'on' : '',
+  };
+}
+
 function asFormFailure(failure: FailureDetails): FailureDetails {
   const segments = (failure.field ?? '').split('.');
   const field = segments.find((segment) => (FORM_FIELDS as readonly string[]).includes(segment));

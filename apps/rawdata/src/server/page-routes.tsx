@@ -1,33 +1,56 @@
 /**
  * @module The site's pages for people, rendered on the server as plain HTML
- * forms: sign-in, /connect (access tokens), and the pages of the request
- * journey. Every form post of a signed-in person carries the session's CSRF
- * token (`csrf_token`); a post without it changes nothing (403).
+ * forms: sign-in, /connect (access tokens), /autonomy (what agents may do),
+ * the stylesheet and the request form's script, and the pages of the request
+ * journey (request-routes, draft-routes, application-routes). Every form post
+ * of a signed-in person carries the session's CSRF token (`csrf_token`); a
+ * post without it changes nothing (403).
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { Logger } from 'pino';
 import type { InvocationPipeline } from 'agentready/runtime';
-import { findAnalyst } from '../domain/analysts.ts';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
 import { createRawdataToken, listRawdataTokens, revokeRawdataToken } from '../domain/rawdata-access-tokens.ts';
+import { AUTONOMY_WORDS, rawdataAutonomyMatrix } from '../cli/autonomy-command.ts';
+import { AutonomyPage } from '../web/pages/autonomy-page.tsx';
 import { ConnectPage } from '../web/pages/connect-page.tsx';
 import { SignInPage } from '../web/pages/sign-in-page.tsx';
 import { renderPage, type SignedInPerson } from '../web/site-layout.tsx';
 import type { RawdataEnv } from './rawdata-env.ts';
 import { hasSessionCsrfToken, type SiteSessions } from './site-session.ts';
+import { applicationRoutes } from './application-routes.tsx';
+import { draftRoutes } from './draft-routes.tsx';
+import { personOf, refusedPost } from './page-access.tsx';
+import { REQUEST_FORM_SCRIPT, requestRoutes } from './request-routes.tsx';
+
+export { personOf, refusedPost } from './page-access.tsx';
 
 /** What the page routes need. */
 export type PageRouteDeps = { ctx: RawdataContext; pipeline: InvocationPipeline; sessions: SiteSessions; logger: Logger };
 
 const STYLESHEET = readFileSync(new URL('../web/rawdata.css', import.meta.url), 'utf8');
 
+/** Where `npm run build:web -w apps/rawdata` writes the request form's script. */
+export const REQUEST_FORM_SCRIPT_FILE = fileURLToPath(new URL('../../dist/web/assets/request-form.js', import.meta.url));
+
 /** The page routes. */
 export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
   const { ctx, sessions } = deps;
   const routes = new Hono<RawdataEnv>();
   routes.get('/assets/rawdata.css', (c) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300' }));
+  routes.get(REQUEST_FORM_SCRIPT, async (c) => {
+    const script = await readFile(REQUEST_FORM_SCRIPT_FILE, 'utf8').catch(() => null);
+    if (script === null) return c.text('The request form script is not built (npm run build:web -w apps/rawdata); the form works without it.', 404);
+    return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
+  });
   routes.get('/', (c) => c.redirect(c.get('session') ? '/applications' : '/signin'));
+  routes.get('/autonomy', async (c) => {
+    const page = <AutonomyPage rows={rawdataAutonomyMatrix()} words={AUTONOMY_WORDS} />;
+    return c.html(renderPage({ title: 'What agents may do', person: await personOf(c, ctx), children: page }));
+  });
 
   routes.get('/signin', async (c) => c.html(renderPage({ title: 'Sign in', person: await personOf(c, ctx), children: <SignInPage next={safeNext(c.req.query('next'))} /> })));
   routes.post('/signin', async (c) => {
@@ -68,29 +91,15 @@ export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     await revokeRawdataToken(ctx, c.get('principal')!, c.req.param('id'));
     return c.redirect('/connect', 303);
   });
+  routes.route('/', requestRoutes(deps));
+  routes.route('/', draftRoutes(deps));
+  routes.route('/', applicationRoutes(deps));
   return routes;
 }
 
 function renderConnect(c: Context<RawdataEnv>, person: NonNullable<SignedInPerson>, tokens: Awaited<ReturnType<typeof listRawdataTokens>>, extra: { created?: { token: string; label: string }; problem?: string } = {}) {
   const mcpUrl = new URL('/mcp', c.req.url).href;
   return renderPage({ title: 'Connect an agent', person, children: <ConnectPage csrfToken={person.csrfToken} mcpUrl={mcpUrl} tokens={tokens} {...extra} /> });
-}
-
-/**
- * The signed-in person as the navigation shows them, or null.
- *
- * @returns null when nobody is signed in; `operator` from their data platform profile.
- */
-export async function personOf(c: Context<RawdataEnv>, ctx: RawdataContext): Promise<SignedInPerson> {
-  const session = c.get('session');
-  if (!session?.account) return null;
-  const analyst = await findAnalyst(ctx, session.principal);
-  return { operator: analyst.ok && analyst.value.operator, csrfToken: session.csrfToken };
-}
-
-/** 403 for a form post without a signed-in session or its CSRF token: nothing was changed. */
-export function refusedPost(c: Context<RawdataEnv>) {
-  return c.text('This form was not sent from your signed-in page (or your session ended). Reload the page and try again; nothing was changed.', 403);
 }
 
 /** A same-site path to go to after sign-in (anything else goes to /applications). */

@@ -1,0 +1,139 @@
+/**
+ * The review page a draft's confirmationUrl opens and the person's Confirm,
+ * over real HTTP with an agent on the official MCP client: what the page
+ * shows of a version (resolved values with their rules, recommendations,
+ * what the person decides, each item's code, the payload), what changed
+ * since the previous version and who changed it, the refusals of a stale
+ * version and of a missing sensitive-data tick, a blocked draft, and what
+ * another account sees. On SQLite and PostgreSQL.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HTMLElement } from 'node-html-parser';
+import { itemCode } from '../src/domain/code-generation.ts';
+import type { ApplicationPayload } from '../src/domain/application-draft.ts';
+import { connectMcpAgent, type McpAgent } from './support/mcp-agent.ts';
+import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
+import { agentPrepares, agentSubmits, BLOCKED_CHOICES, CLASSIFIED_CHOICES, INTERNAL_CHOICES, personConfirms, reviewPathOf } from './support/rawdata-journey.ts';
+import { signInPerson, type SitePerson } from './support/site-person.ts';
+
+function text(page: HTMLElement, testId: string): string {
+  return page.querySelector(`[data-testid=${testId}]`)?.text.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+/** The rows of a table marked `testId`, each as its cells' text. */
+function rows(page: HTMLElement, testId: string): string[][] {
+  return page.querySelectorAll(`[data-testid=${testId}] tbody tr`).map((row) => row.querySelectorAll('td, th').map((cell) => cell.text.replace(/\s+/g, ' ').trim()));
+}
+
+async function confirmationCount(site: RawdataSite): Promise<number> {
+  const row = await site.db.selectFrom('agentready_confirmation').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe.each(DIALECTS)('the review page and Confirm (%s)', (dialect) => {
+  let site: RawdataSite;
+  let person: SitePerson;
+  let agent: McpAgent;
+
+  beforeEach(async () => {
+    site = await startRawdataSite({ dialect });
+    person = await signInPerson(site.url, await site.addAnalyst('amy@example.com'));
+    agent = await connectMcpAgent(site.url, await person.createAccessToken('submit'));
+  });
+  afterEach(async () => {
+    await agent.close();
+    await site.close();
+  });
+
+  it('signed out, the confirmationUrl sends the person to sign in and back to the review', async () => {
+    const { confirmationUrl, draft } = await agentPrepares(agent, CLASSIFIED_CHOICES);
+    const path = new URL(confirmationUrl, site.url).pathname;
+    expect(path).toBe(reviewPathOf(draft.draft_id));
+    const answer = await fetch(`${site.url}${path}`, { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('Location')).toBe(`/signin?next=${encodeURIComponent(path)}`);
+  });
+
+  it('shows the version, what was resolved with its rule, what the person decides, each item\u2019s code and the payload', async () => {
+    const { draft } = await agentPrepares(agent, CLASSIFIED_CHOICES);
+    const review = await person.get(reviewPathOf(draft.draft_id));
+    expect(review.status).toBe(200);
+    expect(text(review.page, 'draft-version')).toBe('1');
+    expect(text(review.page, 'changes-summary')).toBe('This is the first version, prepared by your agent.');
+    expect(rows(review.page, 'resolved-values')).toContainEqual(['target.schema', 'report_src', 'rule RD-TARGET-SCHEMA', 'database proj_reporting decides the schema.']);
+    expect(rows(review.page, 'resolved-values').find((row) => row[0] === 'items.rb_branch_directory.copy_frequency')).toEqual([
+      'items.rb_branch_directory.copy_frequency', 'monthly', 'rule RD-COPY-FREQUENCY', 'daily was asked, but rb_branch_directory is updated monthly: a copy is never more frequent than its source.',
+    ]);
+    expect(text(review.page, 'needs-confirmation')).toContain('The copy includes sensitive data: rb_deposit_daily_balance (classified).');
+    const payload = JSON.parse(text(review.page, 'payload-preview')) as ApplicationPayload;
+    expect(payload).toEqual(draft.payload_preview);
+    const shownCode = review.page.querySelectorAll('[data-testid=review-item]').map((item) => item.querySelector('[data-testid=code-copy]')?.text);
+    expect(shownCode).toEqual(payload.items.map((item) => itemCode(item, payload.target!).copy_statement));
+    expect(shownCode[0]).toContain('INSERT INTO report_src.rb_deposit_daily_balance');
+    expect(review.page.querySelector('[data-testid=sensitive-tick]')?.hasAttribute('required')).toBe(true);
+  });
+
+  it('after the agent revises, shows version 2 and what the agent changed since version 1', async () => {
+    const { draft } = await agentPrepares(agent, CLASSIFIED_CHOICES);
+    const revised = await agent.call('dap_rawdata_revise_draft', { draft_id: draft.draft_id, draft_version: 1, changes: { reason: 'Churn model for the 2027 plan.', retention_months: 12 } });
+    expect(revised.envelope.ok).toBe(true);
+    const review = await person.get(reviewPathOf(draft.draft_id));
+    expect(text(review.page, 'draft-version')).toBe('2');
+    expect(text(review.page, 'changes-summary')).toBe('Since version 1, your agent changed 2 fields to make version 2.');
+    expect(rows(review.page, 'changed-fields')).toEqual([
+      ['intent.reason', CLASSIFIED_CHOICES.intent.reason, 'Churn model for the 2027 plan.'],
+      ['preferences.retention_months', '6', '12'],
+    ]);
+  });
+
+  it('refuses a stale version (409) and a missing tick on classified data (400), minting no code', async () => {
+    const { draft } = await agentPrepares(agent, CLASSIFIED_CHOICES);
+    await agent.call('dap_rawdata_revise_draft', { draft_id: draft.draft_id, draft_version: 1, changes: { retention_months: 12 } });
+    const stale = await personConfirms(person, draft.draft_id, { tick: true, version: 1 });
+    expect(stale.status).toBe(409);
+    expect(text(stale.page, 'review-problem')).toContain('This page showed version 1; the draft is now version 2.');
+    expect(text(stale.page, 'draft-version')).toBe('2');
+    const unticked = await personConfirms(person, draft.draft_id, { tick: false });
+    expect(unticked.status).toBe(400);
+    expect(text(unticked.page, 'review-problem')).toContain('tick that you confirm it');
+    expect([stale.code, unticked.code]).toEqual(['', '']);
+    expect(await confirmationCount(site)).toBe(0);
+  });
+
+  it('a draft without sensitive data is confirmed as the version shown, without a tick', async () => {
+    const { draft } = await agentPrepares(agent, INTERNAL_CHOICES);
+    expect(draft.validation.status).toBe('valid');
+    const review = await person.get(reviewPathOf(draft.draft_id));
+    expect(review.page.querySelector('[data-testid=sensitive-tick]')).toBeNull();
+    const confirmed = await personConfirms(person, draft.draft_id, { tick: false });
+    expect([confirmed.status, confirmed.version]).toEqual([200, 1]);
+  });
+
+  it('a blocked draft says to hand it to a person and offers no Confirm; a Confirm sent anyway is refused', async () => {
+    const { draft } = await agentPrepares(agent, BLOCKED_CHOICES);
+    expect(draft.validation.status).toBe('blocked');
+    const review = await person.get(reviewPathOf(draft.draft_id));
+    expect(text(review.page, 'blocked-notice')).toContain('Hand it to a person');
+    expect(review.page.querySelector('[data-testid=confirm-form]')).toBeNull();
+    const forced = await person.post(`/drafts/${draft.draft_id}/confirm`, { draft_version: '1' });
+    expect(forced.status).toBe(409);
+    expect(await confirmationCount(site)).toBe(0);
+  });
+
+  it('another account\u2019s draft and a draft that never existed are not found (404)', async () => {
+    const { draft } = await agentPrepares(agent, INTERNAL_CHOICES);
+    const other = await signInPerson(site.url, await site.addAnalyst('bea@example.com'));
+    expect((await other.get(reviewPathOf(draft.draft_id))).status).toBe(404);
+    const stranger = await other.post(`/drafts/${draft.draft_id}/confirm`, { draft_version: '1' });
+    expect(stranger.status).toBe(404);
+    expect((await person.get(reviewPathOf('drf-never-made'))).status).toBe(404);
+    expect(await confirmationCount(site)).toBe(0);
+  });
+
+  it('a Confirm without the session\u2019s CSRF token is refused (403) and mints nothing', async () => {
+    const { draft } = await agentPrepares(agent, INTERNAL_CHOICES);
+    const refused = await person.post(`/drafts/${draft.draft_id}/confirm`, { draft_version: '1', csrf_token: '' });
+    expect(refused.status).toBe(403);
+    expect(await confirmationCount(site)).toBe(0);
+  });
+});
