@@ -1,0 +1,139 @@
+/**
+ * The site's other pages over real HTTP: /autonomy lists every tool with
+ * how far an agent may go with it; the operator queue is for operators only
+ * (403 page for anyone else), a rejection needs a note, and a decision
+ * without the session's CSRF token changes nothing; another account's
+ * application is not found; and no page a person meets carries an e-mail
+ * address, an access token or the session cookie. On SQLite and PostgreSQL.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse, type HTMLElement } from 'node-html-parser';
+import { connectMcpAgent, type McpAgent } from './support/mcp-agent.ts';
+import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
+import { agentPrepares, agentSubmits, formFieldsFor, INTERNAL_CHOICES, personConfirms, reviewPathOf } from './support/rawdata-journey.ts';
+import { signInPerson, type SitePerson } from './support/site-person.ts';
+
+function text(page: HTMLElement, testId: string): string {
+  return page.querySelector(`[data-testid=${testId}]`)?.text.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+/** How far an agent may go with each tool, as the site's policy says (agents' catalog, then the site's own steps). */
+const EXPECTED_AUTONOMY = [
+  ['dap_rawdata_get_context', 'read', 'agent alone'],
+  ['dap_rawdata_prepare_draft', 'prepare', 'agent alone'],
+  ['dap_rawdata_revise_draft', 'prepare', 'agent alone'],
+  ['dap_rawdata_submit_application', 'commit', 'needs the person'],
+  ['dap_rawdata_get_application_status', 'read', 'agent alone'],
+  ['prepare_draft_from_form', 'prepare', 'never an agent'],
+  ['confirm_application_draft', 'write', 'never an agent'],
+  ['decide_application', 'write', 'never an agent'],
+];
+
+describe('/autonomy', () => {
+  let site: RawdataSite;
+  beforeEach(async () => {
+    site = await startRawdataSite({ dialect: 'sqlite' });
+  });
+  afterEach(async () => {
+    await site.close();
+  });
+
+  it('is public and lists every tool with its effect, how far an agent may go, and why', async () => {
+    const answer = await fetch(`${site.url}/autonomy`);
+    expect(answer.status).toBe(200);
+    const page = parse(await answer.text());
+    const shown = page.querySelectorAll('[data-testid=autonomy-row]').map((row) => [row.getAttribute('data-tool'), row.querySelectorAll('td')[0]?.text, row.querySelectorAll('td')[1]?.text]);
+    expect(shown).toEqual(EXPECTED_AUTONOMY);
+    const reasons = page.querySelectorAll('[data-testid=autonomy-row]').map((row) => row.querySelectorAll('td')[2]?.text.trim() ?? '');
+    expect(reasons.every((reason) => reason.length > 20)).toBe(true);
+  });
+});
+
+describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) => {
+  let site: RawdataSite;
+  let person: SitePerson;
+  let operator: SitePerson;
+  let agent: McpAgent;
+
+  /** An application of the person's: prepared by the agent, confirmed on the review page, submitted by the agent. */
+  async function submittedApplication(): Promise<string> {
+    const { draft } = await agentPrepares(agent, INTERNAL_CHOICES);
+    const confirmed = await personConfirms(person, draft.draft_id, { tick: false });
+    const submitted = await agentSubmits(agent, draft.draft_id, confirmed.version, confirmed.code);
+    if (!submitted.ok) throw new Error(`submit refused: ${submitted.code}`);
+    return submitted.data.application_id;
+  }
+
+  async function statusOf(applicationId: string): Promise<string> {
+    const row = await site.db.selectFrom('rawdata_application').select('status').where('public_id', '=', applicationId).executeTakeFirstOrThrow();
+    return row.status;
+  }
+
+  beforeEach(async () => {
+    site = await startRawdataSite({ dialect });
+    person = await signInPerson(site.url, await site.addAnalyst('amy@example.com'));
+    operator = await signInPerson(site.url, await site.addAnalyst('omar@example.com', { operator: true, clearance: 'restricted' }));
+    agent = await connectMcpAgent(site.url, await person.createAccessToken('submit'));
+  });
+  afterEach(async () => {
+    await agent.close();
+    await site.close();
+  });
+
+  it('/operator is a 403 page for an analyst who is not an operator, and their decision is refused', async () => {
+    const applicationId = await submittedApplication();
+    const queue = await person.get('/operator');
+    expect(queue.status).toBe(403);
+    expect(text(queue.page, 'problem-message')).toBe('Only a data platform operator may see the queue of applications.');
+    expect(queue.page.querySelector('[data-testid=queue-entry]')).toBeNull();
+    const decided = await person.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: '' });
+    expect(decided.status).toBe(403);
+    expect(await statusOf(applicationId)).toBe('submitted');
+  });
+
+  it('a rejection needs a note; with one, the application reads rejected with the note', async () => {
+    const applicationId = await submittedApplication();
+    await operator.get('/operator');
+    const bare = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'rejected', note: '  ' });
+    expect(bare.status).toBe(400);
+    expect(text(bare.page, 'operator-problem')).toBe('Say why the application is rejected.');
+    expect(await statusOf(applicationId)).toBe('submitted');
+    const rejected = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'rejected', note: 'Use the treasury mart instead.' });
+    expect([rejected.status, rejected.location]).toEqual([303, '/operator']);
+    const shown = await person.get(`/applications/${applicationId}`);
+    expect([text(shown.page, 'application-status'), text(shown.page, 'decision-note')]).toEqual(['rejected', 'Use the treasury mart instead.']);
+    const again = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: '' });
+    expect(again.status).toBe(409);
+    expect(await statusOf(applicationId)).toBe('rejected');
+  });
+
+  it('a decision without the session\u2019s CSRF token is refused (403) and changes nothing', async () => {
+    const applicationId = await submittedApplication();
+    const refused = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: '', csrf_token: '' });
+    expect(refused.status).toBe(403);
+    expect(await statusOf(applicationId)).toBe('submitted');
+  });
+
+  it('another account\u2019s application is not found; the operator may read it', async () => {
+    const applicationId = await submittedApplication();
+    const other = await signInPerson(site.url, await site.addAnalyst('bea@example.com'));
+    expect((await other.get(`/applications/${applicationId}`)).status).toBe(404);
+    expect((await other.get('/applications')).page.querySelector('[data-testid=application-row]')).toBeNull();
+    expect((await operator.get(`/applications/${applicationId}`)).status).toBe(200);
+  });
+
+  it('no page carries an e-mail address, an access token or the session cookie', async () => {
+    const sent = await person.post('/request', formFieldsFor(INTERNAL_CHOICES));
+    const applicationId = await submittedApplication();
+    const seen: string[] = [];
+    const pages = ['/request', sent.location!, '/applications', `/applications/${applicationId}`, '/autonomy', reviewPathOf('drf-none')];
+    for (const path of pages) seen.push((await person.get(path)).html);
+    seen.push((await operator.get('/operator')).html);
+    const all = seen.join('\n');
+    expect(all.length).toBeGreaterThan(0);
+    expect(all).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+/);
+    expect(all).not.toContain('ard_pat_');
+    expect(all).not.toContain('ard_session');
+    expect(all).not.toMatch(/\bat .+\.(ts|js|mjs):\d+/);
+  });
+});
