@@ -58,7 +58,10 @@ export function ReviewPage(props: ReviewPageProps) {
           {problem.nextAction && <p>{problem.nextAction}</p>}
         </div>
       )}
-      <EvaluationSummary evaluation={evaluation} alert />
+      <section aria-labelledby="status-heading">
+        <h2 id="status-heading">Where this draft stands</h2>
+        <EvaluationSummary evaluation={evaluation} alert />
+      </section>
       <ChangesSection {...props} />
       <h2>What the system worked out</h2>
       <ResolvedValuesTable evaluation={evaluation} />
