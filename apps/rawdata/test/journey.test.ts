@@ -92,7 +92,7 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
 
       // The person's list shows it.
       await page.goto(`${site.url}/applications`);
-      await expect(page.getByText(applicationId).count()).resolves.toBeGreaterThan(0);
+      await expect(page.locator(`a[href="/applications/${applicationId}"]`).count()).resolves.toBe(1);
 
       // The journey on record, from the submission's trace id.
       const submitTrace = await site.db.selectFrom('agentready_audit_record').select('trace_id').where('tool', '=', 'dap_rawdata_submit_application').executeTakeFirstOrThrow();

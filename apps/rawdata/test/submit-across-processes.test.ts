@@ -47,7 +47,7 @@ describe.runIf(runPostgres)('a submission across processes (PostgreSQL)', () => 
     await database?.close();
   });
 
-  it('killed between code generation and submission, is taken over by a retry with the same key: one application', async () => {
+  it('killed between code generation and submission, is taken over by a retry with the same key: one application', { timeout: 120_000 }, async () => {
     const victim = await startSite();
     const person = await signInPerson(victim.url, { email: 'amy@example.com', password: 'amy-long-password' });
     const token = await person.createAccessToken('submit');
@@ -71,6 +71,8 @@ describe.runIf(runPostgres)('a submission across processes (PostgreSQL)', () => 
       // Every item's code was generated before the submission reached its insert.
       expect(heard.map((step) => step.message)).toEqual(['Generated code for item 1 of 2: cd_card_transaction.', 'Generated code for item 2 of 2: cd_merchant_category.']);
       await victim.kill();
+      // The client would wait for its request's timeout to give up on the dead server's answer; the agent stops waiting now.
+      await agent.close();
       expect(await killed).toBe('cut off');
     } finally {
       await lock.release();

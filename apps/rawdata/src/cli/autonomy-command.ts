@@ -1,20 +1,8 @@
 /**
- * @module `agentready-rawdata autonomy`: the autonomy matrix, derived from
- * the catalogs' effects (agentready, autonomyMatrix): for each tool, whether
- * an agent may call it alone, needs the person, or may never call it, and why.
- * The same rows as the site's /autonomy page; the pipelines enforce them.
+ * @module `agentready-rawdata autonomy`: prints the autonomy matrix
+ * (tools/autonomy-matrix.ts), the same rows as the site's /autonomy page.
  */
-import { autonomyMatrix } from 'agentready';
-import { rawdataCatalog } from '../tools/catalog.ts';
-import { siteCatalog } from '../tools/site-tools.ts';
-
-/** The matrix of the Rawdata site: the agents' tools, then the site's own steps. */
-export function rawdataAutonomyMatrix() {
-  return autonomyMatrix([rawdataCatalog, siteCatalog]);
-}
-
-/** Words for each autonomy, as the page and the command print them. */
-export const AUTONOMY_WORDS = { alone: 'agent alone', needs_person: 'needs the person', never: 'never an agent' } as const;
+import { AUTONOMY_WORDS, rawdataAutonomyMatrix } from '../tools/autonomy-matrix.ts';
 
 /**
  * Prints the matrix: a table, or JSON with `json`.

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { InvocationPipeline } from 'agentready/runtime';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
 import { createRawdataToken, listRawdataTokens, revokeRawdataToken } from '../domain/rawdata-access-tokens.ts';
-import { AUTONOMY_WORDS, rawdataAutonomyMatrix } from '../cli/autonomy-command.ts';
+import { AUTONOMY_WORDS, rawdataAutonomyMatrix } from '../tools/autonomy-matrix.ts';
 import { AutonomyPage } from '../web/pages/autonomy-page.tsx';
 import { ConnectPage } from '../web/pages/connect-page.tsx';
 import { SignInPage } from '../web/pages/sign-in-page.tsx';

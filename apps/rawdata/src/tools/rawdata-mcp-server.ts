@@ -6,6 +6,7 @@
 import type { InvocationPipeline } from 'agentready/runtime';
 import type { McpToolServerOptions } from 'agentready/mcp';
 import { rawdataCatalog } from './catalog.ts';
+import { rawdataResultDescriptions } from './result-descriptions.ts';
 
 type RawdataTool = (typeof rawdataCatalog.tools)[number];
 
@@ -32,6 +33,7 @@ export function rawdataMcpServerOptions(pipeline: InvocationPipeline, siteUrl?: 
     instructions: RAWDATA_MCP_INSTRUCTIONS,
     catalog: rawdataCatalog,
     pipeline,
+    describeResults: rawdataResultDescriptions,
     ...(siteUrl !== undefined && { siteUrl }),
   };
 }
