@@ -49,7 +49,7 @@ export function fieldList(fields: RequestFormFields, name: FormFieldName): strin
 
 /** The whole form page. */
 export function RequestFormPage(props: RequestFormPageProps) {
-  const { csrfToken, fields, view, problem } = props;
+  const { csrfToken, view, problem } = props;
   return (
     <section>
       <h1>New data-copy request</h1>
