@@ -17,7 +17,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallTool
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findAccessibilityViolations } from './support/accessibility-audit.ts';
+import { findAccessibilityViolations } from 'agentready/testing';
 import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
 import { storeDialects, type DatabaseFixture } from './support/events-database.ts';
 import { listenOnLoopback } from 'agentready/testing';

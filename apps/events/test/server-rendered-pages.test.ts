@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDetail, EventSummary } from '../src/domain/event-shapes.ts';
 import { insertEvents, type SeedEvent } from '../src/store/event-seeds.ts';
 import { locationName } from '../src/vocabulary/locations.ts';
-import { findAccessibilityViolations } from './support/accessibility-audit.ts';
+import { findAccessibilityViolations } from 'agentready/testing';
 import { createTestClock } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';

@@ -20,3 +20,5 @@ export { startSiteProcess, holdPostgresLock, pollUntil, waitForLockWaiters } fro
 export type { SiteProcess, StartSiteProcessOptions, HeldLock } from './site-processes.ts';
 export { runNodeCommand } from './command-runs.ts';
 export type { CommandRun } from './command-runs.ts';
+export { findAccessibilityViolations } from './accessibility-audit.ts';
+export type { AccessibilityViolation } from './accessibility-audit.ts';
