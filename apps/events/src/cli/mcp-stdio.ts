@@ -4,7 +4,7 @@
  * whose access token is in AGENTREADY_EVENTS_TOKEN; stdout carries protocol
  * messages only, so the log goes to stderr.
  */
-import { serveMcpOverStdio } from 'agentready/mcp';
+import { serveMcpOverStdio, stopWhenClientLeaves } from 'agentready/mcp';
 import { createCallDrain } from 'agentready/runtime';
 import { describeDatabaseLocation, MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
@@ -103,18 +103,7 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
     onError: (error) => logger.warn({ err: withoutAccessTokens(error) }, 'MCP message refused or failed'),
     onRefusedLine: (kind, code) => logger.warn(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${code})`),
   });
-  let stopping: Promise<void> | undefined;
-  function shutDown(): void {
-    stopping ??= drainEventsCalls(calls, db, logger, shutdownGraceMs)
-      // The answers of the calls that just ended reach stdout (the SDK writes them a few promise steps later) before the connection closes.
-      .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(() => connection.close())
-      .then(() => db.destroy())
-      .finally(() => process.exit(0));
-  }
-  process.stdin.once('close', shutDown);
-  process.once('SIGTERM', shutDown);
-  process.once('SIGINT', shutDown);
+  stopWhenClientLeaves({ drain: () => drainEventsCalls(calls, db, logger, shutdownGraceMs), connection, closeStore: () => db.destroy() });
 }
 
 /** Says why the server cannot start, in one line on stderr, and leaves with exit code 2 once stderr is written. */

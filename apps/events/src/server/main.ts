@@ -36,7 +36,7 @@ import { Redis } from 'ioredis';
 import type { OAuthAuthorizationServer } from 'agentready/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { createEventsOAuth } from './oauth-consent.ts';
-import { readShutdownGraceMs, readSiteUrl } from 'agentready/settings';
+import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts } from 'agentready/settings';
 
 const logger = pino({ name: 'agentready-events' });
 const port = Number(process.env.PORT || 3000);
@@ -52,15 +52,7 @@ if (!siteUrlSetting.ok) {
   process.exit(2);
 }
 const { siteUrl } = siteUrlSetting;
-const allowedHostnames = [
-  ...new Set([
-    'localhost',
-    '127.0.0.1',
-    '[::1]',
-    ...(siteUrl !== undefined ? [new URL(siteUrl).hostname] : []),
-    ...(process.env.ALLOWED_HOSTS ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
-  ]),
-];
+const allowedHostnames = readAllowedHostnames(siteUrl, process.env.ALLOWED_HOSTS);
 
 // How long calls in flight at shutdown (SIGTERM, SIGINT) may take to finish, in milliseconds.
 const shutdownGrace = readShutdownGraceMs(process.env.SHUTDOWN_GRACE_MS);
@@ -93,7 +85,7 @@ try {
   process.exit(1);
 }
 // Demo accounts with public passwords exist only on a site run for local use (no public SITE_URL), unless asked for.
-if (process.env.DEMO_ACCOUNTS === 'on' || (process.env.DEMO_ACCOUNTS !== 'off' && siteUrl === undefined)) {
+if (wantsDemoAccounts(process.env.DEMO_ACCOUNTS, siteUrl)) {
   await ensureDemoAccounts(db, () => new Date());
   logger.info(
     { accounts: DEMO_ACCOUNTS.map((account) => `${account.email} / ${account.password}`) },

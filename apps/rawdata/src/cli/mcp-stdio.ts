@@ -4,7 +4,7 @@
  * one whose access token is in AGENTREADY_RAWDATA_TOKEN; stdout carries
  * protocol messages only, so the log goes to stderr.
  */
-import { serveMcpOverStdio } from 'agentready/mcp';
+import { serveMcpOverStdio, stopWhenClientLeaves } from 'agentready/mcp';
 import { createCallDrain } from 'agentready/runtime';
 import { readShutdownGraceMs, readSiteUrl } from 'agentready/settings';
 import { interruptTransactions, MissingDatabaseError } from 'agentready/store';
@@ -62,18 +62,8 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
     principal: async () => (token === undefined ? null : ((await verifyRawdataToken(ctx, token))?.principal ?? null)),
     onError: (error) => logger.warn({ err: withoutRawdataTokens(error) }, 'MCP message refused or failed'),
   });
-  let stopping: Promise<void> | undefined;
-  function shutDown(): void {
-    stopping ??= calls
-      .drain({ graceMs: shutdownGrace.ok ? shutdownGrace.graceMs : 0, interrupt: () => interruptTransactions(db) })
-      .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(() => connection.close())
-      .then(() => db.destroy())
-      .finally(() => process.exit(0));
-  }
-  process.stdin.once('close', shutDown);
-  process.once('SIGTERM', shutDown);
-  process.once('SIGINT', shutDown);
+  const graceMs = shutdownGrace.graceMs;
+  stopWhenClientLeaves({ drain: () => calls.drain({ graceMs, interrupt: () => interruptTransactions(db) }), connection, closeStore: () => db.destroy() });
 }
 
 /** Says why the server cannot start, in one line on stderr, and leaves with exit code 2. */

@@ -18,7 +18,7 @@
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { readShutdownGraceMs, readSiteUrl } from 'agentready/settings';
+import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts } from 'agentready/settings';
 import { DEMO_ANALYSTS, ensureDemoAnalysts } from '../store/analyst-accounts.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareRawdataDatabase } from '../store/prepare-database.ts';
@@ -51,15 +51,7 @@ const shutdownGrace = readShutdownGraceMs(process.env.SHUTDOWN_GRACE_MS);
 if (!shutdownGrace.ok) refuseSetting({ SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, shutdownGrace.problem);
 const toolCallsPerMinute = wholeNumber('TOOL_CALLS_PER_MINUTE', 120, 0);
 const leaseSeconds = wholeNumber('IDEMPOTENCY_LEASE_SECONDS', 30, 1);
-const allowedHostnames = [
-  ...new Set([
-    'localhost',
-    '127.0.0.1',
-    '[::1]',
-    ...(siteUrl !== undefined ? [new URL(siteUrl).hostname] : []),
-    ...(process.env.ALLOWED_HOSTS ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
-  ]),
-];
+const allowedHostnames = readAllowedHostnames(siteUrl, process.env.ALLOWED_HOSTS);
 
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 let db: Kysely<RawdataDatabase>;
@@ -69,7 +61,7 @@ try {
   logger.fatal({ err: error }, `Rawdata requests could not open its database: ${(error as Error).message}`);
   process.exit(1);
 }
-if (process.env.DEMO_ACCOUNTS === 'on' || (process.env.DEMO_ACCOUNTS !== 'off' && siteUrl === undefined)) {
+if (wantsDemoAccounts(process.env.DEMO_ACCOUNTS, siteUrl)) {
   await ensureDemoAnalysts(db, () => new Date());
   logger.info(
     { accounts: DEMO_ANALYSTS.map((analyst) => `${analyst.email} / ${analyst.password}${analyst.profile.operator ? ' (operator)' : ''}`) },

@@ -9,7 +9,7 @@ export type { ConfirmationPageAnswer, ConfirmationPageElicitationOptions, Confir
 export { createMcpHttpEndpoint } from './http-endpoint.ts';
 export { recordRefusedToolCalls } from './message-refusals.ts';
 export type { McpHttpEndpoint, McpHttpEndpointOptions } from './http-endpoint.ts';
-export { serveMcpOverStdio } from './stdio.ts';
+export { serveMcpOverStdio, stopWhenClientLeaves } from './stdio.ts';
 export type { McpStdioOptions } from './stdio.ts';
 export { mcpToolDefinition, inputJsonSchema, outputJsonSchema } from './tool-listing.ts';
 export type { JsonSchemaObject } from './tool-listing.ts';

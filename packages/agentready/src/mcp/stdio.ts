@@ -69,3 +69,29 @@ export function serveMcpOverStdio<T extends ToolContract>(options: McpStdioOptio
   const transport = new StdioServerTransport(screened, process.stdout);
   return serveStdio(() => createMcpToolServer(options, options.principal), { transport, ...(options.onError && { onerror: options.onError }) });
 }
+
+/**
+ * Ends a stdio MCP server's process when its client is done with it: when
+ * stdin closes, or on SIGTERM or SIGINT. In order: `drain()` (refuse new
+ * calls, let those in flight finish within the grace period), one turn of
+ * the event loop (the answers of the calls that just ended reach stdout: the
+ * SDK writes them a few promise steps later), the connection's `close()`,
+ * `closeStore()` (the database), then exit code 0. Runs once, however many
+ * of the three arrive.
+ *
+ * @example stopWhenClientLeaves({ drain: () => calls.drain({ graceMs }), connection, closeStore: () => db.destroy() });
+ */
+export function stopWhenClientLeaves(steps: { drain(): Promise<unknown>; connection: StdioServerHandle; closeStore(): Promise<void> }): void {
+  let stopping: Promise<void> | undefined;
+  function shutDown(): void {
+    stopping ??= steps
+      .drain()
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => steps.connection.close())
+      .then(() => steps.closeStore())
+      .finally(() => process.exit(0));
+  }
+  process.stdin.once('close', shutDown);
+  process.once('SIGTERM', shutDown);
+  process.once('SIGINT', shutDown);
+}

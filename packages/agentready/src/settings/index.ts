@@ -1,5 +1,5 @@
 /**
  * @module agentready/settings: what a site's processes read from their environment the same way (server only).
  */
-export { readSiteUrl, readShutdownGraceMs, DEFAULT_SHUTDOWN_GRACE_MS } from './process-settings.ts';
+export { readSiteUrl, readShutdownGraceMs, readAllowedHostnames, wantsDemoAccounts, DEFAULT_SHUTDOWN_GRACE_MS } from './process-settings.ts';
 export type { SiteUrlSetting, ShutdownGraceSetting } from './process-settings.ts';

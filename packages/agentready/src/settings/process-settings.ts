@@ -46,3 +46,24 @@ export function readShutdownGraceMs(value: string | undefined): ShutdownGraceSet
   if (!Number.isInteger(graceMs) || graceMs < 0) return { ok: false, problem: 'SHUTDOWN_GRACE_MS must be a whole number of milliseconds, 0 or more.' };
   return { ok: true, graceMs };
 }
+
+/**
+ * The host names `/mcp` answers (its `Host` allowlist against DNS rebinding):
+ * localhost, 127.0.0.1 and [::1], SITE_URL's host, and ALLOWED_HOSTS
+ * (comma-separated names, any case, blanks ignored), each once.
+ *
+ * @param siteUrl the site's origin as {@link readSiteUrl} answered it.
+ * @param allowedHosts ALLOWED_HOSTS as set, or undefined.
+ */
+export function readAllowedHostnames(siteUrl: string | undefined, allowedHosts: string | undefined): string[] {
+  const named = (allowedHosts ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  return [...new Set(['localhost', '127.0.0.1', '[::1]', ...(siteUrl !== undefined ? [new URL(siteUrl).hostname] : []), ...named])];
+}
+
+/**
+ * Whether to create the demo accounts, whose passwords are public: DEMO_ACCOUNTS
+ * `on` or `off` decides; otherwise only on a site run for local use (no SITE_URL).
+ */
+export function wantsDemoAccounts(demoAccounts: string | undefined, siteUrl: string | undefined): boolean {
+  return demoAccounts === 'on' || (demoAccounts !== 'off' && siteUrl === undefined);
+}
