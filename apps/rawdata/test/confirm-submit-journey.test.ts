@@ -9,8 +9,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HTMLElement } from 'node-html-parser';
-import { connectMcpAgent, type McpAgent } from './support/mcp-agent.ts';
-import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
+import type { McpAgent } from './support/mcp-agent.ts';
+import { DIALECTS, startAnalystOnSite, type AnalystOnSite, type RawdataSite } from './support/rawdata-site.ts';
 import { agentPrepares, agentSubmits, CLASSIFIED_CHOICES, personConfirms, reviewPathOf } from './support/rawdata-journey.ts';
 import { signInPerson, type SitePerson } from './support/site-person.ts';
 
@@ -27,15 +27,12 @@ describe.each(DIALECTS)('from Confirm to an approved application (%s)', (dialect
   let person: SitePerson;
   let agent: McpAgent;
 
+  let analyst: AnalystOnSite;
   beforeEach(async () => {
-    site = await startRawdataSite({ dialect });
-    person = await signInPerson(site.url, await site.addAnalyst('amy@example.com'));
-    agent = await connectMcpAgent(site.url, await person.createAccessToken('submit'));
+    analyst = await startAnalystOnSite({ dialect, scope: 'submit' });
+    ({ site, person, agent } = analyst);
   });
-  afterEach(async () => {
-    await agent.close();
-    await site.close();
-  });
+  afterEach(() => analyst.close());
 
   it('mints a code the agent\u2019s submit accepts; the application is listed, queued, approved, and reads approved', async () => {
     const { draft } = await agentPrepares(agent, CLASSIFIED_CHOICES);

@@ -10,10 +10,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DraftChoices } from '../src/domain/application-draft.ts';
 import { findApplicationDraft } from '../src/domain/application-drafts.ts';
 import { verifyRawdataToken } from '../src/domain/rawdata-access-tokens.ts';
-import { connectMcpAgent, type McpAgent } from './support/mcp-agent.ts';
-import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
+import type { McpAgent } from './support/mcp-agent.ts';
+import { DIALECTS, startAnalystOnSite, type AnalystOnSite, type RawdataSite } from './support/rawdata-site.ts';
 import { agentPrepares, BLOCKED_CHOICES, CLASSIFIED_CHOICES, formFieldsFor, INTERNAL_CHOICES, reviewPathOf } from './support/rawdata-journey.ts';
-import { signInPerson, type SitePerson } from './support/site-person.ts';
+import type { SitePerson } from './support/site-person.ts';
 
 /** A choice the rules must ask about: no environment, and more than one holds the table. */
 const UNDECIDED_CHOICES: DraftChoices = { ...INTERNAL_CHOICES, preferences: { target_environment: null, target_database: null, retention_months: 24 } };
@@ -24,16 +24,13 @@ describe.each(DIALECTS)('the form and the tools give the same draft (%s)', (dial
   let agent: McpAgent;
   let token: string;
 
+  let analyst: AnalystOnSite;
   beforeEach(async () => {
-    site = await startRawdataSite({ dialect });
-    person = await signInPerson(site.url, await site.addAnalyst('amy@example.com'));
-    token = await person.createAccessToken('prepare');
-    agent = await connectMcpAgent(site.url, token);
+    analyst = await startAnalystOnSite({ dialect, scope: 'prepare' });
+    ({ site, person, agent } = analyst);
+    token = analyst.token;
   });
-  afterEach(async () => {
-    await agent.close();
-    await site.close();
-  });
+  afterEach(() => analyst.close());
 
   it.each([
     ['classified tables with a chosen database and retention', CLASSIFIED_CHOICES],

@@ -8,21 +8,8 @@ import { buildDraft, type DraftChoices } from '../src/domain/application-draft.t
 import { choicesFromForm, requestFormView, type RequestFormFields } from '../src/domain/request-form.ts';
 import { analystContext, cardStudyChoices } from './support/domain-fixtures.ts';
 import { RULE_CASES } from './support/rule-cases.ts';
+import { formFieldsOf } from './support/rawdata-journey.ts';
 
-/** The fields a browser posts for `choices`: repeated values for lists, empty strings for "not chosen". */
-function formFieldsOf(choices: DraftChoices): RequestFormFields {
-  return {
-    source_tables: choices.source_tables,
-    project_name: choices.intent.project_name,
-    reason: choices.intent.reason,
-    permission_targets: choices.intent.permission_targets,
-    requested_frequency: choices.intent.requested_frequency,
-    target_environment: choices.preferences.target_environment ?? '',
-    target_database: choices.preferences.target_database ?? '',
-    retention_months: choices.preferences.retention_months === null ? '' : String(choices.preferences.retention_months),
-    ...(choices.sensitive_data_confirmed && { sensitive_data_confirmed: 'on' }),
-  };
-}
 
 describe('choicesFromForm', () => {
   it.each(RULE_CASES.map((row) => [`${row.rule}: ${row.name}`, row.choices] as const))('builds the same draft as buildDraft for the choices of %s', (_, choices) => {

@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HTMLElement } from 'node-html-parser';
 import { itemCode } from '../src/domain/code-generation.ts';
 import type { ApplicationPayload } from '../src/domain/application-draft.ts';
-import { connectMcpAgent, type McpAgent } from './support/mcp-agent.ts';
-import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
+import type { McpAgent } from './support/mcp-agent.ts';
+import { DIALECTS, startAnalystOnSite, type AnalystOnSite, type RawdataSite } from './support/rawdata-site.ts';
 import { agentPrepares, agentSubmits, BLOCKED_CHOICES, CLASSIFIED_CHOICES, INTERNAL_CHOICES, personConfirms, reviewPathOf } from './support/rawdata-journey.ts';
 import { signInPerson, type SitePerson } from './support/site-person.ts';
 
@@ -35,15 +35,12 @@ describe.each(DIALECTS)('the review page and Confirm (%s)', (dialect) => {
   let person: SitePerson;
   let agent: McpAgent;
 
+  let analyst: AnalystOnSite;
   beforeEach(async () => {
-    site = await startRawdataSite({ dialect });
-    person = await signInPerson(site.url, await site.addAnalyst('amy@example.com'));
-    agent = await connectMcpAgent(site.url, await person.createAccessToken('submit'));
+    analyst = await startAnalystOnSite({ dialect, scope: 'submit' });
+    ({ site, person, agent } = analyst);
   });
-  afterEach(async () => {
-    await agent.close();
-    await site.close();
-  });
+  afterEach(() => analyst.close());
 
   it('signed out, the confirmationUrl sends the person to sign in and back to the review', async () => {
     const { confirmationUrl, draft } = await agentPrepares(agent, CLASSIFIED_CHOICES);

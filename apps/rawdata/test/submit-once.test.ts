@@ -11,29 +11,22 @@ import { randomUUID } from 'node:crypto';
 import { canonicalJson } from 'agentready/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { itemCode, inProcessCodeGenerator, CodeGenerationError, type CodeGenerator } from '../src/domain/code-generation.ts';
-import { connectMcpAgent, type McpAgent } from './support/mcp-agent.ts';
-import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
+import { connectMcpAgent } from './support/mcp-agent.ts';
+import { DIALECTS, startAnalystOnSite, type AnalystOnSite, type RawdataSite } from './support/rawdata-site.ts';
 import { confirmOnReviewPage } from './support/review-confirmation.ts';
-import { signInPerson, type SitePerson } from './support/site-person.ts';
 
 const INTENT = { project_name: 'Card spend review', reason: 'Monthly review of card spending for the insight team.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' };
 /** A classified card table and a public reference table: two items, one needing the person's sensitive-data tick. */
 const TABLES = ['cd_card_transaction', 'rb_product_catalog'];
 
-type Journey = { site: RawdataSite; person: SitePerson; agent: McpAgent };
+type Journey = AnalystOnSite;
 const open: Journey[] = [];
 afterEach(async () => {
-  for (const journey of open.splice(0)) {
-    await journey.agent.close();
-    await journey.site.close();
-  }
+  for (const journey of open.splice(0)) await journey.close();
 });
 
 async function startJourney(dialect: 'sqlite' | 'postgres', codeGenerator?: CodeGenerator): Promise<Journey> {
-  const site = await startRawdataSite({ dialect, ...(codeGenerator && { app: { codeGenerator } }) });
-  const person = await signInPerson(site.url, await site.addAnalyst('amy@example.com'));
-  const agent = await connectMcpAgent(site.url, await person.createAccessToken('submit'));
-  const journey = { site, person, agent };
+  const journey = await startAnalystOnSite({ dialect, ...(codeGenerator && { app: { codeGenerator } }) });
   open.push(journey);
   return journey;
 }

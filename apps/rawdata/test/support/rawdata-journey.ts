@@ -33,10 +33,9 @@ export const BLOCKED_CHOICES: DraftChoices = {
   preferences: { target_environment: 'standard', target_database: null, retention_months: null },
 };
 
-/** The fields a browser without script posts for `choices` (Send), as the form names them. */
-export function formFieldsFor(choices: DraftChoices, action: 'send' | 'update' = 'send'): Record<string, string | string[]> {
+/** The fields a browser posts for `choices`: repeated values for lists, empty strings for "not chosen", the tick only when given. */
+export function formFieldsOf(choices: DraftChoices): Record<string, string | string[]> {
   return {
-    action,
     source_tables: choices.source_tables,
     project_name: choices.intent.project_name,
     reason: choices.intent.reason,
@@ -45,7 +44,13 @@ export function formFieldsFor(choices: DraftChoices, action: 'send' | 'update' =
     target_environment: choices.preferences.target_environment ?? '',
     target_database: choices.preferences.target_database ?? '',
     retention_months: choices.preferences.retention_months === null ? '' : String(choices.preferences.retention_months),
+    ...(choices.sensitive_data_confirmed && { sensitive_data_confirmed: 'on' }),
   };
+}
+
+/** The fields a browser without script posts for `choices` with its Send or Update button, as the form names them (the form has no tick). */
+export function formFieldsFor(choices: DraftChoices, action: 'send' | 'update' = 'send'): Record<string, string | string[]> {
+  return { action, ...formFieldsOf({ ...choices, sensitive_data_confirmed: false }) };
 }
 
 /** The prepare tool's input for `choices` (the person's tick is never the agent's). */

@@ -14,6 +14,8 @@ import { createRawdataApp, type RawdataApp, type RawdataAppOptions } from '../..
 import { saveAnalyst, type AnalystProfile } from '../../src/store/analyst-accounts.ts';
 import { prepareRawdataDatabase, RAWDATA_MIGRATION_SETS } from '../../src/store/prepare-database.ts';
 import type { RawdataDatabase } from '../../src/store/schema.ts';
+import { connectMcpAgent, type McpAgent } from './mcp-agent.ts';
+import { signInPerson, type SitePerson } from './site-person.ts';
 
 /** PostgreSQL for tests; override with TEST_DATABASE_URL. */
 export const POSTGRES_TEST_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
@@ -83,6 +85,30 @@ export async function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<
     async close() {
       await db.destroy();
       await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A site with one analyst signed in over HTTP and their agent connected over MCP with a token of `scope`. */
+export type AnalystOnSite = { site: RawdataSite; person: SitePerson; agent: McpAgent; token: string; close(): Promise<void> };
+
+/**
+ * Starts a site ({@link startRawdataSite}), adds the analyst amy@example.com
+ * (classified clearance), signs her in and connects her agent with a new token.
+ */
+export async function startAnalystOnSite(options: StartRawdataSiteOptions & { scope?: 'read' | 'prepare' | 'submit' }): Promise<AnalystOnSite> {
+  const site = await startRawdataSite(options);
+  const person = await signInPerson(site.url, await site.addAnalyst('amy@example.com'));
+  const token = await person.createAccessToken(options.scope ?? 'submit');
+  const agent = await connectMcpAgent(site.url, token);
+  return {
+    site,
+    person,
+    agent,
+    token,
+    async close() {
+      await agent.close();
+      await site.close();
     },
   };
 }
