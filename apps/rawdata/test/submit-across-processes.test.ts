@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveAnalyst } from '../src/store/analyst-accounts.ts';
 import { connectMcpAgent, type HeardProgress } from './support/mcp-agent.ts';
 import { openTestDatabase, POSTGRES_TEST_URL } from './support/rawdata-site.ts';
-import { confirmOnReviewPage } from './support/review-confirmation.ts';
+import { confirmOnReviewPage } from './support/rawdata-journey.ts';
 import { signInPerson } from './support/site-person.ts';
 
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { itemCode, inProcessCodeGenerator, CodeGenerationError, type CodeGenerator } from '../src/domain/code-generation.ts';
 import { connectMcpAgent } from './support/mcp-agent.ts';
 import { DIALECTS, startAnalystOnSite, type AnalystOnSite, type RawdataSite } from './support/rawdata-site.ts';
-import { confirmOnReviewPage } from './support/review-confirmation.ts';
+import { confirmOnReviewPage } from './support/rawdata-journey.ts';
 
 const INTENT = { project_name: 'Card spend review', reason: 'Monthly review of card spending for the insight team.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' };
 /** A classified card table and a public reference table: two items, one needing the person's sensitive-data tick. */

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpAgent, type McpAgent } from './support/mcp-agent.ts';
 import { startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
-import { confirmOnReviewPage } from './support/review-confirmation.ts';
+import { confirmOnReviewPage } from './support/rawdata-journey.ts';
 import { signInPerson, type SitePerson } from './support/site-person.ts';
 
 const INTENT = { project_name: 'Branch review', reason: 'Quarterly analysis of branch activity.', permission_targets: ['grp-card-insight'], requested_frequency: 'weekly' };

@@ -106,3 +106,21 @@ export async function personConfirms(person: SitePerson, draftId: string, option
     version: Number(answer.page.querySelector('[data-testid=confirmed-version]')?.text),
   };
 }
+
+/** What the person reads off the page after Confirm: the code and the version it confirms. */
+export type ConfirmationCode = { code: string; version: number };
+
+/**
+ * {@link personConfirms} for a journey that needs the code: confirms
+ * `version` (ticking the sensitive-data box when `tick`; the site ignores the
+ * tick where none is asked).
+ *
+ * @throws Error with the page's problem when the site does not mint a code.
+ */
+export async function confirmOnReviewPage(person: SitePerson, draftId: string, version: number, tick = true): Promise<ConfirmationCode> {
+  const confirmed = await personConfirms(person, draftId, { tick, version });
+  if (confirmed.status !== 200 || confirmed.code === '') {
+    throw new Error(`Confirm answered ${confirmed.status}: ${confirmed.page.querySelector('[data-testid=review-problem]')?.text.trim() ?? ''}`);
+  }
+  return { code: confirmed.code, version: confirmed.version };
+}
