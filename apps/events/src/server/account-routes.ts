@@ -9,7 +9,7 @@ import { Hono, type Context } from 'hono';
 import { sessionCookiePolicy, type SessionCookiePolicy, type StartedSession } from 'agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import type { SignInLimits } from 'agentready/runtime';
-import { callerAddressOf } from './caller-address.ts';
+import { callerAddressOf } from 'agentready/identity';
 import { respondWithFailure, type ApiFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
 import { parseJsonBody } from './request-input.ts';

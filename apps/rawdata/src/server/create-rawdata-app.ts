@@ -10,7 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { createCallDrain, createRateLimiter, databaseRateLimitStore, type DrainReport } from 'agentready/runtime';
+import { createCallDrain, createRateLimiter, createSignInLimits, databaseRateLimitStore, type DrainReport } from 'agentready/runtime';
 import { interruptTransactions } from 'agentready/store';
 import { DEFAULT_SESSION_LIFETIMES, sweepExpiredIdentity, type IdentitySweepReport, type IdentityTables } from 'agentready/identity';
 import type { CodeGenerator } from '../domain/code-generation.ts';
@@ -42,6 +42,8 @@ export type RawdataAppOptions = {
   idempotency?: { leaseMs?: number; retentionMs?: number };
   /** Tool calls per principal per minute on `/mcp` (default 120; false for none). */
   toolCallsPerMinute?: number | false;
+  /** false turns off the sign-in limits (5 attempts per account, 20 per address, per 15 minutes). Default: on. */
+  signInLimits?: false;
 };
 
 /** What one sweep deleted. */
@@ -78,9 +80,11 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
       toolCallLimiter: createRateLimiter({ store: databaseRateLimitStore(db), name: 'tool-calls', points: perMinute, durationSeconds: 60, whenStoreFails: 'allow', logger }),
     }),
   });
-  const sessions = createSiteSessions(db, now, siteUrl);
+  // Sign-in attempts: 5 per account and 20 per address in 15 minutes, then 15 minutes blocked (the toolkit's defaults).
+  const sessions = createSiteSessions(db, now, siteUrl, options.signInLimits === false ? undefined : createSignInLimits({ store: databaseRateLimitStore(db), logger }));
   const app = new Hono<RawdataEnv>();
   app.onError(function answerUnexpectedError(error, c) {
+    if (error instanceof HTTPException && error.status === 403) return c.text('This form was not sent from this site, so nothing was done.', 403);
     if (error instanceof HTTPException && error.status < 500) return c.text('The request could not be read.', 400);
     logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
     return c.text('Something went wrong on our side; nothing was changed. Try again in a moment.', 500);

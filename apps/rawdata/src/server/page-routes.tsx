@@ -59,8 +59,10 @@ export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     const email = typeof form['email'] === 'string' ? form['email'] : '';
     const signedIn = await sessions.signIn(c, { email, password: typeof form['password'] === 'string' ? form['password'] : '' });
     if (!signedIn.ok) {
-      const page = <SignInPage next={next} email={email} problem="That e-mail address and password do not match an account." />;
-      return c.html(renderPage({ title: 'Sign in', person: null, children: page }), 401);
+      const limited = signedIn.code === 'RATE_LIMITED';
+      const problem = limited ? `${signedIn.message} Try again later.` : 'That e-mail address and password do not match an account.';
+      const page = <SignInPage next={next} email={email} problem={problem} />;
+      return c.html(renderPage({ title: 'Sign in', person: null, children: page }), limited ? 429 : 401, limited && signedIn.retryAfterSeconds ? { 'Retry-After': String(signedIn.retryAfterSeconds) } : {});
     }
     return c.redirect(next, 303);
   });

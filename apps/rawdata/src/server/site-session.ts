@@ -8,7 +8,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Kysely } from 'kysely';
+import type { SignInLimits } from 'agentready/runtime';
 import {
+  callerAddressOf,
   checkCredentials,
   DEFAULT_SESSION_LIFETIMES,
   endSession,
@@ -33,7 +35,11 @@ export const RAWDATA_SESSION_COOKIE = 'ard_session';
 export type SiteSessions = {
   /** Middleware putting `principal` and `session` on every request (null when nobody is signed in). */
   middleware: MiddlewareHandler<RawdataEnv>;
-  /** Checks the e-mail and password and signs in (a new session and cookie): UNAUTHENTICATED when they are wrong. */
+  /**
+   * Checks the e-mail and password and signs in (a new session and cookie):
+   * UNAUTHENTICATED when they are wrong; RATE_LIMITED (with `retryAfterSeconds`,
+   * no password checked) after too many attempts for the account or from the address.
+   */
   signIn(c: Context<RawdataEnv>, credentials: { email: string; password: string }): Promise<IdentityResult<StartedSession>>;
   /** Ends the request's session and clears its cookie. */
   signOut(c: Context<RawdataEnv>): Promise<void>;
@@ -43,8 +49,9 @@ export type SiteSessions = {
  * Builds the site's sessions.
  *
  * @param siteUrl the public URL when configured (an https one makes the cookie `__Host-` and `Secure`).
+ * @param signInLimits attempts per account and per address (default: none).
  */
-export function createSiteSessions(db: Kysely<RawdataDatabase>, now: () => Date, siteUrl: string | undefined): SiteSessions {
+export function createSiteSessions(db: Kysely<RawdataDatabase>, now: () => Date, siteUrl: string | undefined, signInLimits?: SignInLimits): SiteSessions {
   const identity = { db: db as unknown as Kysely<IdentityTables>, now };
   const lifetimes = DEFAULT_SESSION_LIFETIMES;
   const policyOf = (c: Context) => sessionCookiePolicy(siteUrl, c.req.url, RAWDATA_SESSION_COOKIE);
@@ -60,8 +67,12 @@ export function createSiteSessions(db: Kysely<RawdataDatabase>, now: () => Date,
       await next();
     },
     async signIn(c, credentials) {
+      const address = callerAddressOf(c);
+      const limited = await signInLimits?.attempt({ account: credentials.email, ...(address !== undefined && { callerAddress: address }) });
+      if (limited) return { ok: false, ...limited };
       const checked = await checkCredentials(identity, credentials);
       if (!checked.ok) return checked;
+      await signInLimits?.succeeded(credentials.email);
       const started = await signInSession(identity, lifetimes, checked.value, c.get('session')?.sessionId ?? null);
       const policy = policyOf(c);
       setCookie(c, policy.name, started.cookieValue, { httpOnly: true, sameSite: 'Lax', path: '/', secure: policy.secure, expires: started.expiresAt });

@@ -31,3 +31,4 @@ export type { IdentitySweepReport } from './identity-sweep.ts';
 export { newSecretToken, isSecretTokenShape, newPublicRef, sha256Hex, secretsEqual } from './secret-values.ts';
 export { identityRefusal } from './identity-result.ts';
 export type { IdentityFailure, IdentityResult } from './identity-result.ts';
+export { callerAddressOf } from './caller-address.ts';

@@ -1,0 +1,59 @@
+/**
+ * Signing in to the Rawdata site with its form: where the person goes after,
+ * and the limit on guessing (5 attempts per account in 15 minutes, then 15
+ * minutes blocked, no password checked meanwhile). Over real HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
+
+let site: RawdataSite;
+beforeAll(async () => {
+  site = await startRawdataSite({ dialect: 'sqlite' });
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+async function signIn(email: string, password: string, next = '/applications') {
+  const response = await fetch(`${site.url}/signin`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: site.url },
+    body: new URLSearchParams({ email, password, next }),
+  });
+  return { status: response.status, location: response.headers.get('Location'), retryAfter: response.headers.get('Retry-After'), html: await response.text() };
+}
+
+describe('the sign-in form', () => {
+  it('goes to the page it came from, and never to another site', async () => {
+    const analyst = await site.addAnalyst('next@example.com');
+    expect((await signIn(analyst.email, analyst.password, '/drafts/drf-x/review')).location).toBe('/drafts/drf-x/review');
+    for (const elsewhere of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) {
+      expect((await signIn(analyst.email, analyst.password, elsewhere)).location, elsewhere).toBe('/applications');
+    }
+  });
+
+  it('stops checking passwords after 5 wrong ones for an account: even the right one is refused 429 with Retry-After', async () => {
+    const analyst = await site.addAnalyst('guessed@example.com');
+    for (let attempt = 1; attempt <= 5; attempt += 1) expect((await signIn(analyst.email, `wrong guess ${attempt}`)).status).toBe(401);
+    const blocked = await signIn(analyst.email, analyst.password);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+    expect(blocked.html).toContain('Try again later');
+    // Another account on the same address is not blocked by it.
+    const other = await site.addAnalyst('other@example.com');
+    expect((await signIn(other.email, other.password)).status).toBe(303);
+  });
+
+  it('refuses a form posted from another origin before anything runs', async () => {
+    const analyst = await site.addAnalyst('origin@example.com');
+    const response = await fetch(`${site.url}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example' },
+      body: new URLSearchParams({ email: analyst.email, password: analyst.password }),
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+});
