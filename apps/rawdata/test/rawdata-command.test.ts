@@ -109,6 +109,7 @@ describe('mcp (stdio) and trace', () => {
     try {
       const { envelope } = await agent.call('dap_rawdata_get_context', { query: 'card' });
       expect(envelope).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+      expect(envelope.ok === false && envelope.nextAction).toContain('/connect');
     } finally {
       await agent.close();
     }

@@ -28,7 +28,8 @@ describe('the sign-in form', () => {
   it('goes to the page it came from, and never to another site', async () => {
     const analyst = await site.addAnalyst('next@example.com');
     expect((await signIn(analyst.email, analyst.password, '/drafts/drf-x/review')).location).toBe('/drafts/drf-x/review');
-    for (const elsewhere of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) {
+    // A tab or line break in the path would let a browser read `/<TAB>/evil.example` as `//evil.example`, or split the header.
+    for (const elsewhere of ['//evil.example/', 'https://evil.example/', '/\\evil.example', '/\t/evil.example', '/x\r\nSet-Cookie: a=b', '/ /evil.example']) {
       expect((await signIn(analyst.email, analyst.password, elsewhere)).location, elsewhere).toBe('/applications');
     }
   });
@@ -43,6 +44,15 @@ describe('the sign-in form', () => {
     // Another account on the same address is not blocked by it.
     const other = await site.addAnalyst('other@example.com');
     expect((await signIn(other.email, other.password)).status).toBe(303);
+  });
+
+  it('refuses a form larger than any real one (413) without reading it as a form', async () => {
+    const response = await fetch(`${site.url}/signin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: site.url },
+      body: new URLSearchParams({ email: 'x@example.com', password: 'p'.repeat(200_000) }),
+    });
+    expect(response.status).toBe(413);
   });
 
   it('refuses a form posted from another origin before anything runs', async () => {

@@ -107,6 +107,23 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
     expect(await statusOf(applicationId)).toBe('rejected');
   });
 
+  it('an operator cannot decide their own application: another operator must', async () => {
+    const operatorAgent = await connectMcpAgent(site.url, await operator.createAccessToken('submit'));
+    try {
+      const { draft } = await agentPrepares(operatorAgent, INTERNAL_CHOICES);
+      const confirmed = await personConfirms(operator, draft.draft_id, { tick: false });
+      const submitted = await agentSubmits(operatorAgent, draft.draft_id, confirmed.version, confirmed.code);
+      if (!submitted.ok) throw new Error(`submit refused: ${submitted.code}`);
+      await operator.get('/operator');
+      const own = await operator.post(`/operator/applications/${submitted.data.application_id}/decision`, { decision: 'approved', note: '' });
+      expect(own.status).toBe(403);
+      expect(text(own.page, 'operator-problem')).toBe('An operator cannot decide their own application.');
+      expect(await statusOf(submitted.data.application_id)).toBe('submitted');
+    } finally {
+      await operatorAgent.close();
+    }
+  });
+
   it('a decision without the session\u2019s CSRF token is refused (403) and changes nothing', async () => {
     const applicationId = await submittedApplication();
     const refused = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: '', csrf_token: '' });

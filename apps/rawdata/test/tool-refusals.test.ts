@@ -59,6 +59,9 @@ describe('submitting without the person', () => {
     for (const client of [readOnly, preparer]) {
       const { envelope } = await client.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: confirmation.version, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
       expect(envelope).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+      // The person did confirm: what is missing is this client's scope, and the advice says so.
+      expect(envelope.ok === false && envelope.message).toContain('does not cover submitting');
+      expect(envelope.ok === false && envelope.nextAction).toContain('scope');
     }
     expect(await countApplications()).toBe(0);
   });
@@ -84,6 +87,7 @@ describe('revising', () => {
     const stale = await agent.call('dap_rawdata_revise_draft', { draft_id: draft.data.draft_id, draft_version: 1, changes: { retention_months: 9 } });
     expect(stale.envelope).toMatchObject({ ok: false, code: 'CONFLICT', field: 'draft_version' });
     expect(stale.envelope.ok === false && stale.envelope.message).toContain('version 2');
+    expect(stale.envelope.ok === false && stale.envelope.nextAction).toContain('revise version 2');
     const versions = await site.db.selectFrom('rawdata_draft_revision').select('version').where('draft_id', '=', draft.data.draft_id).execute();
     expect(versions.map((row) => row.version)).toEqual([1, 2]);
   });
@@ -110,6 +114,17 @@ describe('revising', () => {
     } finally {
       await otherAgent.close();
     }
+  });
+});
+
+describe('finding tables', () => {
+  it('says when it shows only the first 20 tables that match, and names the tables it does not know', async () => {
+    const all = await agent.call<{ tables: unknown[] }>('dap_rawdata_get_context', {});
+    expect(all.envelope.ok && all.envelope.data.tables).toHaveLength(20);
+    expect(all.text).toContain('These are the first 20 that match');
+    const named = await agent.call('dap_rawdata_get_context', { source_tables: ['cd_card_transaction', 'cd_card_transactoin'] });
+    expect(named.envelope).toMatchObject({ ok: true, data: { unknown_tables: ['cd_card_transactoin'] } });
+    expect(named.text).toContain('No table is named cd_card_transactoin');
   });
 });
 

@@ -244,6 +244,8 @@ describe('audit input summary', () => {
         confirmation_token: 'abc',
         api_key: 'k',
         note: 'call me at lin@example.com',
+        decision_note: 'Approved for Mei Tan',
+        comment: 'ok',
       }),
     ).toEqual({
       event_id: 'evt-webmcp-intro',
@@ -254,6 +256,9 @@ describe('audit input summary', () => {
       confirmation_token: '[redacted]',
       api_key: '[redacted]',
       note: '[text:26]',
+      // A person's own words may name anyone, however plain they look: only their length is kept.
+      decision_note: '[text:20]',
+      comment: '[text:2]',
     });
   });
 

@@ -110,7 +110,7 @@ describe('the autonomy of each tool', () => {
         title: 'Confirm sensitive data',
         effect: 'write',
         autonomy: 'never',
-        reason: 'Only the person can do this, on the site: no agent is offered this tool, which saves an additive change that is safe to repeat and commits nothing others see.',
+        reason: "Only the person can do this, on the site: no agent is offered this tool, and it runs only for the person's own signed-in browser.",
       },
     ]);
   });

@@ -51,7 +51,8 @@ export async function runAnalystCommand(args: string[], env: { DATABASE_URL?: st
   }
   try {
     const saved = await saveAnalyst(db, () => new Date(), { email, password, profile: { unit: unit ?? null, clearance: clearance as DataLevel, operator: operator ?? false } });
-    output.out(`${saved === 'created' ? 'Created' : 'Updated'} the analyst ${email} (clearance ${clearance}${operator ? ', operator' : ''}).\n`);
+    const what = saved === 'created' ? `Created the analyst ${email}` : `Updated the profile of ${email} (the account's password is unchanged: the person changes it)`;
+    output.out(`${what}: clearance ${clearance}${unit ? `, unit ${unit}` : ''}, ${operator ? 'operator' : 'not an operator'}.\n`);
     return 0;
   } catch (error) {
     output.err(`${(error as Error).message}\n`);

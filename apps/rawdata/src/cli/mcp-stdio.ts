@@ -28,7 +28,7 @@ const DEFAULT_SITE_URL = 'http://127.0.0.1:3100';
  * Serves the Rawdata tools on stdin/stdout until stdin closes or SIGTERM or
  * SIGINT arrives; then calls in flight get SHUTDOWN_GRACE_MS to finish, the
  * database closes and the process exits. Without AGENTREADY_RAWDATA_TOKEN
- * only the context tool works. It never creates a database: a missing one,
+ * every tool answers UNAUTHENTICATED (each acts for an analyst). It never creates a database: a missing one,
  * a token that does not verify at start, or a bad SITE_URL stops it with one
  * line on stderr and exit code 2.
  */
@@ -54,7 +54,7 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
     await db.destroy();
     return stop(`AGENTREADY_RAWDATA_TOKEN is not a valid access token (unknown, revoked or expired). Create one at ${new URL('/connect', siteUrl).href}.`);
   }
-  if (token === undefined) logger.warn('AGENTREADY_RAWDATA_TOKEN is not set: only dap_rawdata_get_context will work');
+  if (token === undefined) logger.warn(`AGENTREADY_RAWDATA_TOKEN is not set: every tool acts for an analyst, so each will ask for one. Create a token at ${new URL('/connect', siteUrl).href}.`);
   const calls = createCallDrain();
   const pipelines = createRawdataPipelines({ ctx, logger, siteUrl, drain: calls });
   const connection = serveMcpOverStdio({

@@ -16,8 +16,8 @@ const USAGE = `Usage: agentready-rawdata mcp
 
   mcp    Serve the Rawdata tools over stdio for a desktop MCP client.
          Environment:
-           AGENTREADY_RAWDATA_TOKEN  an access token from the site's /connect page; without it only
-                                     dap_rawdata_get_context works
+           AGENTREADY_RAWDATA_TOKEN  an access token from the site's /connect page (every tool acts
+                                     for the analyst whose token it is)
            DATABASE_URL              the site's database (default: file:data/rawdata.sqlite in the repository)
            SITE_URL                  where the person opens review links (default: http://127.0.0.1:3100)
 

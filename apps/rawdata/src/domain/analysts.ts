@@ -22,7 +22,11 @@ export type Analyst = { applicant: Applicant; accountId: number; operator: boole
 export async function findAnalyst(ctx: RawdataContext, principal: Principal | null): Promise<DomainResult<Analyst>> {
   const accountId = accountIdOf(principal);
   if (accountId === null || !principal?.account) {
-    return refusedWith({ code: 'UNAUTHENTICATED', message: 'Sign in first.', nextAction: 'Ask the person to sign in on the site, then call again.' });
+    return refusedWith({
+      code: 'UNAUTHENTICATED',
+      message: 'This needs to know which analyst is asking.',
+      nextAction: "An agent: ask the person to create an access token on the site's /connect page and configure this client with it, then call again. A person: sign in on the site.",
+    });
   }
   const row = await ctx.db.selectFrom('rawdata_analyst').selectAll().where('account_id', '=', accountId).executeTakeFirst();
   if (!row) {

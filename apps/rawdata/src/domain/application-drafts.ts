@@ -65,7 +65,10 @@ export async function reviseApplicationDraft(
   if (!analyst.ok) return analyst;
   const current = await ctx.drafts.find(principal!.id, request.draftId);
   if (!current || current.action !== DATA_COPY_ACTION) return draftNotFound();
-  if (current.version !== request.draftVersion) return refusedWith(draftVersionConflict(request.draftVersion, current.version));
+  if (current.version !== request.draftVersion) {
+    const conflict = draftVersionConflict(request.draftVersion, current.version);
+    return refusedWith({ ...conflict, nextAction: `Version ${current.version} is the current one (the person or another call changed it): ask the person whether the change still applies, then revise version ${current.version}.` });
+  }
   const revised = reviseChoices(contentOf(current).choices, request.changes);
   if (!revised.ok) return revised;
   return saveNewVersion(ctx, analyst.value, current, revised.value, author);

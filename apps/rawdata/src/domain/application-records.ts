@@ -103,7 +103,7 @@ export async function listOperatorQueue(ctx: RawdataContext, principal: Principa
  * An operator approves or rejects a submitted application, once.
  *
  * @param request.note a reason, up to 500 characters (required to reject).
- * @returns the decided summary; FORBIDDEN (not an operator), NOT_FOUND,
+ * @returns the decided summary; FORBIDDEN (not an operator, or their own application), NOT_FOUND,
  *   INVALID_INPUT (field `note`), CONFLICT when it was already decided.
  */
 export async function decideApplication(
@@ -114,6 +114,10 @@ export async function decideApplication(
   const analyst = await findAnalyst(ctx, principal);
   if (!analyst.ok) return analyst;
   if (!analyst.value.operator) return notAnOperator();
+  const own = await ctx.db.selectFrom('rawdata_application').select('account_id').where('public_id', '=', request.applicationId).executeTakeFirst();
+  if (own?.account_id === analyst.value.accountId) {
+    return refusedWith({ code: 'FORBIDDEN', message: 'An operator cannot decide their own application.', nextAction: 'Another operator decides it.' });
+  }
   const note = request.note.trim();
   if (note.length > 500) return refusedWith({ code: 'INVALID_INPUT', message: 'The note may be at most 500 characters.', field: 'note' });
   if (request.decision === 'rejected' && note.length === 0) return refusedWith({ code: 'INVALID_INPUT', message: 'Say why the application is rejected.', field: 'note' });

@@ -5,6 +5,7 @@
  * in-process for tests (`app.request()`) and under `@hono/node-server`.
  */
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
@@ -23,6 +24,9 @@ import { mcpRoute } from './mcp-route.ts';
 import { pageRoutes } from './page-routes.tsx';
 import type { RawdataEnv } from './rawdata-env.ts';
 import { createSiteSessions } from './site-session.ts';
+
+/** Largest form a page accepts, in bytes: the request form with ten tables and long texts fits many times over. */
+const PAGE_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Options of {@link createRawdataApp}. */
 export type RawdataAppOptions = {
@@ -102,7 +106,8 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
     await next();
   });
   app.route('/', mcp.routes);
-  // Pages: the session on every request; form posts from another origin are refused before any handler runs.
+  // Pages: a form is small; the session on every request; form posts from another origin are refused before any handler runs.
+  app.use('*', bodyLimit({ maxSize: PAGE_BODY_LIMIT_BYTES, onError: (c) => c.text('This form is too large; nothing was done.', 413) }));
   app.use('*', sessions.middleware, csrf(siteUrl !== undefined ? { origin: new URL(siteUrl).origin } : {}));
   app.route('/', pageRoutes({ ctx, pipeline: pipelines.site, sessions, logger }));
   return Object.assign(app, {

@@ -1,8 +1,8 @@
 /**
  * @module `/mcp`: the Rawdata tools for agents, over Streamable HTTP
  * (stateless), on the agents' invocation pipeline. The caller is the person
- * whose access token is in `Authorization: Bearer`, or nobody (the context
- * tool only).
+ * whose access token is in `Authorization: Bearer`; without one every tool
+ * answers UNAUTHENTICATED with how to connect (each acts for an analyst).
  */
 import { Hono } from 'hono';
 import type { InvocationPipeline, VerifiedAccessToken } from 'agentready/runtime';

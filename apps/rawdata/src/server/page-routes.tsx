@@ -104,7 +104,10 @@ function renderConnect(c: Context<RawdataEnv>, person: NonNullable<SignedInPerso
   return renderPage({ title: 'Connect an agent', person, children: <ConnectPage csrfToken={person.csrfToken} mcpUrl={mcpUrl} tokens={tokens} {...extra} /> });
 }
 
-/** A same-site path to go to after sign-in (anything else goes to /applications). */
+/** A path of this site without spaces or control characters (a tab or line break could make a browser read `/\t/x` as `//x`, another site). */
+const SITE_PATH = /^\/(?![/\\])[\x21-\x7e]*$/;
+
+/** A same-site path to go to after sign-in: a path of this site, else /applications. */
 function safeNext(next: string | undefined): string {
-  return next !== undefined && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/applications';
+  return next !== undefined && SITE_PATH.test(next) ? next : '/applications';
 }

@@ -6,6 +6,7 @@
  * the next tools and where the person confirms.
  */
 import type { ResultDescriptions } from 'agentready/mcp';
+import { MAX_CONTEXT_TABLES } from '../domain/table-context.ts';
 import type { rawdataCatalog } from './catalog.ts';
 
 type RawdataTool = (typeof rawdataCatalog.tools)[number];
@@ -36,9 +37,11 @@ function draftFacts(data: DraftFacts): string {
 /** The facts of each Rawdata tool's `data`. */
 export const rawdataResultDescriptions: ResultDescriptions<RawdataTool> = {
   dap_rawdata_get_context(data) {
-    if (data.tables.length === 0) return `No source table matched.${data.unknown_tables.length > 0 ? ` Unknown: ${data.unknown_tables.join(', ')}.` : ''}`;
+    const unknown = data.unknown_tables.length > 0 ? ` No table is named ${data.unknown_tables.join(', ')}.` : '';
+    if (data.tables.length === 0) return `No source table matched.${unknown}`;
     const tables = data.tables.map((table) => `${table.name} (${table.data_level}, ${table.update_frequency} ${table.update_method}, ${table.owner_unit}${table.blocked ? `; blocked: ${table.blocked.reason}` : `; targets ${table.allowed_targets.join('/')}`})`);
-    return `Found ${data.tables.length} source table(s) under metadata ${data.evidence.metadata_version} and ${data.evidence.rule_set}: ${tables.join('; ')}.`;
+    const more = data.tables.length >= MAX_CONTEXT_TABLES ? ` These are the first ${MAX_CONTEXT_TABLES} that match; more may: narrow with query or owner_unit.` : '';
+    return `Found ${data.tables.length} source table(s) under metadata ${data.evidence.metadata_version} and ${data.evidence.rule_set}: ${tables.join('; ')}.${unknown}${more}`;
   },
   dap_rawdata_prepare_draft: (data) => draftFacts(data),
   dap_rawdata_revise_draft: (data) => draftFacts(data),

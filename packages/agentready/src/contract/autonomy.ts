@@ -60,7 +60,7 @@ export function autonomyMatrix(catalogs: readonly Catalog[]): AutonomyRow[] {
 /** Why a tool of this effect has this autonomy, in one sentence. */
 function reasonFor(autonomy: AgentAutonomy, effect: EffectClass): string {
   if (autonomy === 'never') {
-    return `Only the person can do this, on the site: no agent is offered this tool, which ${EFFECT_WORDS[effect]}.`;
+    return "Only the person can do this, on the site: no agent is offered this tool, and it runs only for the person's own signed-in browser.";
   }
   if (autonomy === 'needs_person') {
     return 'An agent can hand this in, but it takes effect only with the confirmation token the person gets when they confirm on the site.';

@@ -10,6 +10,8 @@ const SECRET_OR_CONTACT = /(e-?mail|token|password|passphrase|secret|cookie|csrf
 // Short words only as a whole key or its last part, so that `keyword` is kept and `api_key`, `name`, `username` are not.
 const KEY_OR_NAME = /(^|[_-])(key|(user)?name)$/i;
 const SAFE_TEXT = /^[\p{L}\p{N}_.:\- ]{1,80}$/u;
+// What people write in their own words (a decision's note, a comment, a reason) may name anyone: only its length is kept.
+const FREE_TEXT = /(^|[_-])(note|comment|message|reason|description)s?$/i;
 
 /** Options of {@link summarizeInput}. */
 export type InputSummaryOptions = {
@@ -40,6 +42,8 @@ export function credentialTest(pattern: RegExp | undefined): (text: string) => b
  *   `"[redacted]"`: keys containing email, token, password, secret, cookie,
  *   csrf, intent, phone or address, and keys that are or end in `key`, `name`
  *   or `username` (so `keyword` is kept, `api_key` and `name` are not).
+ * - Text under keys that are or end in note, comment, message, reason or
+ *   description (people's own words, which may name anyone) becomes `"[text:N]"`.
  * - Short plain strings (letters of any script, digits, spaces and `_.:-`, at
  *   most 80 characters: IDs, enum values, search words) are kept; other text
  *   (with `@`, punctuation, control characters, or longer) becomes `"[text:N]"`.
@@ -69,7 +73,7 @@ export function summarizeInput(input: unknown, options: InputSummaryOptions = {}
         const safeKey = credentialKey ? `[redacted key ${++redactedKeys}]` : SAFE_TEXT.test(key) ? key : `[key:${key.length}]`;
         // Defined, not assigned: assigning `__proto__` would set the summary's prototype and drop the key from the record.
         Object.defineProperty(summary, safeKey, {
-          value: credentialKey || SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key) ? '[redacted]' : summarize(value, depth + 1),
+          value: credentialKey || SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key) ? '[redacted]' : FREE_TEXT.test(key) && typeof value === 'string' ? `[text:${value.length}]` : summarize(value, depth + 1),
           enumerable: true,
           writable: true,
           configurable: true,

@@ -530,11 +530,11 @@ function auditedToolName(name: string, isCredential: (text: string) => boolean):
 function outOfScope(effect: EffectClass): FailureDetails {
   return {
     code: 'FORBIDDEN',
-    message: effect === 'commit' ? 'Only the person can confirm this, on the site.' : 'The access this client was given does not cover this tool.',
+    message: effect === 'commit' ? 'The access this client was given does not cover submitting what the person confirmed.' : 'The access this client was given does not cover this tool.',
     nextAction:
       effect === 'commit'
-        ? 'Send the person to the confirmation page.'
-        : 'Ask the person to give this client access that includes preparing and saving (a new token, or approving the client again), then call again.',
+        ? 'Ask the person to give this client access that covers submitting (a new token with that scope), then call again with the same idempotency key.'
+        : 'Ask the person to give this client access that covers this tool (a new token with a wider scope, or approving the client again), then call again.',
   };
 }
 

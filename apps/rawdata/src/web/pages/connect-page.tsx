@@ -54,7 +54,7 @@ export function ConnectPage({ csrfToken, mcpUrl, tokens, created, problem }: Con
           <legend>What the agent may do</legend>
           {Object.entries(SCOPE_WORDS).map(([scope, words]) => (
             <label key={scope}>
-              <input type="radio" name="scope" value={scope} checked={scope === 'submit'} /> {words}
+              <input type="radio" name="scope" value={scope} checked={scope === 'prepare'} /> {words}
             </label>
           ))}
         </fieldset>
