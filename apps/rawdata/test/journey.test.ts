@@ -94,6 +94,11 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
       await page.goto(`${site.url}/applications`);
       await expect(page.locator(`a[href="/applications/${applicationId}"]`).count()).resolves.toBe(1);
 
+      // An operator approves it on their queue.
+      const operator = await signInPerson(site.url, await site.addAnalyst('omar@example.com', { operator: true, clearance: 'restricted' }));
+      await operator.get('/operator');
+      expect((await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: '' })).status).toBe(303);
+
       // The journey on record, from the submission's trace id.
       const submitTrace = await site.db.selectFrom('agentready_audit_record').select('trace_id').where('tool', '=', 'dap_rawdata_submit_application').executeTakeFirstOrThrow();
       const journey = await readJourney(site.db, submitTrace.trace_id);
@@ -102,9 +107,14 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
         ['dap_rawdata_revise_draft', 'mcp', 'SUCCESS'],
         ['confirm_application_draft', 'ui', 'SUCCESS'],
         ['dap_rawdata_submit_application', 'mcp', 'SUCCESS'],
+        ['dap_rawdata_get_application_status', 'mcp', 'SUCCESS'],
+        ['decide_application', 'ui', 'SUCCESS'],
       ]);
-      for (const step of journey) expect(step).toMatchObject({ capability: 'data-copy.create', ruleVersion: 'rawdata-rules-v1', metadataVersion: '2026-11-27' });
-      expect(journey.map((step) => step.draft?.version)).toEqual([1, 2, 3, 3]);
+      for (const step of journey.slice(0, 5)) expect(step).toMatchObject({ capability: 'data-copy.create', ruleVersion: 'rawdata-rules-v1', metadataVersion: '2026-11-27' });
+      expect(journey.map((step) => step.draft?.version ?? null)).toEqual([1, 2, 3, 3, 3, null]);
+      // The decision is the operator's: another account than the analyst's.
+      expect(journey[5]!.accountRef).not.toBe(journey[0]!.accountRef);
+      expect(journey[5]!.resultingIds).toEqual([applicationId]);
       expect(journey[1]!.draftChange).toEqual({ changedBy: 'agent', changedFields: ['preferences.retention_months'] });
       expect(journey[2]!.draftChange).toEqual({ changedBy: 'person', changedFields: ['sensitive_data_confirmed'] });
       expect(journey[3]!.confirmationId).toBe(journey[2]!.confirmationId);

@@ -73,9 +73,14 @@ export async function runTraceCommand(args: string[], env: { DATABASE_URL?: stri
   }
 }
 
-/** The journey of `traceId` with each draft version's change (from the kept draft versions). */
+/**
+ * The journey of `traceId` (agentready/runtime, findJourney: the calls of the
+ * same account linked by draft or confirmation), with the operators'
+ * decisions on the applications it made, oldest first, each draft version's
+ * change added (from the kept draft versions).
+ */
 export async function readJourney(db: Kysely<RawdataDatabase>, traceId: string): Promise<JourneyStep[]> {
-  const journey = await findJourney(db, traceId);
+  const journey = await withDecisions(db, await findJourney(db, traceId));
   const draftIds = [...new Set(journey.flatMap((entry) => (entry.draft ? [entry.draft.id] : [])))];
   const revisions =
     draftIds.length === 0
@@ -90,10 +95,25 @@ export async function readJourney(db: Kysely<RawdataDatabase>, traceId: string):
   });
 }
 
+/** The journey with the decisions recorded on the applications it made (an operator's, so another account's). */
+async function withDecisions(db: Kysely<RawdataDatabase>, journey: ActivityEntry[]): Promise<ActivityEntry[]> {
+  const applications = journey.flatMap((entry) => entry.resultingIds.filter((id) => id.startsWith('app-')));
+  if (applications.length === 0) return journey;
+  const decided = await db
+    .selectFrom('agentready_audit_record')
+    .select('trace_id')
+    .where('tool', '=', 'decide_application')
+    .where((eb) => eb.or(applications.map((id) => eb('resulting_ids', 'like', `%${JSON.stringify(id)}%`))))
+    .execute();
+  const known = new Set(journey.map((entry) => entry.traceId));
+  const decisions = (await Promise.all(decided.filter((row) => !known.has(row.trace_id)).map((row) => findJourney(db, row.trace_id)))).map((steps) => steps.find((step) => step.tool === 'decide_application')!);
+  return [...journey, ...decisions].sort((a, b) => (a.occurredAt === b.occurredAt ? a.traceId.localeCompare(b.traceId) : a.occurredAt < b.occurredAt ? -1 : 1));
+}
+
 /** One step as two lines: what was called and its outcome, then its evidence. */
 function journeyLines(step: JourneyStep, asked: string): string {
   const who = step.principalKind === null ? 'nobody' : `${step.principalKind}${step.credentialRef === null ? '' : ` ${step.credentialRef}`}`;
-  const client = step.clientName === null ? (step.principalKind === 'session' ? 'the person, on the site' : '-') : JSON.stringify(step.clientName);
+  const client = step.clientName === null ? (step.principalKind === 'session' ? `the person ${step.accountRef ?? ''} on the site`.replace('  ', ' ') : '-') : JSON.stringify(step.clientName);
   const first = [step.traceId === asked ? '>' : ' ', step.occurredAt, step.capability ?? '-', step.tool, step.surface, who, client, step.outcomeCode + (step.replayed ? ' (replayed)' : ''), `${step.durationMs} ms`, step.traceId].join('  ');
   const evidence = [
     step.ruleVersion && `rules ${step.ruleVersion}`,

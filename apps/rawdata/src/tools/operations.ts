@@ -76,7 +76,13 @@ export function createRawdataOperations(ctx: RawdataContext): OperationMap<Rawda
         ok: true,
         data: { application },
         guidance: { availableActions: [getApplicationStatus.name], currentTarget: { kind: 'application', id: summary.application_id } },
-        evidence: { ruleVersion: found.value.rule_set, metadataVersion: found.value.metadata_version, resultingIds: [] },
+        // The application's draft version links the read to its journey.
+        evidence: {
+          ruleVersion: found.value.rule_set,
+          metadataVersion: found.value.metadata_version,
+          draft: { id: summary.draft.id, version: summary.draft.version, hash: found.value.draft_hash },
+          resultingIds: [],
+        },
       };
     },
   };

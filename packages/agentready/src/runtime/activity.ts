@@ -23,6 +23,8 @@ export type ActivityEntry = {
    * session, whose reference is the site's own bookkeeping.
    */
   credentialRef: string | null;
+  /** The opaque `acc-…` reference of the account the call acted for, or null (nobody, or a visitor). */
+  accountRef: string | null;
   /** `SUCCESS` or the envelope's error code. */
   outcomeCode: string;
   /** Public IDs the call created or changed. */
@@ -212,6 +214,7 @@ function entryOf(row: AuditRecordTable): ActivityEntry {
     principalKind,
     clientName: row.client_name,
     credentialRef: principalKind === 'token' || principalKind === 'oauth' ? row.principal_ref : null,
+    accountRef: row.account_ref,
     outcomeCode: row.outcome_code,
     resultingIds: resultingIdsOf(row.resulting_ids),
     durationMs: Number(row.duration_ms),
