@@ -114,7 +114,12 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
       const confirmed = await personConfirms(operator, draft.draft_id, { tick: false });
       const submitted = await agentSubmits(operatorAgent, draft.draft_id, confirmed.version, confirmed.code);
       if (!submitted.ok) throw new Error(`submit refused: ${submitted.code}`);
-      await operator.get('/operator');
+      const queue = await operator.get('/operator');
+      const entry = queue.page.querySelector(`[data-application=${submitted.data.application_id}]`)!;
+      // The queue shows what the operator decides on, and offers no decision on their own application.
+      expect(entry.querySelector('[data-testid=queue-reason]')?.text).toBe(INTERNAL_CHOICES.intent.reason);
+      expect(entry.querySelector('[data-testid=own-application]')).not.toBeNull();
+      expect(entry.querySelector('[data-testid=approve-button]')).toBeNull();
       const own = await operator.post(`/operator/applications/${submitted.data.application_id}/decision`, { decision: 'approved', note: '' });
       expect(own.status).toBe(403);
       expect(text(own.page, 'operator-problem')).toBe('An operator cannot decide their own application.');

@@ -24,6 +24,16 @@ export type ApplicationSummary = {
   items: Array<{ source_table: string; target_table: string }>;
 };
 
+/** An application as an operator decides on it: what it copies where, why, for whom, from which unit, and whether it is the operator's own. */
+export type OperatorQueueEntry = ApplicationSummary & {
+  reason: string;
+  permission_targets: string[];
+  target: ApplicationPayload['target'];
+  applicant_unit: string | null;
+  /** The operator's own application, which another operator decides. */
+  own: boolean;
+};
+
 /** One application in full: the summary, the payload exactly as confirmed, and each item's generated code. */
 export type ApplicationRecord = ApplicationSummary & {
   payload: ApplicationPayload;
@@ -91,12 +101,26 @@ export async function listOwnApplications(ctx: RawdataContext, principal: Princi
  *
  * @returns FORBIDDEN for an analyst who is not an operator.
  */
-export async function listOperatorQueue(ctx: RawdataContext, principal: Principal | null): Promise<DomainResult<ApplicationSummary[]>> {
+export async function listOperatorQueue(ctx: RawdataContext, principal: Principal | null): Promise<DomainResult<OperatorQueueEntry[]>> {
   const analyst = await findAnalyst(ctx, principal);
   if (!analyst.ok) return analyst;
   if (!analyst.value.operator) return notAnOperator();
-  const rows = await ctx.db.selectFrom('rawdata_application').selectAll().where('status', '=', 'submitted').orderBy('submitted_at').limit(100).execute();
-  return succeeded(await withItems(ctx, rows));
+  const rows = await ctx.db
+    .selectFrom('rawdata_application as a')
+    .leftJoin('rawdata_analyst as p', 'p.account_id', 'a.account_id')
+    .selectAll('a')
+    .select('p.unit as applicant_unit')
+    .where('a.status', '=', 'submitted')
+    .orderBy('a.submitted_at')
+    .limit(100)
+    .execute();
+  const summaries = await withItems(ctx, rows);
+  return succeeded(
+    summaries.map((summary, index) => {
+      const payload = JSON.parse(rows[index]!.payload_json) as ApplicationPayload;
+      return { ...summary, reason: payload.reason, permission_targets: payload.permission_targets, target: payload.target, applicant_unit: rows[index]!.applicant_unit, own: rows[index]!.account_id === analyst.value.accountId };
+    }),
+  );
 }
 
 /**

@@ -3,11 +3,11 @@
  * oldest first, each with Approve (a note if they like) and Reject (a note
  * saying why, required).
  */
-import type { ApplicationSummary } from '../../domain/application-records.ts';
+import type { OperatorQueueEntry } from '../../domain/application-records.ts';
 import { shownTime } from './review-page.tsx';
 
 /** What the queue shows. */
-export type OperatorPageProps = { csrfToken: string; queue: ApplicationSummary[]; problem?: string };
+export type OperatorPageProps = { csrfToken: string; queue: OperatorQueueEntry[]; problem?: string };
 
 /** The queue. */
 export function OperatorPage({ csrfToken, queue, problem }: OperatorPageProps) {
@@ -28,7 +28,7 @@ export function OperatorPage({ csrfToken, queue, problem }: OperatorPageProps) {
   );
 }
 
-function QueueEntry({ csrfToken, application }: { csrfToken: string; application: ApplicationSummary }) {
+function QueueEntry({ csrfToken, application }: { csrfToken: string; application: OperatorQueueEntry }) {
   const id = application.application_id;
   const action = `/operator/applications/${encodeURIComponent(id)}/decision`;
   return (
@@ -39,6 +39,27 @@ function QueueEntry({ csrfToken, application }: { csrfToken: string; application
       <p>
         Submitted <time dateTime={application.submitted_at}>{shownTime(application.submitted_at)}</time>: {application.items.map((item) => item.source_table).join(', ')}
       </p>
+      <dl class="queue-facts" data-testid="queue-facts">
+        <dt>Applicant's unit</dt>
+        <dd>{application.applicant_unit ?? 'none given'}</dd>
+        <dt>Into</dt>
+        <dd>{application.target ? `${application.target.database}.${application.target.schema} (${application.target.environment})` : 'no target'}</dd>
+        <dt>Access for</dt>
+        <dd>{application.permission_targets.join(', ')}</dd>
+        <dt>Why</dt>
+        <dd data-testid="queue-reason">{application.reason}</dd>
+      </dl>
+      {application.own ? (
+        <p data-testid="own-application">This is your own application: another operator decides it.</p>
+      ) : (
+        <DecisionForms csrfToken={csrfToken} id={id} projectName={application.project_name} action={action} />
+      )}
+    </article>
+  );
+}
+
+function DecisionForms({ csrfToken, id, projectName, action }: { csrfToken: string; id: string; projectName: string; action: string }) {
+  return (
       <div class="decision-forms">
         <form method="post" action={action}>
           <input type="hidden" name="csrf_token" value={csrfToken} />
@@ -46,7 +67,7 @@ function QueueEntry({ csrfToken, application }: { csrfToken: string; application
           <label for={`approve-note-${id}`}>Note (optional)</label>
           <textarea id={`approve-note-${id}`} name="note" maxLength={500} rows={2} />
           <button type="submit" data-testid="approve-button">
-            Approve {application.project_name}
+            Approve {projectName}
           </button>
         </form>
         <form method="post" action={action}>
@@ -55,10 +76,9 @@ function QueueEntry({ csrfToken, application }: { csrfToken: string; application
           <label for={`reject-note-${id}`}>Why it is rejected (required)</label>
           <textarea id={`reject-note-${id}`} name="note" maxLength={500} rows={2} required />
           <button type="submit" class="danger" data-testid="reject-button">
-            Reject {application.project_name}
+            Reject {projectName}
           </button>
         </form>
       </div>
-    </article>
   );
 }
