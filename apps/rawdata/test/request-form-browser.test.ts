@@ -80,6 +80,17 @@ describe('the request form with its script', () => {
     expect(await page.locator(byTestId('changes-summary')).textContent()).toBe('This is the first version, prepared by you, in the request form.');
   });
 
+  it('keeps what the person chose in a section the rules hide, and shows it again when the section returns', async () => {
+    await openForm();
+    await pickTable('tm_bond_position');
+    await choose('target-environment', 'standard');
+    await page.locator(byTestId('retention-months')).fill('12');
+    await choose('target-environment', 'restricted');
+    expect(await page.locator(byTestId('retention-months')).count()).toBe(0);
+    await choose('target-environment', 'standard');
+    expect(await page.inputValue(byTestId('retention-months'))).toBe('12');
+  });
+
   it('the search lists the tables whose words match, keeping the chosen ones', async () => {
     await openForm();
     await pickTable('tm_bond_position');

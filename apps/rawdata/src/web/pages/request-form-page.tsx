@@ -258,6 +258,8 @@ function HousekeepingFields({ view }: { view: RequestFormView }) {
         <h2 id="housekeeping-heading">Housekeeping</h2>
         <p>No housekeeping section for this request:</p>
         <HousekeepingReasons entries={skipped} />
+        {/* What the person chose is kept while the section is hidden, so a change back brings it back. */}
+        {retention.value !== null && <input type="hidden" name="retention_months" value={String(retention.value)} />}
       </section>
     );
   }
