@@ -47,8 +47,10 @@ async function prepare(tables: string[], preferences: Record<string, unknown> = 
 describe('submitting without the person', () => {
   it('refuses a made-up confirmation token, and submits nothing', async () => {
     const draft = await prepare(['cd_card_transaction']);
-    const { envelope } = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: 1, confirmation_token: 'cft_made-up-by-the-agent', idempotency_key: randomUUID() });
+    const { envelope, progress } = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: 1, confirmation_token: 'cft_made-up-by-the-agent', idempotency_key: randomUUID() });
     expect(envelope).toMatchObject({ ok: false, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token' });
+    // Refused before any item's code was made: no progress was reported.
+    expect(progress).toEqual([]);
     expect(envelope.ok === false && envelope.nextAction).toBeTruthy();
     expect(await countApplications()).toBe(0);
   });

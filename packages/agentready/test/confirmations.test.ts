@@ -176,6 +176,22 @@ for (const dialect of DIALECTS) {
       expect((await confirmationRows(db))[0]?.used_at).toBe('2026-12-01T09:00:01.000Z');
     });
 
+    it('are checked without being used: the same answer consuming would give, and the token stays usable', async () => {
+      const { db, confirmations, aliceDraft, mintFor, tick } = await storesOn(dialect);
+      const draft = await aliceDraft({ name: 'Ada' });
+      const minted = await mintFor(draft);
+      const input = { ownerId: ALICE.id, action: 'register', token: minted.token, draftId: draft.id };
+      expect(await confirmations.check(input)).toBeNull();
+      expect(await confirmations.check({ ...input, token: 'cft_made-up' })).toMatchObject({ code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token' });
+      expect((await confirmationRows(db))[0]?.used_at).toBeNull();
+      expect(await consume(db, confirmations, input)).toMatchObject({ ok: true });
+      expect(await confirmations.check(input)).toMatchObject({ code: 'CONFIRMATION_REQUIRED', message: 'This confirmation was already used. Confirm again.' });
+      tick(TEN_MINUTES_MS);
+      const late = await mintFor(draft);
+      tick(TEN_MINUTES_MS);
+      expect(await confirmations.check({ ...input, token: late.token })).toMatchObject({ message: 'This confirmation has expired. Confirm again.' });
+    });
+
     it('expire exactly 10 minutes after minting, and an expired one stays unused', async () => {
       const { db, confirmations, aliceDraft, mintFor, tick } = await storesOn(dialect);
       const draft = await aliceDraft({ name: 'Ada' });

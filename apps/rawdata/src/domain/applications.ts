@@ -70,6 +70,9 @@ export async function submitApplication(
   const content = contentOf(draft);
   const unsubmittable = checkSubmittable(ctx, content, analyst.value.applicant);
   if (unsubmittable) return unsubmittable;
+  // A code that cannot work is refused before any item's code is made (the transaction below still decides).
+  const tokenRefusal = await ctx.confirmations.check({ ownerId: principal!.id, action: DATA_COPY_ACTION, token: request.confirmationToken, draftId: request.draftId });
+  if (tokenRefusal) return refusedWith(tokenRefusal);
   const generated = await generateItemsCode(ctx, content.payload, hooks);
   if (!generated.ok) return generated;
   const total = content.payload.items.length + 1;

@@ -80,6 +80,14 @@ export type ConfirmationStore = {
    *   stored draft whose content hashes to it: what the caller builds its payload from.
    */
   consumeWithin(trx: Kysely<any>, input: { ownerId: string; action: string; token: string; draftId: string }): Promise<ConsumeOutcome>;
+  /**
+   * The refusal {@link consumeWithin} would answer now, or null when the token
+   * would be consumed: reads only, locks and changes nothing. For a commit
+   * with slow work before its transaction (generating code, calling a
+   * service), so that a token that cannot work is refused before that work;
+   * the commit still consumes it in its transaction, which decides.
+   */
+  check(input: { ownerId: string; action: string; token: string; draftId: string }): Promise<FailureDetails | null>;
   /** Deletes tokens expired for more than a day, and used ones; returns how many. */
   sweep(): Promise<number>;
 };
@@ -123,6 +131,10 @@ export function createConfirmationStore(db: Kysely<any>, options: ConfirmationSt
       return { ok: true, minted: { ...minted, expiresAt } };
     },
     consumeWithin: (trx, input) => consumeConfirmation(trx as Kysely<RuntimeTables>, input, now()),
+    async check(input) {
+      const read = await readConfirmation(runtimeDb, input, now(), false);
+      return read.ok ? null : read.failure;
+    },
     async sweep() {
       const nowMs = now().getTime();
       const swept = await runtimeDb
@@ -167,14 +179,33 @@ function confirmationRequired(message: string): { ok: false; failure: FailureDet
 }
 
 async function consumeConfirmation(trx: Kysely<RuntimeTables>, input: Parameters<ConfirmationStore['consumeWithin']>[1], now: Date): Promise<ConsumeOutcome> {
+  const read = await readConfirmation(trx, input, now, dialectOf(trx) === 'postgres');
+  if (!read.ok) return read;
+  const { token, bound, row } = read;
+  // The single-use guard: of two consumers that both read the token unused, only one updates it.
+  const used = await trx
+    .updateTable('agentready_confirmation')
+    .set({ used_at: now.toISOString() })
+    .where('id', '=', token.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(used.numUpdatedRows) === 0) return confirmationRequired('This confirmation was already used. Confirm again.');
+  return { ok: true, consumed: { confirmationId: token.id, draft: bound }, draft: draftFromRow(row) };
+}
+
+/**
+ * Reads the token and the draft it is bound to, and answers why it may not be
+ * consumed, or what it is bound to. With `lock` (PostgreSQL, in the
+ * consuming transaction) both rows stay locked until the transaction ends.
+ */
+async function readConfirmation(db: Kysely<RuntimeTables>, input: Parameters<ConfirmationStore['consumeWithin']>[1], now: Date, lock: boolean) {
   const nowMs = now.getTime();
-  const postgres = dialectOf(trx) === 'postgres';
   // Locked first (PostgreSQL): a second consumer of the token waits here, then reads it used.
-  const token = await trx
+  const token = await db
     .selectFrom('agentready_confirmation')
     .selectAll()
     .where('token_hash', '=', tokenHash(input.token))
-    .$if(postgres, (query) => query.forUpdate())
+    .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst();
   if (!token || token.owner_id !== input.ownerId || token.action !== input.action || token.draft_id !== input.draftId) {
     return confirmationRequired('This confirmation does not match this request. Confirm again.');
@@ -184,25 +215,16 @@ async function consumeConfirmation(trx: Kysely<RuntimeTables>, input: Parameters
 
   const bound: DraftRef = { id: token.draft_id, version: Number(token.draft_version), hash: token.draft_hash };
   // Locked too (PostgreSQL), so that no save changes the draft before the caller's commit.
-  const row = await trx
+  const row = await db
     .selectFrom('agentready_draft')
     .selectAll()
     .where('id', '=', bound.id)
     .where('owner_id', '=', input.ownerId)
-    .$if(postgres, (query) => query.forUpdate())
+    .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst();
   const stale = staleDraftRefusal(row, bound, nowMs);
-  if (stale) return { ok: false, failure: stale };
-
-  // The single-use guard: of two consumers that both read the token unused, only one updates it.
-  const used = await trx
-    .updateTable('agentready_confirmation')
-    .set({ used_at: now.toISOString() })
-    .where('id', '=', token.id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(used.numUpdatedRows) === 0) return confirmationRequired('This confirmation was already used. Confirm again.');
-  return { ok: true, consumed: { confirmationId: token.id, draft: bound }, draft: draftFromRow(row as Selectable<DraftTable>) };
+  if (stale) return { ok: false as const, failure: stale };
+  return { ok: true as const, token, bound, row: row as Selectable<DraftTable> };
 }
 
 /** Why the draft a token was bound to (`bound`) may no longer be committed: gone, at another version, or other content; else null. */
