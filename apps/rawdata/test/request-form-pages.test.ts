@@ -121,7 +121,7 @@ describe.each(DIALECTS)('the request form without a script (%s)', (dialect) => {
   it('Send with a field missing or a table not in the catalog shows the form again with the problem, and stores nothing', async () => {
     const missing = await person.post('/request', { ...formFieldsFor(INTERNAL_CHOICES), project_name: '' });
     expect(missing.status).toBe(400);
-    expect(missing.page.querySelector('[role=alert]')?.text).toContain('project_name');
+    expect(missing.page.querySelector('[role=alert]')?.text).toContain('Project name: fill it in.');
     expect(missing.page.querySelector('input[value=tm_bond_position]')?.hasAttribute('checked')).toBe(true);
     const unknown = await person.post('/request', { ...formFieldsFor(INTERNAL_CHOICES), source_tables: ['tm_bond_positions'] });
     expect(unknown.status).toBe(404);

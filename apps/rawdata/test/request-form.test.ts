@@ -45,7 +45,9 @@ describe('choicesFromForm', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.failure).toMatchObject({ code: 'INVALID_INPUT', field });
-    expect(result.failure.message).toContain(`"${field}"`);
+    // The message names the field as the form labels it, never the input's path.
+    expect(result.failure.message).toMatch(/^[A-Z][a-z -]+: /);
+    expect(result.failure.message).not.toMatch(/intent\.|preferences\./);
   });
 });
 

@@ -64,7 +64,7 @@ function checkedOf(value: string | string[] | undefined): unknown {
 export function choicesFromForm(fields: RequestFormFields): DomainResult<DraftChoices> {
   for (const name of FORM_FIELDS) {
     if (!LIST_FIELDS.has(name) && Array.isArray(fields[name])) {
-      return refused('INVALID_INPUT', `Field "${name}": give one value.`, { field: name, nextAction: 'Correct the field and send the form again.' });
+      return refused('INVALID_INPUT', `${FORM_FIELD_LABELS[name]}: give one value.`, { field: name, nextAction: 'Correct the field and send the form again.' });
     }
   }
   const raw = {
@@ -83,7 +83,8 @@ export function choicesFromForm(fields: RequestFormFields): DomainResult<DraftCh
     sensitive_data_confirmed: checkedOf(fields.sensitive_data_confirmed),
   };
   const parsed = parseToolInput(draftChoicesSchema, raw);
-  return parsed.ok ? parsed : { ok: false, failure: asFormFailure(parsed.failure) };
+  const flat = { ...raw.intent, ...raw.preferences, source_tables: raw.source_tables };
+  return parsed.ok ? parsed : { ok: false, failure: asFormFailure(parsed.failure, flat) };
 }
 
 /**
@@ -106,13 +107,30 @@ export function formFieldsFromChoices(choices: DraftChoices): Record<FormFieldNa
   };
 }
 
-function asFormFailure(failure: FailureDetails): FailureDetails {
+function asFormFailure(failure: FailureDetails, raw: Record<string, unknown>): FailureDetails {
   const segments = (failure.field ?? '').split('.');
-  const field = segments.find((segment) => (FORM_FIELDS as readonly string[]).includes(segment));
+  const field = segments.find((segment) => (FORM_FIELDS as readonly string[]).includes(segment)) as FormFieldName | undefined;
   if (field === undefined) return failure;
-  const message = failure.message.replace(`"${failure.field}"`, `"${field}"`);
-  return { ...failure, field, message, nextAction: 'Correct the field and send the form again.' };
+  const label = FORM_FIELD_LABELS[field];
+  const value = raw[field];
+  const missing = value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+  // The schema's words name the input's path; the person reads the label they see, and what to do.
+  const detail = missing ? (LIST_FIELDS.has(field) ? 'choose at least one.' : 'fill it in.') : failure.message.replace(/^Field "[^"]*":\s*/, '');
+  return { ...failure, field, message: `${label}: ${detail}`, nextAction: 'Correct the field and send the form again.' };
 }
+
+/** Each form field as the form labels it, for messages about it. */
+const FORM_FIELD_LABELS: Record<FormFieldName, string> = {
+  source_tables: 'Source tables',
+  project_name: 'Project name',
+  reason: 'Reason',
+  permission_targets: 'Who gets access',
+  requested_frequency: 'How often to copy',
+  target_environment: 'Target environment',
+  target_database: 'Target database',
+  retention_months: 'Months to keep',
+  sensitive_data_confirmed: 'Sensitive-data confirmation',
+};
 
 /** What the form shows for the choices so far. */
 export type RequestFormView = {
