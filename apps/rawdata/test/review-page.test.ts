@@ -62,6 +62,8 @@ describe.each(DIALECTS)('the review page and Confirm (%s)', (dialect) => {
       'items.rb_branch_directory.copy_frequency', 'monthly', 'rule RD-COPY-FREQUENCY', 'daily was asked, but rb_branch_directory is updated monthly: a copy is never more frequent than its source.',
     ]);
     expect(text(review.page, 'needs-confirmation')).toContain('The copy includes sensitive data: rb_deposit_daily_balance (classified).');
+    // Only the person's own tick is missing, which Confirm gives: the page says it is ready for them.
+    expect(text(review.page, 'validation-words')).toBe('Ready for you to confirm, with the sensitive-data confirmation below.');
     const payload = JSON.parse(text(review.page, 'payload-preview')) as ApplicationPayload;
     expect(payload).toEqual(draft.payload_preview);
     const shownCode = review.page.querySelectorAll('[data-testid=review-item]').map((item) => item.querySelector('[data-testid=code-copy]')?.text);

@@ -21,10 +21,13 @@ const STATUS_WORDS = {
  */
 export function EvaluationSummary({ evaluation, alert = false }: { evaluation: DraftEvaluation; alert?: boolean }) {
   const { status, issues } = evaluation.validation;
+  // Only the person's own sensitive-data tick is missing: that is given with Confirm, on the review page.
+  const onlyTheTick = status === 'needs_input' && issues.length === 0 && evaluation.needs_confirmation.every((request) => request.field === 'sensitive_data_confirmed');
+  const words = onlyTheTick ? 'Ready for you to confirm, with the sensitive-data confirmation below.' : STATUS_WORDS[status];
   return (
     <div class={`validation validation-${status}`} data-testid="validation">
       <p>
-        <strong>Status: {status.replace('_', ' ')}.</strong> <span data-testid="validation-words">{STATUS_WORDS[status]}</span>
+        <strong>Status: {onlyTheTick ? 'ready for your confirmation' : status.replace('_', ' ')}.</strong> <span data-testid="validation-words">{words}</span>
       </p>
       {issues.length > 0 && (
         <ul class="issues" data-testid="issues" {...(alert ? { role: 'alert' } : {})}>
