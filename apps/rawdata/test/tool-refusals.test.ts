@@ -119,6 +119,22 @@ describe('revising', () => {
   });
 });
 
+describe('what the person wrote', () => {
+  it('refuses invisible or broken characters in the project name and reason, storing nothing', async () => {
+    const before = await site.db.selectFrom('rawdata_draft_revision').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    for (const [field, intent] of [
+      ['intent.project_name', { ...INTENT, project_name: 'Branch \u202Eweiver' }],
+      ['intent.project_name', { ...INTENT, project_name: 'Branch \ud800 review' }],
+      ['intent.reason', { ...INTENT, reason: 'Quarterly\u0007 analysis' }],
+    ] as const) {
+      const { envelope } = await agent.call('dap_rawdata_prepare_draft', { source_tables: ['rb_atm_withdrawal'], intent, preferences: { target_environment: 'standard' } });
+      expect(envelope, field).toMatchObject({ ok: false, code: 'INVALID_INPUT', field });
+    }
+    const after = await site.db.selectFrom('rawdata_draft_revision').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    expect(Number(after.count)).toBe(Number(before.count));
+  });
+});
+
 describe('finding tables', () => {
   it('says when it shows only the first 20 tables that match, and names the tables it does not know', async () => {
     const all = await agent.call<{ tables: unknown[] }>('dap_rawdata_get_context', {});

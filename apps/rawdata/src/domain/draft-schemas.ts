@@ -14,7 +14,11 @@ export const MAX_SOURCE_TABLES = 10;
 /** At most this many permission targets in one application. */
 export const MAX_PERMISSION_TARGETS = 10;
 
-const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
+// One line of plain text: no control characters, no invisible format characters (a right-to-left override
+// would show a name reversed on every page), no private-use or unpaired surrogate code points.
+const ONE_LINE = /^[^\p{Cc}\p{Cf}\p{Co}\p{Cs}]*$/u;
+// Plain text over several lines: as ONE_LINE, but line breaks and tabs are fine.
+const PLAIN_TEXT = /^(?:[\n\r\t]|[^\p{Cc}\p{Cf}\p{Co}\p{Cs}])*$/u;
 
 /** A source table name: snake_case, as the catalog spells it. */
 export const sourceTableNameSchema = z
@@ -31,7 +35,7 @@ export const permissionGroupIdSchema = z.string().max(40).regex(/^grp-[a-z0-9-]+
 /** The intent: project name (1..80, one line), reason (1..500), 1..10 permission group ids, requested frequency. */
 export const intentSchema = z.strictObject({
   project_name: z.string().trim().min(1).max(80).regex(ONE_LINE, 'the project name is one line of text.'),
-  reason: z.string().trim().min(1).max(500),
+  reason: z.string().trim().min(1).max(500).regex(PLAIN_TEXT, 'the reason is plain text: no control or invisible characters.'),
   permission_targets: z.array(permissionGroupIdSchema).min(1).max(MAX_PERMISSION_TARGETS),
   requested_frequency: z.enum(UPDATE_FREQUENCIES),
 });
