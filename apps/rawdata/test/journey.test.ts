@@ -105,7 +105,7 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
       expect(journey.map((step) => [step.tool, step.surface, step.outcomeCode])).toEqual([
         ['dap_rawdata_prepare_draft', 'mcp', 'SUCCESS'],
         ['dap_rawdata_revise_draft', 'mcp', 'SUCCESS'],
-        ['confirm_application_draft', 'ui', 'SUCCESS'],
+        ['approve_application_draft', 'ui', 'SUCCESS'],
         ['dap_rawdata_submit_application', 'mcp', 'SUCCESS'],
         ['dap_rawdata_get_application_status', 'mcp', 'SUCCESS'],
         ['decide_application', 'ui', 'SUCCESS'],

@@ -34,13 +34,13 @@ describe('autonomy', () => {
       dap_rawdata_submit_application: 'needs_person',
       dap_rawdata_get_application_status: 'alone',
       prepare_draft_from_form: 'never',
-      confirm_application_draft: 'never',
+      approve_application_draft: 'never',
       decide_application: 'never',
     });
     for (const row of rows) expect(row.reason.length).toBeGreaterThan(10);
     const table = await runRawdataCommand(['autonomy']);
     expect(table.stdout).toMatch(/dap_rawdata_submit_application\s+commit\s+needs the person/);
-    expect(table.stdout).toMatch(/confirm_application_draft\s+write\s+never an agent/);
+    expect(table.stdout).toMatch(/approve_application_draft\s+write\s+never an agent/);
   });
 });
 

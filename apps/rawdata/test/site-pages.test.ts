@@ -25,7 +25,7 @@ const EXPECTED_AUTONOMY = [
   ['dap_rawdata_submit_application', 'commit', 'needs the person'],
   ['dap_rawdata_get_application_status', 'read', 'agent alone'],
   ['prepare_draft_from_form', 'prepare', 'never an agent'],
-  ['confirm_application_draft', 'write', 'never an agent'],
+  ['approve_application_draft', 'write', 'never an agent'],
   ['decide_application', 'write', 'never an agent'],
 ];
 

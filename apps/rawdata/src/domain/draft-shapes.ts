@@ -116,7 +116,7 @@ export type ResolvedValue = {
 };
 
 /** A value the rules suggest and the person may change, with why. */
-export type Recommendation = { field: string; value: unknown; reason: string; rule: string };
+export type Recommendation = { field: string; value: string | number | boolean | null; reason: string; rule: string };
 
 /** Something only the person decides; `choices` lists the valid answers when they are a closed list. */
 export type ConfirmationRequest = { field: string; question: string; choices?: Array<{ id: string; label: string }> };

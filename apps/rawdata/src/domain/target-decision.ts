@@ -40,7 +40,7 @@ export function decideTarget(tables: readonly SourceTable[], preferences: DraftP
     return { environment: only, target: database && { environment: only, database: database.name, schema: database.schema }, conflict: null };
   }
   if (fits.length > 1) {
-    notes.recommendations.push({ field: 'target.environment', value: fits[0], rule: 'RD-TARGET-LEVEL', reason: `the least protected environment that accepts every table; ${fits.join(', ')} all do.` });
+    notes.recommendations.push({ field: 'target.environment', value: fits[0]!, rule: 'RD-TARGET-LEVEL', reason: `the least protected environment that accepts every table; ${fits.join(', ')} all do.` });
     notes.confirmations.push({
       field: 'preferences.target_environment',
       question: 'Which target environment should the copies go to?',

@@ -2,7 +2,7 @@
  * @module The review page and the person's Confirm: `GET /drafts/:id/review`
  * (the address a draft's confirmationUrl names; signed out, it sends the
  * person to sign in and back) and `POST /drafts/:id/confirm`, the site's
- * step confirm_application_draft, which shows the confirmation code once.
+ * step approve_application_draft, which shows the confirmation code once.
  * A refused Confirm shows the review again with why (409 stale version, 400
  * missing tick); a draft already submitted says which application it became.
  */
@@ -38,7 +38,7 @@ export function draftRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     if (!person || !hasSessionCsrfToken(c, form['csrf_token'])) return refusedPost(c);
     const draftId = c.req.param('id');
     const input = { draft_id: draftId, draft_version: Number(form['draft_version']), sensitive_data_confirmed: form['sensitive_data_confirmed'] === 'on' };
-    const confirmed = await deps.pipeline.invoke({ tool: 'confirm_application_draft', input, principal: c.get('principal'), surface: 'ui' });
+    const confirmed = await deps.pipeline.invoke({ tool: 'approve_application_draft', input, principal: c.get('principal'), surface: 'ui' });
     if (!confirmed.ok) {
       const problem = { message: confirmed.message, ...(confirmed.nextAction !== undefined && { nextAction: confirmed.nextAction }) };
       return showReview(c, ctx, person, draftId, { problem, status: statusOfFailure(confirmed.code) });

@@ -46,7 +46,7 @@ export const draftShape = z.object({
   draft_version: z.number(),
   draft_hash: z.string(),
   resolved_values: z.array(z.object({ field: z.string(), value: scalar, source: z.enum(['metadata', 'rule', 'principal']), rule: z.string().optional(), reason: z.string().optional() })),
-  recommendations: z.array(z.object({ field: z.string(), value: z.unknown(), reason: z.string(), rule: z.string() })),
+  recommendations: z.array(z.object({ field: z.string(), value: scalar, reason: z.string(), rule: z.string() })),
   needs_confirmation: z.array(z.object({ field: z.string(), question: z.string(), choices: z.array(z.object({ id: z.string(), label: z.string() })).optional() })),
   validation: z.object({
     status: z.enum(['valid', 'needs_input', 'blocked']),

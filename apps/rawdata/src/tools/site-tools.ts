@@ -30,8 +30,8 @@ export const prepareDraftFromForm = defineTool({
   output: draftShape,
 });
 
-export const confirmApplicationDraftTool = defineTool({
-  name: 'confirm_application_draft',
+export const approveApplicationDraftTool = defineTool({
+  name: 'approve_application_draft',
   title: 'Confirm a draft version',
   effect: 'write',
   capability: DATA_COPY_CAPABILITY,
@@ -51,7 +51,7 @@ export const decideApplicationTool = defineTool({
 });
 
 /** The site's own steps: never offered to agents. */
-export const siteCatalog = defineCatalog([prepareDraftFromForm, confirmApplicationDraftTool, decideApplicationTool] as const, { siteOnly: true });
+export const siteCatalog = defineCatalog([prepareDraftFromForm, approveApplicationDraftTool, decideApplicationTool] as const, { siteOnly: true });
 
 type SiteTool = (typeof siteCatalog.tools)[number];
 
@@ -68,7 +68,7 @@ export function createSiteOperations(ctx: RawdataContext): OperationMap<SiteTool
         evidence: { draft, ruleVersion: evaluation.evidence.rule_set, metadataVersion: evaluation.evidence.metadata_version },
       };
     },
-    async confirm_application_draft(input, { principal }) {
+    async approve_application_draft(input, { principal }) {
       const confirmed = await confirmApplicationDraft(ctx, principal, { draftId: input.draft_id, draftVersion: input.draft_version, sensitiveDataConfirmed: input.sensitive_data_confirmed });
       if (!confirmed.ok) return failed(confirmed);
       const { confirmationId, ...data } = confirmed.value;
