@@ -9,7 +9,7 @@
  * id or the error.
  */
 import { parseArgs } from 'node:util';
-import { findJourney, isTraceId, type ActivityEntry } from 'agentready/runtime';
+import { findJourney, isTraceId, type JourneyEntry } from 'agentready/runtime';
 import { MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
@@ -27,7 +27,7 @@ export const TRACE_USAGE = `  trace <traceId> [--json]
 export type TraceOutput = { out(text: string): void; err(text: string): void };
 
 /** One journey entry with what changed in its draft version and who changed it (null when it touched no draft). */
-export type JourneyStep = ActivityEntry & { draftChange: { changedBy: string; changedFields: string[] } | null };
+export type JourneyStep = JourneyEntry & { draftChange: { changedBy: string; changedFields: string[] } | null };
 
 /**
  * Runs `trace` with the arguments after the command's name.
@@ -96,7 +96,7 @@ export async function readJourney(db: Kysely<RawdataDatabase>, traceId: string):
 }
 
 /** The journey with the decisions recorded on the applications it made (an operator's, so another account's). */
-async function withDecisions(db: Kysely<RawdataDatabase>, journey: ActivityEntry[]): Promise<ActivityEntry[]> {
+async function withDecisions(db: Kysely<RawdataDatabase>, journey: JourneyEntry[]): Promise<JourneyEntry[]> {
   const applications = journey.flatMap((entry) => entry.resultingIds.filter((id) => id.startsWith('app-')));
   if (applications.length === 0) return journey;
   const decided = await db

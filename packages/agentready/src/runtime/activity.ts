@@ -23,14 +23,21 @@ export type ActivityEntry = {
    * session, whose reference is the site's own bookkeeping.
    */
   credentialRef: string | null;
-  /** The opaque `acc-…` reference of the account the call acted for, or null (nobody, or a visitor). */
-  accountRef: string | null;
   /** `SUCCESS` or the envelope's error code. */
   outcomeCode: string;
   /** Public IDs the call created or changed. */
   resultingIds: string[];
   /** Milliseconds from input to envelope. */
   durationMs: number;
+};
+
+/**
+ * One call of a journey as an operator reads it ({@link findJourney}): the
+ * activity entry and the evidence behind it. Not for a person's activity page.
+ */
+export type JourneyEntry = ActivityEntry & {
+  /** The opaque `acc-…` reference of the account the call acted for, or null (nobody, or a visitor). */
+  accountRef: string | null;
   /** The draft version the call prepared, confirmed or committed, or null. */
   draft: { id: string; version: number; hash: string } | null;
   /** The confirmation token's public id (`cnf-…`) the call minted or consumed, or null. */
@@ -158,7 +165,7 @@ const JOURNEY_LIMIT = 50;
  *
  * @returns the records, or an empty list when no record has that trace id.
  */
-export async function findJourney<DB extends RuntimeTables>(appDb: Kysely<DB>, traceId: string): Promise<ActivityEntry[]> {
+export async function findJourney<DB extends RuntimeTables>(appDb: Kysely<DB>, traceId: string): Promise<JourneyEntry[]> {
   const db = appDb as unknown as Kysely<RuntimeTables>;
   const start = await db.selectFrom('agentready_audit_record').selectAll().where('trace_id', '=', traceId).executeTakeFirst();
   if (!start) return [];
@@ -193,7 +200,7 @@ export async function findJourney<DB extends RuntimeTables>(appDb: Kysely<DB>, t
   }
   return [...found.values()]
     .sort((a, b) => (a.occurred_at === b.occurred_at ? a.trace_id.localeCompare(b.trace_id) : a.occurred_at < b.occurred_at ? -1 : 1))
-    .map(entryOf);
+    .map(journeyEntryOf);
 }
 
 function newestFirst<O>(select: SelectQueryBuilder<RuntimeTables, 'agentready_audit_record', O>) {
@@ -214,10 +221,16 @@ function entryOf(row: AuditRecordTable): ActivityEntry {
     principalKind,
     clientName: row.client_name,
     credentialRef: principalKind === 'token' || principalKind === 'oauth' ? row.principal_ref : null,
-    accountRef: row.account_ref,
     outcomeCode: row.outcome_code,
     resultingIds: resultingIdsOf(row.resulting_ids),
     durationMs: Number(row.duration_ms),
+  };
+}
+
+function journeyEntryOf(row: AuditRecordTable): JourneyEntry {
+  return {
+    ...entryOf(row),
+    accountRef: row.account_ref,
     draft: row.draft_id !== null && row.draft_version !== null && row.draft_hash !== null ? { id: row.draft_id, version: Number(row.draft_version), hash: row.draft_hash } : null,
     confirmationId: row.confirmation_id,
     ruleVersion: row.rule_version,

@@ -22,7 +22,7 @@ export type {
 export { createDatabaseAuditSink } from './audit-log.ts';
 export type { AuditEvidence, AuditSink } from './audit-log.ts';
 export { listActivity, listActivityClients, findJourney, isTraceId, formatActivityCursor, parseActivityCursor } from './activity.ts';
-export type { ActivityEntry, ActivityCursor, ActivityQuery, ActivityPage, ActivityClient } from './activity.ts';
+export type { ActivityEntry, JourneyEntry, ActivityCursor, ActivityQuery, ActivityPage, ActivityClient } from './activity.ts';
 export { summarizeInput } from './input-summary.ts';
 export type { InputSummary, InputSummaryOptions } from './input-summary.ts';
 export { createCallDrain } from './call-drain.ts';
