@@ -28,6 +28,11 @@ ${TRACE_USAGE}
 
 ${ANALYST_USAGE}`;
 
+// A reader that stops early (`| head`) closes the pipe: the command just ends, as a shell tool does.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 const output = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'trace') {
