@@ -82,6 +82,19 @@ describe('submitting without the person', () => {
   });
 });
 
+describe('submitting the version the person confirmed', () => {
+  it('after the person\'s tick made a new version, tells the agent to submit that version with the same code and a new key, which works', async () => {
+    const draft = await prepare(['cd_card_transaction']);
+    const confirmation = await confirmOnReviewPage(person, draft.data.draft_id, 1);
+    expect(confirmation.version).toBe(2);
+    const first = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: 1, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
+    expect(first.envelope).toMatchObject({ ok: false, code: 'CONFLICT', field: 'draft_version' });
+    expect(first.envelope.ok === false && first.envelope.nextAction).toContain('submit draft_version 2 with the same code and a new idempotency key');
+    const followed = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: 2, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
+    expect(followed.envelope).toMatchObject({ ok: true, data: { status: 'submitted' } });
+  });
+});
+
 describe('revising', () => {
   it('refuses a stale version, naming the current one, and stores nothing', async () => {
     const draft = await prepare(['rb_atm_withdrawal']);
@@ -120,6 +133,16 @@ describe('revising', () => {
 });
 
 describe('what the person wrote', () => {
+  it('refuses a permission group named twice, and says when a target database does not exist', async () => {
+    const twice = await agent.call('dap_rawdata_prepare_draft', { source_tables: ['rb_atm_withdrawal'], intent: { ...INTENT, permission_targets: ['grp-card-insight', 'grp-card-insight'] }, preferences: { target_environment: 'standard' } });
+    expect(twice.envelope).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'intent.permission_targets' });
+    const nowhere = await agent.call<{ validation: { status: string; issues: Array<{ field: string; message: string }> } }>('dap_rawdata_prepare_draft', { source_tables: ['rb_atm_withdrawal'], intent: INTENT, preferences: { target_database: 'nonexistent_db' } });
+    expect(nowhere.envelope).toMatchObject({ ok: true, data: { validation: { status: 'needs_input' } } });
+    const issue = nowhere.envelope.ok ? nowhere.envelope.data.validation.issues.find((entry) => entry.field === 'preferences.target_database') : undefined;
+    expect(issue?.message).toContain('nonexistent_db is not a target database');
+    expect(issue?.message).toContain('proj_analytics (standard)');
+  });
+
   it('refuses invisible or broken characters in the project name and reason, storing nothing', async () => {
     const before = await site.db.selectFrom('rawdata_draft_revision').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     for (const [field, intent] of [
@@ -137,8 +160,10 @@ describe('what the person wrote', () => {
 
 describe('finding tables', () => {
   it('says when it shows only the first 20 tables that match, and names the tables it does not know', async () => {
-    const all = await agent.call<{ tables: unknown[] }>('dap_rawdata_get_context', {});
+    const all = await agent.call<{ tables: unknown[]; permission_groups: Array<{ id: string; clearance: string }> }>('dap_rawdata_get_context', {});
     expect(all.envelope.ok && all.envelope.data.tables).toHaveLength(20);
+    // The groups an intent may name, with what each may be given, so the agent need not guess.
+    expect(all.envelope.ok && all.envelope.data.permission_groups).toContainEqual(expect.objectContaining({ id: 'grp-card-insight', clearance: 'classified' }));
     expect(all.text).toContain('These are the first 20 that match');
     const named = await agent.call('dap_rawdata_get_context', { source_tables: ['cd_card_transaction', 'cd_card_transactoin'] });
     expect(named.envelope).toMatchObject({ ok: true, data: { unknown_tables: ['cd_card_transactoin'] } });

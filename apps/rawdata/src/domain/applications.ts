@@ -65,7 +65,14 @@ export async function submitApplication(
   const draft = await ctx.drafts.find(principal!.id, request.draftId);
   if (!draft || draft.action !== DATA_COPY_ACTION) return (await alreadySubmitted(ctx, analyst.value.accountId, request.draftId)) ?? draftNotFound();
   if (draft.version !== request.draftVersion) {
-    return refusedWith({ code: 'CONFLICT', message: `Version ${request.draftVersion} is not the draft's current version ${draft.version}.`, field: 'draft_version', nextAction: `Have the person review and confirm version ${draft.version}, then submit that version with the new confirmation token.` });
+    return refusedWith({
+      code: 'CONFLICT',
+      message: `Version ${request.draftVersion} is not the draft's current version ${draft.version}.`,
+      field: 'draft_version',
+      nextAction:
+        `If the person's code is for version ${draft.version} (their confirmation page names the version; ticking the sensitive-data box makes a new one), ` +
+        `submit draft_version ${draft.version} with the same code and a new idempotency key. Otherwise have the person review and confirm version ${draft.version}.`,
+    });
   }
   const content = contentOf(draft);
   const unsubmittable = checkSubmittable(ctx, content, analyst.value.applicant);

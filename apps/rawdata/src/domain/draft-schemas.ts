@@ -36,7 +36,11 @@ export const permissionGroupIdSchema = z.string().max(40).regex(/^grp-[a-z0-9-]+
 export const intentSchema = z.strictObject({
   project_name: z.string().trim().min(1).max(80).regex(ONE_LINE, 'the project name is one line of text.'),
   reason: z.string().trim().min(1).max(500).regex(PLAIN_TEXT, 'the reason is plain text: no control or invisible characters.'),
-  permission_targets: z.array(permissionGroupIdSchema).min(1).max(MAX_PERMISSION_TARGETS),
+  permission_targets: z
+    .array(permissionGroupIdSchema)
+    .min(1)
+    .max(MAX_PERMISSION_TARGETS)
+    .refine((groups) => new Set(groups).size === groups.length, 'each permission group may be named once.'),
   requested_frequency: z.enum(UPDATE_FREQUENCIES),
 });
 

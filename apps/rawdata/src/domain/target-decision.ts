@@ -54,7 +54,12 @@ function chosenEnvironment(preferences: DraftPreferences, notes: EvaluationNotes
   if (preferences.target_environment !== null) return preferences.target_environment;
   if (preferences.target_database === null) return null;
   const owner = environmentOfDatabase(preferences.target_database);
-  if (owner === undefined) return null;
+  if (owner === undefined) {
+    // A database no environment has: said, never kept silently (the environment is then decided without it).
+    const all = TARGET_ENVIRONMENT_IDS.flatMap((env) => TARGET_ENVIRONMENTS[env].databases.map((db) => `${db.name} (${env})`));
+    notes.issues.push({ code: 'INVALID_INPUT', field: 'preferences.target_database', rule: 'RD-TARGET-SCHEMA', recoverable: true, message: `${preferences.target_database} is not a target database: the databases are ${all.join(', ')}.`, next_action: 'Ask the person which database to use, then revise with target_database (or null to let the environment decide).' });
+    return null;
+  }
   notes.resolved.push({ field: 'target.environment', value: owner, source: 'rule', rule: 'RD-TARGET-SCHEMA', reason: `the chosen database ${preferences.target_database} belongs to the ${owner} environment.` });
   return owner;
 }

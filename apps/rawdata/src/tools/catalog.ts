@@ -29,6 +29,7 @@ export const getContext = defineTool({
     'Finds source tables on the data platform (by exact names, or by words of their name, description or owning unit) and says, for each, ' +
     'its data level, update frequency and method, owner, which target environments may hold a copy, what the rules recommend ' +
     '(reference column, partition, housekeeping) and what they require (sensitive-data confirmation by the person). ' +
+    'It also lists the permission groups (intent.permission_targets) and the data level each may be given. ' +
     'Call it before dap_rawdata_prepare_draft. Concise by default; response_format "detailed" adds each table\'s columns with types and sensitivity. ' +
     'A table marked blocked cannot be requested by an agent: tell the person why and stop.',
   input: z.object({
@@ -60,6 +61,7 @@ export const getContext = defineTool({
       }),
     ),
     unknown_tables: z.array(z.string()),
+    permission_groups: z.array(z.object({ id: z.string(), label: z.string(), clearance: z.string() })),
     targets: z.array(z.object({ environment: z.string(), label: z.string(), databases: z.array(z.object({ name: z.string(), schema: z.string() })) })),
     evidence: z.object({ metadata_version: z.string(), rule_set: z.string() }),
   }),
@@ -105,8 +107,8 @@ export const submitApplication = defineTool({
   capability: DATA_COPY_CAPABILITY,
   description:
     'Submits the draft version the person confirmed on the review page, once: generates each item\'s code (progress is reported per item), ' +
-    'then submits the whole application. Takes only draft_id, draft_version, the confirmation_token the person gave you, and an idempotency_key you make ' +
-    '(a new random one per application; reuse it unchanged when you retry after a timeout or an error, so nothing is submitted twice). ' +
+    'then submits the whole application. Takes only draft_id, draft_version (the version the person\'s confirmation page names), the confirmation_token the person gave you, and an idempotency_key you make. ' +
+    'Repeat the very same call with the same key after a timeout, IN_PROGRESS or TEMPORARY_FAILURE: nothing is submitted twice. A call with other arguments (another version or code) needs a new key. ' +
     'Without a confirmation token from the person, do not call it: send the person to the draft\'s confirmationUrl.',
   input: z.object({
     draft_id: draftId,
@@ -132,7 +134,7 @@ export const getApplicationStatus = defineTool({
   effect: 'read',
   capability: DATA_COPY_CAPABILITY,
   description:
-    'Reads one of the person\'s applications: submitted, approved or rejected (with the operator\'s note), and its items. ' +
+    'Reads one of the person\'s applications (an operator may read any application): submitted, approved or rejected (with the operator\'s note), and its items. ' +
     'response_format "detailed" adds the payload exactly as submitted.',
   input: z.object({ application_id: z.string().min(1).max(80), response_format: responseFormat }),
   output: z.object({ application: applicationShape }),

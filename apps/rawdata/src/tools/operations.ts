@@ -14,6 +14,7 @@ import { submitApplication as submit, type SubmittedApplication } from '../domai
 import type { DomainFailure } from '../domain/domain-result.ts';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
 import { describeContext } from '../domain/table-context.ts';
+import { PERMISSION_GROUPS } from '../domain/permission-groups.ts';
 import { getApplicationStatus, prepareDraft, reviseDraft, submitApplication, type rawdataCatalog } from './catalog.ts';
 
 type RawdataTool = (typeof rawdataCatalog.tools)[number];
@@ -36,7 +37,9 @@ export function createRawdataOperations(ctx: RawdataContext): OperationMap<Rawda
       const analyst = await findAnalyst(ctx, principal);
       if (!analyst.ok) return failed(analyst);
       const answer = describeContext(input, { metadata: ctx.metadata, applicant: analyst.value.applicant });
-      return { ok: true, data: answer, guidance: { availableActions: [prepareDraft.name] }, evidence: versions(answer.evidence) };
+      // The groups intent.permission_targets names, with the highest data level each may be given.
+      const permissionGroups = PERMISSION_GROUPS.map((group) => ({ id: group.id, label: group.label, clearance: group.clearance }));
+      return { ok: true, data: { ...answer, permission_groups: permissionGroups }, guidance: { availableActions: [prepareDraft.name] }, evidence: versions(answer.evidence) };
     },
 
     async dap_rawdata_prepare_draft(input, { principal, traceId }) {
