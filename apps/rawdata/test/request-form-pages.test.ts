@@ -13,11 +13,8 @@ import { choicesFromForm, formFieldsFromChoices } from '../src/domain/request-fo
 import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
 import { CLASSIFIED_CHOICES, formFieldsFor, INTERNAL_CHOICES } from './support/rawdata-journey.ts';
 import { RULE_CASES } from './support/rule-cases.ts';
-import { signInPerson, type SitePerson } from './support/site-person.ts';
+import { signInPerson, type SitePerson, testIdText } from './support/site-person.ts';
 
-function text(page: HTMLElement, testId: string): string {
-  return page.querySelector(`[data-testid=${testId}]`)?.text.replace(/\s+/g, ' ').trim() ?? '';
-}
 
 function optionValues(page: HTMLElement, testId: string): string[] {
   return page.querySelectorAll(`[data-testid=${testId}] option`).map((option) => option.getAttribute('value') ?? '');
@@ -77,15 +74,15 @@ describe.each(DIALECTS)('the request form without a script (%s)', (dialect) => {
     expect(append.page.querySelector('[data-testid=housekeeping-hidden]')).toBeNull();
     const refresh = await person.post('/request', { action: 'update', source_tables: ['cr_collateral_register'], target_environment: 'standard' });
     expect(refresh.page.querySelector('[data-testid=retention-months]')).toBeNull();
-    expect(text(refresh.page, 'housekeeping-hidden')).toContain('No housekeeping for cr_collateral_register: refresh table');
+    expect(testIdText(refresh.page, 'housekeeping-hidden')).toContain('No housekeeping for cr_collateral_register: refresh table');
     const restricted = await person.post('/request', { action: 'update', source_tables: ['tm_bond_position'], target_environment: 'restricted' });
     expect(restricted.page.querySelector('[data-testid=retention-months]')).toBeNull();
-    expect(text(restricted.page, 'housekeeping-hidden')).toContain('restricted target');
+    expect(testIdText(restricted.page, 'housekeeping-hidden')).toContain('restricted target');
   });
 
   it('Update: a classified table shows the sensitive-data notice and the de-identification preview; an internal one neither', async () => {
     const classified = await person.post('/request', { action: 'update', source_tables: ['rb_deposit_daily_balance'], target_environment: 'standard' });
-    expect(text(classified.page, 'sensitive-notice')).toContain('This application copies classified data');
+    expect(testIdText(classified.page, 'sensitive-notice')).toContain('This application copies classified data');
     const preview = classified.page.querySelectorAll('[data-testid=deidentification-preview] tbody tr').map((row) => row.querySelectorAll('td').map((cell) => cell.text.trim()).slice(1, 4));
     expect(preview).toEqual([
       ['account_number', 'account_number', 'sha256'],
@@ -112,8 +109,8 @@ describe.each(DIALECTS)('the request form without a script (%s)', (dialect) => {
     expect(sent.status).toBe(303);
     expect(sent.location).toMatch(/^\/drafts\/drf-[\w-]+\/review$/);
     const review = await person.get(sent.location!);
-    expect(text(review.page, 'draft-version')).toBe('1');
-    expect(text(review.page, 'changes-summary')).toBe('This is the first version, prepared by you, in the request form.');
+    expect(testIdText(review.page, 'draft-version')).toBe('1');
+    expect(testIdText(review.page, 'changes-summary')).toBe('This is the first version, prepared by you, in the request form.');
     const audit = await site.db.selectFrom('agentready_audit_record').select(['tool', 'surface', 'outcome_code']).where('tool', '=', 'prepare_draft_from_form').execute();
     expect(audit).toEqual([{ tool: 'prepare_draft_from_form', surface: 'ui', outcome_code: 'SUCCESS' }]);
   });

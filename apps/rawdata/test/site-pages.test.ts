@@ -7,15 +7,12 @@
  * address, an access token or the session cookie. On SQLite and PostgreSQL.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parse, type HTMLElement } from 'node-html-parser';
+import { parse } from 'node-html-parser';
 import { connectMcpAgent, type McpAgent } from './support/mcp-agent.ts';
 import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
 import { agentPrepares, agentSubmits, formFieldsFor, INTERNAL_CHOICES, personConfirms, reviewPathOf } from './support/rawdata-journey.ts';
-import { signInPerson, type SitePerson } from './support/site-person.ts';
+import { signInPerson, type SitePerson, testIdText } from './support/site-person.ts';
 
-function text(page: HTMLElement, testId: string): string {
-  return page.querySelector(`[data-testid=${testId}]`)?.text.replace(/\s+/g, ' ').trim() ?? '';
-}
 
 /** How far an agent may go with each tool, as the site's policy says (agents' catalog, then the site's own steps). */
 const EXPECTED_AUTONOMY = [
@@ -84,7 +81,7 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
     const applicationId = await submittedApplication();
     const queue = await person.get('/operator');
     expect(queue.status).toBe(403);
-    expect(text(queue.page, 'problem-message')).toBe('Only a data platform operator may see the queue of applications.');
+    expect(testIdText(queue.page, 'problem-message')).toBe('Only a data platform operator may see the queue of applications.');
     expect(queue.page.querySelector('[data-testid=queue-entry]')).toBeNull();
     const decided = await person.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: '' });
     expect(decided.status).toBe(403);
@@ -96,12 +93,12 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
     await operator.get('/operator');
     const bare = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'rejected', note: '  ' });
     expect(bare.status).toBe(400);
-    expect(text(bare.page, 'operator-problem')).toBe('Say why the application is rejected.');
+    expect(testIdText(bare.page, 'operator-problem')).toBe('Say why the application is rejected.');
     expect(await statusOf(applicationId)).toBe('submitted');
     const rejected = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'rejected', note: 'Use the treasury mart instead.' });
     expect([rejected.status, rejected.location]).toEqual([303, '/operator']);
     const shown = await person.get(`/applications/${applicationId}`);
-    expect([text(shown.page, 'application-status'), text(shown.page, 'decision-note')]).toEqual(['rejected', 'Use the treasury mart instead.']);
+    expect([testIdText(shown.page, 'application-status'), testIdText(shown.page, 'decision-note')]).toEqual(['rejected', 'Use the treasury mart instead.']);
     const again = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: '' });
     expect(again.status).toBe(409);
     expect(await statusOf(applicationId)).toBe('rejected');
@@ -122,7 +119,7 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
       expect(entry.querySelector('[data-testid=approve-button]')).toBeNull();
       const own = await operator.post(`/operator/applications/${submitted.data.application_id}/decision`, { decision: 'approved', note: '' });
       expect(own.status).toBe(403);
-      expect(text(own.page, 'operator-problem')).toBe('An operator cannot decide their own application.');
+      expect(testIdText(own.page, 'operator-problem')).toBe('An operator cannot decide their own application.');
       expect(await statusOf(submitted.data.application_id)).toBe('submitted');
     } finally {
       await operatorAgent.close();

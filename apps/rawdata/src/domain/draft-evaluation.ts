@@ -100,7 +100,7 @@ function tableField(table: SourceTable, field: string): string {
 /** One payload item, noting what decided each of its values and whether the table is blocked. */
 function evaluateItem(table: SourceTable, choices: DraftChoices, env: Env | null, ctx: RuleContext, notes: EvaluationNotes): ApplicationItem {
   const block = tableBlock(table, ctx.applicant.clearance);
-  if (block) notes.issues.push({ code: 'BLOCKED', field: 'source_tables', rule: block.rule, recoverable: false, message: `${block.reason} (rule ${block.rule})`, next_action: BLOCKED_NEXT_ACTION });
+  if (block) notes.issues.push({ code: 'BLOCKED', field: 'source_tables', rule: block.rule, recoverable: false, message: block.reason, next_action: BLOCKED_NEXT_ACTION });
   for (const field of ['data_level', 'update_method', 'location', 'owner_unit'] as const) {
     const value = { data_level: table.dataLevel, update_method: table.updateMethod, location: table.location, owner_unit: table.ownerUnit }[field];
     notes.resolved.push({ field: tableField(table, field), value, source: 'metadata' });

@@ -26,7 +26,6 @@ import { draftRoutes } from './draft-routes.tsx';
 import { personOf, refusedPost } from './page-access.tsx';
 import { REQUEST_FORM_SCRIPT, requestRoutes } from './request-routes.tsx';
 
-export { personOf, refusedPost } from './page-access.tsx';
 
 /** What the page routes need. */
 export type PageRouteDeps = { ctx: RawdataContext; pipeline: InvocationPipeline; sessions: SiteSessions; logger: Logger };

@@ -63,3 +63,13 @@ export async function signInPerson(siteUrl: string, credentials: { email: string
     },
   };
 }
+
+/** The text of the element marked `data-testid=testId`, white space folded ('' when there is none). */
+export function testIdText(page: HTMLElement, testId: string): string {
+  return page.querySelector(`[data-testid=${testId}]`)?.text.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+/** The body rows of the table marked `data-testid=testId`, each as its cells' text. */
+export function tableRows(page: HTMLElement, testId: string): string[][] {
+  return page.querySelectorAll(`[data-testid=${testId}] tbody tr`).map((row) => row.querySelectorAll('td, th').map((cell) => cell.text.replace(/\s+/g, ' ').trim()));
+}

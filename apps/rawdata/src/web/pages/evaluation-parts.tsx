@@ -34,7 +34,7 @@ export function EvaluationSummary({ evaluation, alert = false }: { evaluation: D
           {issues.map((issue, index) => (
             <li key={index}>
               {issue.message}
-              {issue.rule && !issue.message.includes(issue.rule) && ` (${issue.rule})`}
+              {issue.rule && ` (${issue.rule})`}
             </li>
           ))}
         </ul>
