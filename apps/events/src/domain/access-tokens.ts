@@ -8,11 +8,13 @@
  */
 import type { Kysely } from 'kysely';
 import {
+  accessTokenPattern,
   createAccessToken as createIdentityToken,
   isSecretTokenShape,
   listAccessTokens as listIdentityTokens,
   revokeAccessToken as revokeIdentityToken,
   verifyAccessToken as verifyIdentityToken,
+  withoutAccessTokens as withoutTokensOf,
   type AccessTokenRecord,
   type AccessTokenRules,
   type IdentityContext,
@@ -31,19 +33,11 @@ import { toSiteIso } from './site-time.ts';
 export const ACCESS_TOKEN_PREFIX = 'are_pat_';
 
 /** A token, or what is left of one, wherever it stands in a text: the prefix and the characters that may follow it. */
-export const ACCESS_TOKEN_PATTERN = new RegExp(`${ACCESS_TOKEN_PREFIX}[A-Za-z0-9_-]*`);
+export const ACCESS_TOKEN_PATTERN = accessTokenPattern({ prefix: ACCESS_TOKEN_PREFIX });
 
-/**
- * An error as it may go to a log: every access token in its message and stack
- * (a client may send one where a tool's name belongs, and a library may quote
- * it back) shows as `are_pat_[redacted]`. Answers a new Error; `error` is left as it is.
- */
+/** An error as it may go to a log, every access token in it shown as `are_pat_[redacted]` (agentready/identity). */
 export function withoutAccessTokens(error: Error): Error {
-  const hide = (text: string) => text.replace(new RegExp(ACCESS_TOKEN_PATTERN.source, 'g'), `${ACCESS_TOKEN_PREFIX}[redacted]`);
-  const redacted = new Error(hide(error.message));
-  redacted.name = error.name;
-  redacted.stack = error.stack === undefined ? undefined : hide(error.stack);
-  return redacted;
+  return withoutTokensOf(error, { prefix: ACCESS_TOKEN_PREFIX });
 }
 
 /** How long a token works after it is created, in days (then it is refused, and the person creates a new one). */

@@ -6,15 +6,13 @@
  * and CSRF token); the visitor's saved events join the account.
  */
 import { Hono, type Context } from 'hono';
-import { sessionCookiePolicy, type SessionCookiePolicy, type StartedSession } from 'agentready/identity';
+import { callerAddressOf, clearSessionCookies, sessionCookiePolicy, setSessionCookie, type SessionCookiePolicy, type StartedSession } from 'agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import type { SignInLimits } from 'agentready/runtime';
-import { callerAddressOf } from 'agentready/identity';
 import { respondWithFailure, type ApiFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
 import { parseJsonBody } from './request-input.ts';
 import { changePasswordBodySchema, credentialsBodySchema } from './request-schemas.ts';
-import { clearSessionCookies, setSessionCookie } from './session-middleware.ts';
 
 /** Options of {@link accountRoutes}. */
 export type AccountRoutesOptions = {

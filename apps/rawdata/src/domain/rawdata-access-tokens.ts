@@ -6,7 +6,7 @@
  * review page). Created, listed and revoked only in the person's browser.
  */
 import type { Kysely } from 'kysely';
-import { createAccessToken, listAccessTokens, revokeAccessToken, verifyAccessToken, type AccessTokenRecord, type AccessTokenRules, type IdentityResult, type IdentityTables } from 'agentready/identity';
+import { accessTokenPattern, createAccessToken, listAccessTokens, revokeAccessToken, verifyAccessToken, withoutAccessTokens, type AccessTokenRecord, type AccessTokenRules, type IdentityResult, type IdentityTables } from 'agentready/identity';
 import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
 import { z } from 'zod';
 import type { RawdataContext } from './rawdata-context.ts';
@@ -15,7 +15,7 @@ import type { RawdataContext } from './rawdata-context.ts';
 export const RAWDATA_TOKEN_PREFIX = 'ard_pat_';
 
 /** An access token wherever it stands in text (for redaction in audit evidence and logs). */
-export const RAWDATA_TOKEN_PATTERN = new RegExp(`${RAWDATA_TOKEN_PREFIX}[A-Za-z0-9_-]*`);
+export const RAWDATA_TOKEN_PATTERN = accessTokenPattern({ prefix: RAWDATA_TOKEN_PREFIX });
 
 /** The site's token rules. */
 export const RAWDATA_TOKEN_RULES: AccessTokenRules = { prefix: RAWDATA_TOKEN_PREFIX, lifetimeDays: 90, maxPerAccount: 10, scopes: ['read', 'prepare', 'submit'] };
@@ -58,12 +58,7 @@ export async function verifyRawdataToken(ctx: RawdataContext, presented: string 
   return verifyAccessToken(identityOf(ctx), RAWDATA_TOKEN_RULES, presented);
 }
 
-/** An error as it may go to a log: access tokens in its message and stack redacted. */
+/** An error as it may go to a log, every access token in it shown as `ard_pat_[redacted]` (agentready/identity). */
 export function withoutRawdataTokens(error: unknown): unknown {
-  if (!(error instanceof Error)) return error;
-  const hide = (text: string) => text.replace(new RegExp(RAWDATA_TOKEN_PATTERN.source, 'g'), `${RAWDATA_TOKEN_PREFIX}[redacted]`);
-  const redacted = new Error(hide(error.message));
-  redacted.name = error.name;
-  redacted.stack = error.stack === undefined ? undefined : hide(error.stack);
-  return redacted;
+  return error instanceof Error ? withoutAccessTokens(error, RAWDATA_TOKEN_RULES) : error;
 }

@@ -6,23 +6,22 @@
  * signed in, the session's CSRF token in the form's `csrf_token` field.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Kysely } from 'kysely';
 import type { SignInLimits } from 'agentready/runtime';
 import {
   callerAddressOf,
   checkCredentials,
+  clearSessionCookies,
   DEFAULT_SESSION_LIFETIMES,
   endSession,
   findSession,
   presentedSessionCookie,
   secretsEqual,
-  sessionCookiePathsToClear,
   sessionCookiePolicy,
+  setSessionCookie,
   signInSession,
   type IdentityResult,
   type IdentityTables,
-  type SessionCookiePolicy,
   type StartedSession,
 } from 'agentready/identity';
 import type { RawdataDatabase } from '../store/schema.ts';
@@ -75,7 +74,7 @@ export function createSiteSessions(db: Kysely<RawdataDatabase>, now: () => Date,
       await signInLimits?.succeeded(credentials.email);
       const started = await signInSession(identity, lifetimes, checked.value, c.get('session')?.sessionId ?? null);
       const policy = policyOf(c);
-      setCookie(c, policy.name, started.cookieValue, { httpOnly: true, sameSite: 'Lax', path: '/', secure: policy.secure, expires: started.expiresAt });
+      setSessionCookie(c, policy, started);
       return { ok: true, value: started };
     },
     async signOut(c) {
@@ -94,9 +93,4 @@ export function createSiteSessions(db: Kysely<RawdataDatabase>, now: () => Date,
 export function hasSessionCsrfToken(c: Context<RawdataEnv>, presented: unknown): boolean {
   const session = c.get('session');
   return session !== null && typeof presented === 'string' && secretsEqual(session.csrfToken, presented);
-}
-
-function clearSessionCookies(c: Context, policy: SessionCookiePolicy): void {
-  const paths = policy.name.startsWith('__Host-') ? ['/'] : sessionCookiePathsToClear(c.req.path);
-  for (const path of paths) deleteCookie(c, policy.name, { path, secure: policy.secure });
 }

@@ -210,3 +210,26 @@ function onlyThePerson() {
 function signInFirst() {
   return identityRefusal('UNAUTHENTICATED', 'Sign in to manage access tokens.', { nextAction: 'Sign in on the site, then try again.' });
 }
+
+/**
+ * Where an app's access token stands in text: its prefix and what may follow
+ * (for `credentialPattern`, so audit evidence never keeps one, and for logs).
+ */
+export function accessTokenPattern(rules: Pick<AccessTokenRules, 'prefix'>): RegExp {
+  return new RegExp(`${rules.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[A-Za-z0-9_-]*`);
+}
+
+/**
+ * An error as it may go to a log: every access token of the app in its
+ * message and stack shows as `<prefix>[redacted]` (a client may send one
+ * where a tool's name belongs, and a library may quote it back). Answers a
+ * new Error; `error` is left as it is.
+ */
+export function withoutAccessTokens(error: Error, rules: Pick<AccessTokenRules, 'prefix'>): Error {
+  const pattern = new RegExp(accessTokenPattern(rules).source, 'g');
+  const hide = (text: string) => text.replace(pattern, `${rules.prefix}[redacted]`);
+  const redacted = new Error(hide(error.message));
+  redacted.name = error.name;
+  redacted.stack = error.stack === undefined ? undefined : hide(error.stack);
+  return redacted;
+}

@@ -22,7 +22,7 @@ export {
 export type { SessionLifetimes, SessionState, SessionLookup, StartedSession, SessionJoinsAccount } from './sessions.ts';
 export { sessionCookiePolicy, presentedSessionCookie, sessionCookiePathsToClear, SESSION_COOKIE_BASE_NAME } from './session-cookie.ts';
 export type { SessionCookiePolicy, PresentedSessionCookie } from './session-cookie.ts';
-export { createAccessToken, listAccessTokens, revokeAccessToken, verifyAccessToken } from './access-tokens.ts';
+export { createAccessToken, listAccessTokens, revokeAccessToken, verifyAccessToken, accessTokenPattern, withoutAccessTokens } from './access-tokens.ts';
 export type { AccessTokenRules, AccessTokenRecord } from './access-tokens.ts';
 export { TOKEN_SCOPES, TOKEN_SCOPE_NAMES, DEFAULT_TOKEN_SCOPES, isTokenScope, effectsOfScope } from './token-scopes.ts';
 export type { TokenScope } from './token-scopes.ts';
@@ -32,3 +32,4 @@ export { newSecretToken, isSecretTokenShape, newPublicRef, sha256Hex, secretsEqu
 export { identityRefusal } from './identity-result.ts';
 export type { IdentityFailure, IdentityResult } from './identity-result.ts';
 export { callerAddressOf } from './caller-address.ts';
+export { setSessionCookie, clearSessionCookies } from './session-cookie-headers.ts';
