@@ -4,8 +4,7 @@
  * with that trace id and the calls linked to it (the same registration draft
  * or confirmation, for the same account; agentready/runtime, findJourney).
  */
-import { parseArgs } from 'node:util';
-import { findJourney, isTraceId, type ActivityEntry } from 'agentready/runtime';
+import { findJourney, readTraceArguments, type ActivityEntry } from 'agentready/runtime';
 import { MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
 import { toSiteIso } from '../domain/site-time.ts';
@@ -32,22 +31,12 @@ export type TraceOutput = { out(text: string): void; err(text: string): void };
  *   not exist or cannot be opened (the site's database only, never created).
  */
 export async function runTraceCommand(args: string[], env: { DATABASE_URL?: string }, output: TraceOutput): Promise<number> {
-  let parsed: { positionals: string[]; values: { json?: boolean | undefined } };
-  try {
-    parsed = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    output.err(`${(error as Error).message}\nUsage: agentready-events trace <traceId> [--json]\n`);
-    return 2;
+  const read = readTraceArguments(args, 'agentready-events trace');
+  if (!read.ok) {
+    output.err(`${read.problem}\n`);
+    return read.exitCode;
   }
-  const [traceId, ...extra] = parsed.positionals;
-  if (traceId === undefined || extra.length > 0) {
-    output.err('Give exactly one trace id.\nUsage: agentready-events trace <traceId> [--json]\n');
-    return 2;
-  }
-  if (!isTraceId(traceId)) {
-    output.err(`"${printable(traceId)}" is not a trace id: a trace id looks like 3f2b8c1e-5d4a-4b6e-9c7d-1a2b3c4d5e6f (the traceId of a log line).\n`);
-    return 1;
-  }
+  const { traceId } = read;
   let db: Kysely<EventsDatabase>;
   try {
     db = await prepareEventsDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true });
@@ -62,7 +51,7 @@ export async function runTraceCommand(args: string[], env: { DATABASE_URL?: stri
       output.err(`No audit record has the trace id ${traceId} in this database (DATABASE_URL).\n`);
       return 1;
     }
-    output.out(parsed.values.json ? `${JSON.stringify(journey, null, 2)}\n` : journey.map((entry) => journeyLine(entry, traceId)).join('\n') + '\n');
+    output.out(read.json ? `${JSON.stringify(journey, null, 2)}\n` : journey.map((entry) => journeyLine(entry, traceId)).join('\n') + '\n');
     return 0;
   } finally {
     await db.destroy();
@@ -90,10 +79,4 @@ function journeyLine(entry: ActivityEntry, asked: string): string {
     `${entry.durationMs} ms`,
     entry.traceId,
   ].join('  ');
-}
-
-/** What the person typed, cut short and without control characters, to quote back. */
-function printable(text: string): string {
-  const cleaned = text.replace(/[\p{Cc}\p{Cf}]/gu, '?');
-  return cleaned.length > 60 ? `${cleaned.slice(0, 60)}…` : cleaned;
 }

@@ -8,8 +8,7 @@
  * in that version and who changed it, the confirmation, and the application
  * id or the error.
  */
-import { parseArgs } from 'node:util';
-import { findJourney, isTraceId, type JourneyEntry } from 'agentready/runtime';
+import { findJourney, readTraceArguments, type JourneyEntry } from 'agentready/runtime';
 import { MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
@@ -37,22 +36,12 @@ export type JourneyStep = JourneyEntry & { draftChange: { changedBy: string; cha
  *   database that does not exist (never created) or cannot be opened.
  */
 export async function runTraceCommand(args: string[], env: { DATABASE_URL?: string }, output: TraceOutput): Promise<number> {
-  let parsed: { positionals: string[]; values: { json?: boolean | undefined } };
-  try {
-    parsed = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    output.err(`${(error as Error).message}\nUsage: agentready-rawdata trace <traceId> [--json]\n`);
-    return 2;
+  const read = readTraceArguments(args, 'agentready-rawdata trace');
+  if (!read.ok) {
+    output.err(`${read.problem}\n`);
+    return read.exitCode;
   }
-  const [traceId, ...extra] = parsed.positionals;
-  if (traceId === undefined || extra.length > 0) {
-    output.err('Give exactly one trace id.\nUsage: agentready-rawdata trace <traceId> [--json]\n');
-    return 2;
-  }
-  if (!isTraceId(traceId)) {
-    output.err('That is not a trace id: a trace id looks like 3f2b8c1e-5d4a-4b6e-9c7d-1a2b3c4d5e6f (the traceId of a log line).\n');
-    return 1;
-  }
+  const { traceId } = read;
   let db: Kysely<RawdataDatabase>;
   try {
     db = await prepareRawdataDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true });
@@ -66,7 +55,7 @@ export async function runTraceCommand(args: string[], env: { DATABASE_URL?: stri
       output.err(`No audit record has the trace id ${traceId} in this database (DATABASE_URL).\n`);
       return 1;
     }
-    output.out(parsed.values.json ? `${JSON.stringify(journey, null, 2)}\n` : journey.map((step) => journeyLines(step, traceId)).join('\n') + '\n');
+    output.out(read.json ? `${JSON.stringify(journey, null, 2)}\n` : journey.map((step) => journeyLines(step, traceId)).join('\n') + '\n');
     return 0;
   } finally {
     await db.destroy();

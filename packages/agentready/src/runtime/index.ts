@@ -49,3 +49,5 @@ export { createConfirmationStore, CONFIRMATION_TOKEN_LIFETIME_MS } from './confi
 export type { ConfirmationStore, ConfirmationStoreOptions, MintedConfirmation, ConsumedConfirmation, MintOutcome, ConsumeOutcome } from './confirmations.ts';
 export { runCommitUnderKey, isKeptForKey } from './commit-step.ts';
 export type { CommitContext, StoredCommitAnswer } from './commit-step.ts';
+export { readTraceArguments } from './trace-arguments.ts';
+export type { TraceArguments } from './trace-arguments.ts';
