@@ -126,6 +126,23 @@ for (const dialect of DIALECTS) {
       expect(await confirmationRows(db)).toHaveLength(1);
     });
 
+    it('are minted for an app view (the widget a chat host renders) for a principal acting for an account, token or OAuth alike, and consumed like any other', async () => {
+      const { db, confirmations, aliceDraft } = await storesOn(dialect);
+      const draft = await aliceDraft({ gift: 'prod_mug', quantity: 1 });
+      const minted = await confirmations.mintForAppView(aliceOauth, { action: 'register', draft });
+      if (!minted.ok) throw new Error(minted.failure.message);
+      expect(minted.minted.token).toMatch(/^cft_/);
+      expect(await confirmations.check({ ownerId: ALICE.id, action: 'register', token: minted.minted.token, draftId: draft.id })).toBeNull();
+      const byToken = await confirmations.mintForAppView(aliceToken, { action: 'register', draft });
+      expect(byToken.ok).toBe(true);
+      const nobody: Principal = { id: 'internal-anon', kind: 'token', ref: 'pat-service', account: null };
+      const refused = await confirmations.mintForAppView(nobody, { action: 'register', draft });
+      expect(refusal(refused, [draft.id])).toMatchObject({ code: 'FORBIDDEN', message: 'Only a person signed in to the site can confirm this.' });
+      const stale = await confirmations.mintForAppView(aliceOauth, { action: 'register', draft: { id: draft.id, version: 2 } });
+      expect(refusal(stale, [])).toMatchObject({ code: 'CONFLICT', field: 'draft_version' });
+      expect(await confirmationRows(db)).toHaveLength(2);
+    });
+
     it('are not minted for a stale version or content, another action, or another owner’s draft', async () => {
       const { db, confirmations, aliceDraft } = await storesOn(dialect);
       const first = await aliceDraft({ name: 'Ada', seats: 2 });

@@ -74,6 +74,19 @@ describe('envelope', () => {
     expect(readToolResult(JSON.parse(JSON.stringify(refusal)))).toMatchObject({ code: 'CONFLICT', replayed: true, stateVersion: 2 });
     expect(fail({ code: 'IN_PROGRESS', message: 'Still running.', retryAfterSeconds: 2.2 }, 0).retryAfterSeconds).toBe(3);
   });
+
+  it('keeps what changed on a CONFLICT only, in the schema and when read back as JSON', () => {
+    const changes = [
+      { field: 'price', was: 4999, now: 5499 },
+      { field: 'availability', was: 'available', now: 'discontinued' },
+    ];
+    const conflict = fail({ code: 'CONFLICT', message: 'The price changed.', changes }, 2);
+    expect(conflict.changes).toEqual(changes);
+    expect(fail({ code: 'NOT_FOUND', message: 'Gone.', changes }, 2)).not.toHaveProperty('changes');
+    expect(envelopeSchema(lookup.output).safeParse(conflict).success).toBe(true);
+    expect(readToolResult(JSON.parse(JSON.stringify(conflict)))).toEqual(conflict);
+    expect(readToolResult({ ...conflict, changes: [{ field: 'price', was: { amount: 1 }, now: 2 }] })).toBeNull();
+  });
 });
 
 describe('defineTool', () => {

@@ -12,6 +12,8 @@ const guidanceSchema = z.object({
   confirmationUrl: z.string().optional(),
 });
 
+const changeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
 /** Schema of the failure branch, the same for every tool. */
 export const toolFailureSchema = z.object({
   ok: z.literal(false),
@@ -21,6 +23,8 @@ export const toolFailureSchema = z.object({
   nextAction: z.string().optional(),
   field: z.string().optional(),
   candidates: z.array(z.object({ id: z.string(), label: z.string() })).optional(),
+  /** With CONFLICT: what changed since the caller's view, as it was and as it is now. */
+  changes: z.array(z.object({ field: z.string(), was: changeValue, now: changeValue })).optional(),
   /** Whole seconds before the same call may succeed (RATE_LIMITED, IN_PROGRESS; TEMPORARY_FAILURE may say it too). */
   retryAfterSeconds: z.number().int().nonnegative().optional(),
   uiUpdated: z.literal(false),

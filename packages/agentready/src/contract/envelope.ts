@@ -48,6 +48,8 @@ export type ToolFailure = {
   nextAction?: string;
   field?: string;
   candidates?: Candidate[];
+  /** With CONFLICT: what changed since the caller's view (a price, an availability), each as it was and as it is now. */
+  changes?: Change[];
   /**
    * Whole seconds to wait before the same call may succeed: set with
    * RATE_LIMITED (when the window ends) and IN_PROGRESS (when the running
@@ -60,6 +62,14 @@ export type ToolFailure = {
   replayed?: true;
 };
 
+/**
+ * One fact that changed under the caller (a CONFLICT's `changes`): the
+ * field's name in the caller's terms (`price`, `availability`), its value as
+ * the caller last saw it and its value now. A widget reads these to show what
+ * changed without parsing the message.
+ */
+export type Change = { field: string; was: string | number | boolean | null; now: string | number | boolean | null };
+
 /** What every tool answers on every surface (docs/architecture.md, "The envelope"). */
 export type ToolResult<T, Action extends string = string> = ToolSuccess<T, Action> | ToolFailure;
 
@@ -70,6 +80,8 @@ export type FailureDetails = {
   nextAction?: string;
   field?: string;
   candidates?: Candidate[];
+  /** What changed since the caller's view; kept with CONFLICT only. */
+  changes?: Change[];
   /** Whole seconds before a retry may succeed (RATE_LIMITED, IN_PROGRESS, TEMPORARY_FAILURE); other codes drop it. */
   retryAfterSeconds?: number;
 };
@@ -112,6 +124,7 @@ export function fail(details: FailureDetails, stateVersion: number): ToolFailure
   if (details.nextAction !== undefined) failure.nextAction = details.nextAction;
   if (details.field !== undefined) failure.field = details.field;
   if (details.candidates !== undefined) failure.candidates = details.candidates;
+  if (details.changes !== undefined && details.code === 'CONFLICT') failure.changes = details.changes;
   if (details.retryAfterSeconds !== undefined && RETRY_AFTER_CODES.has(details.code)) {
     failure.retryAfterSeconds = Math.max(1, Math.ceil(details.retryAfterSeconds));
   }
@@ -175,19 +188,33 @@ function readGuidance(value: unknown): Guidance | null {
 }
 
 function readFailure(value: Record<string, unknown>, stateVersion: number): ToolFailure | null {
-  const { code, message, retryable, nextAction, field, candidates, retryAfterSeconds, uiUpdated } = value;
+  const { code, message, retryable, nextAction, field, candidates, changes, retryAfterSeconds, uiUpdated } = value;
   if (typeof code !== 'string' || !Object.hasOwn(ERROR_CODES, code) || typeof message !== 'string' || typeof retryable !== 'boolean') return null;
   if (!isOptional(nextAction, 'string') || !isOptional(field, 'string') || uiUpdated !== false || !isReplayFlag(value['replayed'])) return null;
   if (retryAfterSeconds !== undefined && !(Number.isSafeInteger(retryAfterSeconds) && (retryAfterSeconds as number) >= 0)) return null;
   const choices = candidates === undefined ? undefined : readCandidates(candidates);
   if (choices === null) return null;
+  const changed = changes === undefined ? undefined : readChanges(changes);
+  if (changed === null) return null;
   const failure: ToolFailure = { ok: false, code: code as ErrorCode, message, retryable, uiUpdated: false, stateVersion };
   if (nextAction !== undefined) failure.nextAction = nextAction as string;
   if (field !== undefined) failure.field = field as string;
   if (choices !== undefined) failure.candidates = choices;
+  if (changed !== undefined) failure.changes = changed;
   if (retryAfterSeconds !== undefined) failure.retryAfterSeconds = retryAfterSeconds as number;
   if (value['replayed'] === true) failure.replayed = true;
   return failure;
+}
+
+function readChanges(value: unknown): Change[] | null {
+  if (!Array.isArray(value)) return null;
+  const scalar = (item: unknown) => item === null || ['string', 'number', 'boolean'].includes(typeof item);
+  const changes: Change[] = [];
+  for (const item of value) {
+    if (!isRecord(item) || typeof item['field'] !== 'string' || !scalar(item['was']) || !scalar(item['now'])) return null;
+    changes.push({ field: item['field'], was: item['was'] as Change['was'], now: item['now'] as Change['now'] });
+  }
+  return changes;
 }
 
 function readCandidates(value: unknown): Candidate[] | null {

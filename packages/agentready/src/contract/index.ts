@@ -13,7 +13,7 @@ export { COMMIT_INPUT_FIELDS, ToolContractError, toolContractViolations } from '
 export type { DeclaredTool } from './contract-rules.ts';
 export { secondsInWords } from './retry-after.ts';
 export { envelopeSchema, toolFailureSchema } from './envelope-schema.ts';
-export type { ToolResult, ToolSuccess, ToolFailure, Guidance, Candidate, FailureDetails } from './envelope.ts';
+export type { ToolResult, ToolSuccess, ToolFailure, Guidance, Candidate, Change, FailureDetails } from './envelope.ts';
 export { ERROR_CODES, ERROR_CODE_LIST, isRetryable } from './errors.ts';
 export type { ErrorCode } from './errors.ts';
 export { annotationsFor, requiresPrincipal } from './effects.ts';

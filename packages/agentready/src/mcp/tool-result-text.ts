@@ -103,6 +103,9 @@ function failureText(failure: ToolFailure): string {
   if (failure.nextAction) parts.push(failure.nextAction);
   if (failure.retryAfterSeconds !== undefined) parts.push(`Calling again may succeed after ${secondsInWords(failure.retryAfterSeconds)}.`);
   else if (failure.retryable) parts.push('Calling again later may succeed.');
+  if (failure.changes && failure.changes.length > 0) {
+    parts.push(`Changed: ${failure.changes.map((change) => `${change.field} was ${JSON.stringify(change.was)}, now ${JSON.stringify(change.now)}`).join('; ')}.`);
+  }
   if (failure.candidates && failure.candidates.length > 0) {
     // A label names a thing in its owner's words (an event title): quoted like any third-party text.
     const choices = failure.candidates.map((candidate) => `${candidate.id} (${quotedText(candidate.label)})`);

@@ -61,6 +61,20 @@ export type ConfirmationStore = {
    */
   mint(principal: Principal, input: { action: string; draft: { id: string; version: number; hash?: string } }): Promise<MintOutcome>;
   /**
+   * Mints a token as {@link mint} does, for a person who confirms in an MCP
+   * Apps view (a widget the chat host renders) instead of on the site: any
+   * principal acting for an account may ask (the widget reaches the server
+   * through the host with the same grant as the model), so the token's
+   * secrecy carries the rule. The caller must hand it only to the view: in
+   * the tool result's `_meta` (which hosts give the view and keep from the
+   * model: MCP Apps 2026-01-26; ChatGPT Apps "`_meta` … only to the
+   * component"), never in `structuredContent` or text, and the commit tool
+   * that takes it must be visible to the app only (`_meta.ui.visibility`
+   * `["app"]`). A principal acting for no account is refused FORBIDDEN;
+   * other refusals as {@link mint}.
+   */
+  mintForAppView(principal: Principal, input: { action: string; draft: { id: string; version: number; hash?: string } }): Promise<MintOutcome>;
+  /**
    * Consumes the token inside the caller's transaction `trx` and re-checks the
    * draft's current state there; a refusal changes nothing. Refusals, in this
    * order: unknown token, another owner's, another action's, or bound to
@@ -101,34 +115,43 @@ export function createConfirmationStore(db: Kysely<any>, options: ConfirmationSt
   const now = options.now ?? (() => new Date());
   const lifetimeMs = options.lifetimeMs ?? CONFIRMATION_TOKEN_LIFETIME_MS;
   const drafts = createDraftStore(db, { now });
+  async function mintToken(principal: Principal, input: { action: string; draft: { id: string; version: number; hash?: string } }): Promise<MintOutcome> {
+    const current = await drafts.find(principal.id, input.draft.id);
+    const refusal = mintRefusal(current, input);
+    if (refusal) return { ok: false, failure: refusal };
+    const draft = current as Draft;
+    const minted = { token: `cft_${randomBytes(32).toString('base64url')}`, confirmationId: `cnf-${randomBytes(16).toString('base64url')}` };
+    const mintedAt = now();
+    const expiresAt = new Date(mintedAt.getTime() + lifetimeMs);
+    await runtimeDb
+      .insertInto('agentready_confirmation')
+      .values({
+        id: minted.confirmationId,
+        token_hash: tokenHash(minted.token),
+        owner_id: principal.id,
+        action: input.action,
+        draft_id: draft.id,
+        draft_version: draft.version,
+        draft_hash: draft.hash,
+        created_at: mintedAt.toISOString(),
+        expires_at_ms: expiresAt.getTime(),
+        used_at: null,
+      })
+      .execute();
+    return { ok: true, minted: { ...minted, expiresAt } };
+  }
   return {
     async mint(principal, input) {
       if (principal.kind !== 'session') {
         return { ok: false, failure: { code: 'FORBIDDEN', message: 'Only the person can confirm this, on the site.', nextAction: 'Ask the person to confirm it on the site.' } };
       }
-      const current = await drafts.find(principal.id, input.draft.id);
-      const refusal = mintRefusal(current, input);
-      if (refusal) return { ok: false, failure: refusal };
-      const draft = current as Draft;
-      const minted = { token: `cft_${randomBytes(32).toString('base64url')}`, confirmationId: `cnf-${randomBytes(16).toString('base64url')}` };
-      const mintedAt = now();
-      const expiresAt = new Date(mintedAt.getTime() + lifetimeMs);
-      await runtimeDb
-        .insertInto('agentready_confirmation')
-        .values({
-          id: minted.confirmationId,
-          token_hash: tokenHash(minted.token),
-          owner_id: principal.id,
-          action: input.action,
-          draft_id: draft.id,
-          draft_version: draft.version,
-          draft_hash: draft.hash,
-          created_at: mintedAt.toISOString(),
-          expires_at_ms: expiresAt.getTime(),
-          used_at: null,
-        })
-        .execute();
-      return { ok: true, minted: { ...minted, expiresAt } };
+      return mintToken(principal, input);
+    },
+    async mintForAppView(principal, input) {
+      if (principal.account == null) {
+        return { ok: false, failure: { code: 'FORBIDDEN', message: 'Only a person signed in to the site can confirm this.', nextAction: 'Connect the app to the person\'s account, then prepare again.' } };
+      }
+      return mintToken(principal, input);
     },
     consumeWithin: (trx, input) => consumeConfirmation(trx as Kysely<RuntimeTables>, input, now()),
     async check(input) {

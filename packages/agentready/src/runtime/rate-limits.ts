@@ -71,7 +71,8 @@ export type RateLimiterOptions = {
 
 /** A limiter's answer for one call. */
 export type RateLimitDecision =
-  | { allowed: true }
+  /** `remaining`: points left in the window after this one (absent when the store failed and the call was let through). */
+  | { allowed: true; remaining?: number }
   /** Over the limit: the key may call again in `retryAfterSeconds` (whole seconds, at least 1). */
   | { allowed: false; reason: 'limited'; retryAfterSeconds: number }
   /** The store failed and the limiter refuses then (`whenStoreFails: 'refuse'`). */
@@ -120,8 +121,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     name,
     async consume(key) {
       try {
-        await serialize(() => limiter.consume(boundedKey(key)));
-        return { allowed: true };
+        const counted = await serialize(() => limiter.consume(boundedKey(key)));
+        return { allowed: true, remaining: counted.remainingPoints };
       } catch (outcome) {
         if (outcome instanceof RateLimiterRes) {
           return { allowed: false, reason: 'limited', retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)) };
