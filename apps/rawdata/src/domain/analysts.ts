@@ -6,7 +6,7 @@
 import { accountIdOf } from 'agentready/identity';
 import type { Principal } from 'agentready/runtime';
 import type { Applicant } from './application-draft.ts';
-import { refusedWith, succeeded, type DomainResult } from './domain-result.ts';
+import { refusedWith, succeeded, type DomainResult } from 'agentready';
 import type { RawdataContext } from './rawdata-context.ts';
 
 /** An analyst: the applicant the rules see, the account's row id (internal), and whether they are an operator. */

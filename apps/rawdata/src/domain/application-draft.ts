@@ -7,7 +7,7 @@
  * unknown or duplicate tables and the one-target conflict are refused. No I/O.
  */
 import { parseToolInput } from 'agentready';
-import { refused, succeeded, type DomainResult } from './domain-result.ts';
+import { refused, succeeded, type DomainResult } from 'agentready';
 import { evaluateChoices, evaluationOf } from './draft-evaluation.ts';
 import { draftChangesSchema, draftChoicesSchema, MAX_SOURCE_TABLES } from './draft-schemas.ts';
 import type { DraftChanges, DraftChoices, DraftContent, DraftEvaluation, RuleContext } from './draft-shapes.ts';

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { draftVersionConflict, type Draft, type DraftRef, type Principal } from 'agentready/runtime';
 import { buildDraft, evaluateDraft, reviseChoices, type DraftChanges, type DraftChoices, type DraftContent, type DraftEvaluation } from './application-draft.ts';
 import { findAnalyst, type Analyst } from './analysts.ts';
-import { refusedWith, succeeded, type DomainResult } from './domain-result.ts';
+import { refusedWith, succeeded, type DomainResult } from 'agentready';
 import { DATA_COPY_ACTION, type RawdataContext } from './rawdata-context.ts';
 
 /** Who made a version: an agent's tool call, the person on the review page, or the person's request form. */

@@ -9,7 +9,7 @@ import type { ApplicationPayload } from './application-draft.ts';
 import type { ApplicationStatus } from './applications.ts';
 import { findAnalyst } from './analysts.ts';
 import type { GeneratedItemCode } from './code-generation.ts';
-import { refusedWith, succeeded, type DomainResult } from './domain-result.ts';
+import { refusedWith, succeeded, type DomainResult } from 'agentready';
 import type { RawdataContext } from './rawdata-context.ts';
 
 /** An application as lists show it. Times are ISO 8601 UTC. */

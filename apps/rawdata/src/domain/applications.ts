@@ -16,7 +16,7 @@ import { evaluateDraft, type ApplicationPayload } from './application-draft.ts';
 import { contentOf, draftNotFound } from './application-drafts.ts';
 import { findAnalyst } from './analysts.ts';
 import type { GeneratedItemCode } from './code-generation.ts';
-import { refusedWith, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
+import { refusedWith, succeeded, type DomainFailure, type DomainResult } from 'agentready';
 import { DATA_COPY_ACTION, type RawdataContext } from './rawdata-context.ts';
 import { RULE_SET_VERSION } from './rule-set.ts';
 

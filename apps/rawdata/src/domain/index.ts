@@ -9,7 +9,7 @@ export * from './source-catalog.ts';
 export * from './target-environments.ts';
 export * from './permission-groups.ts';
 export * from './rule-set.ts';
-export * from './domain-result.ts';
+export * from 'agentready';
 export * from './application-draft.ts';
 export { DEFAULT_RETENTION_MONTHS, RETENTION_BOUNDS, kindLayout, tableBlock, housekeepingFor, copyFrequencyFor, deidentificationFor, needsSensitiveConfirmation } from './table-rules.ts';
 export type { KindLayout, TableBlock, HousekeepingDecision } from './table-rules.ts';

@@ -8,7 +8,7 @@
 import type { DraftRef, Principal } from 'agentready/runtime';
 import { confirmSensitiveData, type DraftEvaluation } from './application-draft.ts';
 import { findApplicationDraft, saveNewVersion } from './application-drafts.ts';
-import { refusedWith, succeeded, type DomainResult } from './domain-result.ts';
+import { refusedWith, succeeded, type DomainResult } from 'agentready';
 import { DATA_COPY_ACTION, type RawdataContext } from './rawdata-context.ts';
 
 /** A minted confirmation: the token (shown to the person once), its evidence id, the version it is bound to, when it stops working. */

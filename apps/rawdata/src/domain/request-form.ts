@@ -9,7 +9,7 @@
  */
 import { parseToolInput, type FailureDetails } from 'agentready';
 import { buildDraft } from './application-draft.ts';
-import { refused, type DomainResult } from './domain-result.ts';
+import { refused, type DomainResult } from 'agentready';
 import { draftChoicesSchema } from './draft-schemas.ts';
 import type { DeidentificationEntry, DraftChoices, DraftEvaluation, RuleContext } from './draft-shapes.ts';
 import { findSourceTable, highestDataLevel, type DataLevel, type SourceTable, type UpdateFrequency, type UpdateMethod } from './source-metadata.ts';

@@ -11,7 +11,7 @@ import { findApplication } from '../domain/application-records.ts';
 import { findAnalyst } from '../domain/analysts.ts';
 import { prepareApplicationDraft, reviseApplicationDraft, type DraftAnswer } from '../domain/application-drafts.ts';
 import { submitApplication as submit, type SubmittedApplication } from '../domain/applications.ts';
-import type { DomainFailure } from '../domain/domain-result.ts';
+import type { DomainFailure } from 'agentready';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
 import { describeContext } from '../domain/table-context.ts';
 import { PERMISSION_GROUPS } from '../domain/permission-groups.ts';

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { draftChoicesSchema } from '../domain/application-draft.ts';
 import { decideApplication } from '../domain/application-records.ts';
 import { prepareApplicationDraft } from '../domain/application-drafts.ts';
-import type { DomainFailure } from '../domain/domain-result.ts';
+import type { DomainFailure } from 'agentready';
 import { confirmApplicationDraft } from '../domain/person-confirmations.ts';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
 import { RULE_SET_VERSION } from '../domain/rule-set.ts';

@@ -27,3 +27,5 @@ export type { PublishedTool } from './published-tool.ts';
 export { portableJsonSchema } from './portable-json-schema.ts';
 export type { JsonSchemaNode } from './portable-json-schema.ts';
 export { untrustedText, untrustedFieldPaths, mapUntrustedStrings } from './untrusted-text.ts';
+export { succeeded, refused, refusedWith } from './domain-result.ts';
+export type { DomainResult, DomainFailure } from './domain-result.ts';

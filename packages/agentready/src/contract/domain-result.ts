@@ -1,8 +1,10 @@
 /**
- * @module How rawdata domain functions answer: a value, or a refusal as data
- * (`FailureDetails` from the agentready contract, never a thrown string).
+ * @module How an app's domain functions answer: a value, or a refusal as data
+ * (`FailureDetails` of the envelope, never a thrown string). The pipeline
+ * turns a refusal into the envelope's failure branch.
  */
-import type { ErrorCode, FailureDetails } from 'agentready';
+import type { ErrorCode } from './errors.ts';
+import type { FailureDetails } from './envelope.ts';
 
 /** A domain answer: `{ ok: true, value }` or `{ ok: false, failure }`. */
 export type DomainResult<T> = { ok: true; value: T } | { ok: false; failure: FailureDetails };
