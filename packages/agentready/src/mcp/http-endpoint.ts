@@ -69,6 +69,14 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
    */
   resourceMetadataUrl?: string;
   /**
+   * With `resourceMetadataUrl`: every `tools/call` sent without an
+   * `Authorization` header is answered 401 with the challenge, read tools
+   * too: for an app whose every tool acts for a person (a chat app whose
+   * suggestions count against the person's daily allowance). Default: false
+   * (only tools whose effect needs a person are challenged).
+   */
+  everyToolNeedsPerson?: boolean;
+  /**
    * Errors the SDK reports outside any response, and progress notifications
    * that were not sent (for the log).
    */
@@ -161,7 +169,7 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     const parsedBody = body.read && body.json ? { parsedBody: body.parsed } : {};
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
-      if (options.resourceMetadataUrl !== undefined && callsToolNeedingPerson(body.parsed, options.catalog)) return signInChallenge(options.resourceMetadataUrl);
+      if (options.resourceMetadataUrl !== undefined && callsToolNeedingPerson(body.parsed, options.catalog, options.everyToolNeedsPerson === true)) return signInChallenge(options.resourceMetadataUrl);
       return handler.fetch(request, parsedBody);
     }
     let authInfo: AuthInfo;
@@ -193,13 +201,14 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
 
 /**
  * Whether a JSON-RPC message is a `tools/call` of a tool of the catalog whose
- * effect needs a principal (effects.ts, `requiresPrincipal`).
+ * effect needs a principal (effects.ts, `requiresPrincipal`), or of any tool
+ * of the catalog when `everyTool`.
  */
-function callsToolNeedingPerson(message: unknown, catalog: McpToolServerOptions<ToolContract>['catalog']): boolean {
+function callsToolNeedingPerson(message: unknown, catalog: McpToolServerOptions<ToolContract>['catalog'], everyTool: boolean): boolean {
   if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') return false;
   const name = (message as { params?: { name?: unknown } }).params?.name;
   const tool = typeof name === 'string' ? catalog.get(name) : undefined;
-  return tool !== undefined && requiresPrincipal(tool.effect);
+  return tool !== undefined && (everyTool || requiresPrincipal(tool.effect));
 }
 
 /**

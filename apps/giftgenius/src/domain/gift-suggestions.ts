@@ -1,0 +1,159 @@
+/**
+ * @module Choosing gifts: which of the catalog's gifts suit a recipient,
+ * interests and budget, in what order, and, when none does, why not and what
+ * one change would find some (raise the budget, drop an interest, leave out
+ * the age). Pure: the catalog is handed in.
+ */
+import { formatMoney, toMinorUnits, type Currency, type GiftProduct, type Money } from './gift-catalog.ts';
+import { interestMatches } from './interests.ts';
+
+/** Who the gift is for, as the person describes them. */
+export const RELATIONSHIPS = ['partner', 'spouse', 'parent', 'child', 'sibling', 'grandparent', 'friend', 'colleague', 'teacher', 'other'] as const;
+
+/** One of {@link RELATIONSHIPS}. */
+export type Relationship = (typeof RELATIONSHIPS)[number];
+
+/** What a suggestion is asked for; budgets in major units (49.99) of `currency`, both ends included. */
+export type SuggestionCriteria = {
+  relationship: Relationship;
+  age: number | null;
+  interests: string[];
+  budget: { min: number | null; max: number | null };
+  currency: Currency;
+  limit: number;
+};
+
+/** One suggested gift, with the interests it answers. */
+export type SuggestedGift = { product: GiftProduct; price: Money; matchedInterests: string[] };
+
+/** The one change that would find gifts, for the person and the model. */
+export type SuggestionHint =
+  | { kind: 'raise_budget'; text: string; budgetMax: number }
+  | { kind: 'lower_budget_min'; text: string; budgetMin: number }
+  | { kind: 'drop_interest'; text: string; interest: string }
+  | { kind: 'drop_age'; text: string };
+
+/** Gifts in order, or none with the reason and a concrete hint. */
+export type Suggestions = { gifts: SuggestedGift[]; noResultsReason: string | null; suggestion: SuggestionHint | null };
+
+/** Tags that suit each relationship a little better; they order gifts, never exclude any. */
+const RELATIONSHIP_TAGS: Record<Relationship, readonly string[]> = {
+  partner: ['jewelry', 'wellness', 'wine', 'chocolate', 'travel'],
+  spouse: ['jewelry', 'wellness', 'wine', 'home', 'travel'],
+  parent: ['home', 'gardening', 'cooking', 'tea', 'wellness'],
+  child: ['toys', 'kids', 'science', 'puzzles', 'art'],
+  sibling: ['gaming', 'music', 'movies', 'board-games', 'fashion'],
+  grandparent: ['gardening', 'tea', 'reading', 'home', 'puzzles'],
+  friend: ['board-games', 'coffee', 'music', 'plants', 'crafts'],
+  colleague: ['office', 'coffee', 'stationery', 'tea', 'plants'],
+  teacher: ['stationery', 'reading', 'coffee', 'tea', 'plants'],
+  other: [],
+};
+
+/**
+ * The gifts that are sold now (not discontinued), cost within the budget in
+ * `currency`, suit the age, and answer at least one interest (any gift when
+ * none is given). Order: more interests answered, in stock, fits the
+ * relationship, then price from high to low within the budget (a budget is
+ * what the person means to spend), then name. At most `criteria.limit`.
+ *
+ * @returns the gifts; when none, `noResultsReason` and a `suggestion` from {@link explainNoResults}.
+ */
+export function suggestGifts(criteria: SuggestionCriteria, catalog: readonly GiftProduct[]): Suggestions {
+  const tags = tagsOf(catalog);
+  const matches = catalog.flatMap((product) => {
+    const matched = matchOf(product, criteria, tags);
+    return matched ? [matched] : [];
+  });
+  if (matches.length === 0) return { gifts: [], ...explainNoResults(criteria, catalog) };
+  const fit = new Set(RELATIONSHIP_TAGS[criteria.relationship]);
+  const score = (gift: SuggestedGift) => [
+    -gift.matchedInterests.length,
+    gift.product.stock > 0 ? 0 : 1,
+    gift.product.tags.some((tag) => fit.has(tag)) ? 0 : 1,
+    -gift.price.amountMinor,
+  ];
+  const ordered = matches.sort((a, b) => compareScores(score(a), score(b)) || a.product.name.localeCompare(b.product.name, 'en'));
+  return { gifts: ordered.slice(0, criteria.limit), noResultsReason: null, suggestion: null };
+}
+
+/** Every tag the catalog uses. */
+export function tagsOf(catalog: readonly GiftProduct[]): ReadonlySet<string> {
+  return new Set(catalog.flatMap((product) => product.tags));
+}
+
+function matchOf(product: GiftProduct, criteria: Omit<SuggestionCriteria, 'limit'>, tags: ReadonlySet<string>): SuggestedGift | null {
+  if (!product.active) return null;
+  const amountMinor = product.prices[criteria.currency];
+  if (criteria.budget.min !== null && amountMinor < toMinorUnits(criteria.budget.min)) return null;
+  if (criteria.budget.max !== null && amountMinor > toMinorUnits(criteria.budget.max)) return null;
+  if (criteria.age !== null && (criteria.age < product.ageRange.min || criteria.age > product.ageRange.max)) return null;
+  const matchedInterests = criteria.interests.filter((interest) => interestMatches(interest, product, tags));
+  if (criteria.interests.length > 0 && matchedInterests.length === 0) return null;
+  return { product, price: { amountMinor, currency: criteria.currency }, matchedInterests };
+}
+
+function compareScores(a: number[], b: number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/**
+ * Why nothing matched, and the smallest change that finds gifts, tried in
+ * this order: the budget alone (raise the maximum to the cheapest match, or
+ * lower the minimum to the dearest one), one interest left out (the one whose
+ * absence finds most), the age left out. When no single change helps, the
+ * hint is to drop the first interest (or, with none, the age or budget).
+ */
+export function explainNoResults(criteria: SuggestionCriteria, catalog: readonly GiftProduct[]): Omit<Suggestions, 'gifts'> {
+  const tags = tagsOf(catalog);
+  const matchesWith = (changed: Partial<Omit<SuggestionCriteria, 'limit'>>) =>
+    catalog.flatMap((product) => matchOf(product, { ...criteria, ...changed }, tags) ?? []);
+  const { currency } = criteria;
+  const unbounded = matchesWith({ budget: { min: null, max: null } });
+  if (unbounded.length > 0) return budgetHint(criteria, unbounded);
+  const dropped = criteria.interests
+    .map((interest) => ({ interest, found: matchesWith({ interests: criteria.interests.filter((other) => other !== interest) }).length }))
+    .filter((option) => option.found > 0 && criteria.interests.length > 1)
+    .sort((a, b) => b.found - a.found)[0];
+  const interestsText = criteria.interests.map((interest) => `"${interest}"`).join(', ');
+  if (dropped) {
+    return {
+      noResultsReason: `No gift in the catalog answers all of ${interestsText} within the budget and age together.`,
+      suggestion: { kind: 'drop_interest', interest: dropped.interest, text: `Leave out "${dropped.interest}" to see ${dropped.found} gift${dropped.found === 1 ? '' : 's'}.` },
+    };
+  }
+  if (criteria.age !== null && matchesWith({ age: null }).length > 0) {
+    return {
+      noResultsReason: `No gift for these interests suits age ${criteria.age}.`,
+      suggestion: { kind: 'drop_age', text: 'Search again without the age to see gifts for other ages.' },
+    };
+  }
+  const first = criteria.interests[0];
+  return {
+    noResultsReason: first !== undefined ? `No gift in the catalog answers ${interestsText} in ${currency}.` : 'No gift in the catalog suits this recipient and budget.',
+    suggestion: first !== undefined ? { kind: 'drop_interest', interest: first, text: `Try other interests than "${first}", or leave them out to see popular gifts.` } : { kind: 'drop_age', text: 'Search again without the age.' },
+  };
+}
+
+function budgetHint(criteria: SuggestionCriteria, matches: readonly SuggestedGift[]): Omit<Suggestions, 'gifts'> {
+  const { currency } = criteria;
+  const max = criteria.budget.max;
+  const above = max === null ? [] : matches.map((gift) => gift.price.amountMinor).filter((amount) => amount > toMinorUnits(max));
+  if (max !== null && above.length > 0) {
+    const cheapest = Math.min(...above);
+    const needed = Math.ceil(cheapest / 100);
+    const count = matches.filter((gift) => gift.price.amountMinor <= needed * 100 && gift.price.amountMinor >= toMinorUnits(criteria.budget.min ?? 0)).length;
+    return {
+      noResultsReason: `Every matching gift costs more than ${formatMoney({ amountMinor: toMinorUnits(max), currency })}; the cheapest is ${formatMoney({ amountMinor: cheapest, currency })}.`,
+      suggestion: { kind: 'raise_budget', budgetMax: needed, text: `Raise the budget to ${formatMoney({ amountMinor: needed * 100, currency })} to see ${count} gift${count === 1 ? '' : 's'}.` },
+    };
+  }
+  // Nothing above the maximum, so every match costs less than the minimum.
+  const dearest = Math.max(...matches.map((gift) => gift.price.amountMinor));
+  const floor = Math.floor(dearest / 100);
+  return {
+    noResultsReason: `Every matching gift costs less than ${formatMoney({ amountMinor: toMinorUnits(criteria.budget.min ?? 0), currency })}; the dearest is ${formatMoney({ amountMinor: dearest, currency })}.`,
+    suggestion: { kind: 'lower_budget_min', budgetMin: floor, text: `Lower the minimum to ${formatMoney({ amountMinor: floor * 100, currency })} to see gifts.` },
+  };
+}
