@@ -22,7 +22,7 @@ import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal } from '../contract/effects.ts';
 import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
 import { BATCH_REFUSAL, recordRefusedToolCalls } from './message-refusals.ts';
-import { confirmationPageElicitationOf, createMcpToolServer, refuseSiteOnlyCatalog, type McpToolServerOptions } from './tool-server.ts';
+import { appWidgetsOf, confirmationPageElicitationOf, createMcpToolServer, refuseSiteOnlyCatalog, type McpToolServerOptions } from './tool-server.ts';
 
 /** Options of {@link createMcpHttpEndpoint}. */
 export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOptions<T> & {
@@ -121,7 +121,7 @@ const BEARER_CREDENTIALS = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  * a 2025 request as an SSE stream always, and a 2026-07-28 request as one as
  * soon as something is sent before the result (else as JSON).
  *
- * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`).
+ * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`), or when `widgets` do not fit it (app-widgets.ts).
  * @throws TypeError when `siteUrl` or an entry of `allowedOrigins` is not an absolute http(s) URL.
  * @throws RangeError when `confirmationPageElicitation.stateKey` is shorter than 32 bytes.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
@@ -135,9 +135,10 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
   const configuredOrigins = new Set([...(options.siteUrl !== undefined ? [options.siteUrl] : []), ...(options.allowedOrigins ?? [])].map(webOriginOf));
   const verify = options.verifyAccessToken ?? (async () => null);
   const resourceMetadataOption = options.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: options.resourceMetadataUrl } : {};
-  // A site-only catalog or a bad signing key stops the endpoint here, not each request.
+  // A site-only catalog, a bad signing key or widgets that do not fit stop the endpoint here, not each request.
   refuseSiteOnlyCatalog(options.catalog);
   confirmationPageElicitationOf(options);
+  appWidgetsOf(options);
   const handler = createMcpHandler(
     (context) => {
       const principal = principalOf(context.authInfo);

@@ -6,6 +6,8 @@ export { createMcpToolServer } from './tool-server.ts';
 export type { McpToolServerOptions, PrincipalSource } from './tool-server.ts';
 export { CONFIRMATION_PAGE_META_KEY } from './confirmation-page-elicitation.ts';
 export type { ConfirmationPageAnswer, ConfirmationPageElicitationOptions, ConfirmationPageMeta } from './confirmation-page-elicitation.ts';
+export { toolsForApp, toolsForModel } from './app-widgets.ts';
+export type { McpAppResource, McpAppToolUi, McpAppWidgetOnlySplit, McpAppWidgets } from './app-widgets.ts';
 export { createMcpHttpEndpoint } from './http-endpoint.ts';
 export { recordRefusedToolCalls } from './message-refusals.ts';
 export type { McpHttpEndpoint, McpHttpEndpointOptions } from './http-endpoint.ts';

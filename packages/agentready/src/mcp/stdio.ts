@@ -8,7 +8,7 @@ import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@model
 import type { ToolContract } from '../contract/define-tool.ts';
 import { recordRefusedToolCalls, type MessageRefusalKind } from './message-refusals.ts';
 import { screenStdioLines } from './stdio-line-screen.ts';
-import { createMcpToolServer, refuseSiteOnlyCatalog, type McpToolServerOptions, type PrincipalSource } from './tool-server.ts';
+import { appWidgetsOf, createMcpToolServer, refuseSiteOnlyCatalog, type McpToolServerOptions, type PrincipalSource } from './tool-server.ts';
 
 /** Options of {@link serveMcpOverStdio}. */
 export type McpStdioOptions<T extends ToolContract> = McpToolServerOptions<T> & {
@@ -40,15 +40,16 @@ export type McpStdioOptions<T extends ToolContract> = McpToolServerOptions<T> & 
  * of it runs, and `onRefusedLine` (else `onError`) hears the line's kind. Blank lines are skipped.
  *
  * @returns the handle whose `close()` ends the connection.
- * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`), before anything is read.
+ * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`), or when `widgets` do not fit it (app-widgets.ts), before anything is read.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
  * @see https://www.jsonrpc.org/specification#error_object
  * @example
  * serveMcpOverStdio({ serverInfo, catalog, pipeline, principal: async () => principal });
  */
 export function serveMcpOverStdio<T extends ToolContract>(options: McpStdioOptions<T>): StdioServerHandle {
-  // Before stdin is read: a site-only catalog is never served.
+  // Before stdin is read: a site-only catalog is never served, nor widgets that do not fit.
   refuseSiteOnlyCatalog(options.catalog);
+  appWidgetsOf(options);
   const screened = screenStdioLines({
     onRefused: function answerRefusedLine({ kind, reply, parsed }) {
       process.stdout.write(`${JSON.stringify(reply)}\n`);

@@ -22,6 +22,7 @@ import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolResult } from '../contract/envelope.ts';
 import type { Invocation, InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
+import { serveAppWidgets, type McpAppWidgetOnlySplit, type McpAppWidgets, type ServedAppWidgets } from './app-widgets.ts';
 import {
   CONFIRMATION_PAGE_META_KEY,
   createConfirmationPageElicitation,
@@ -68,9 +69,19 @@ export type McpToolServerOptions<T extends ToolContract> = {
    */
   confirmationPageElicitation?: boolean | ConfirmationPageElicitationOptions;
   /**
+   * The app's widgets (MCP Apps, ChatGPT Apps; app-widgets.ts): its `ui://`
+   * resources, served by `resources/list` and `resources/read` (the
+   * `resources` capability is declared only with them), and per tool its
+   * `_meta.ui` (resource, visibility), other tool `_meta`, and the fields of
+   * its results only the widget gets (`widgetOnly`: out of
+   * `structuredContent` and the text, into the result's `_meta`). Default:
+   * none; every tool is listed and answered as without widgets.
+   */
+  widgets?: McpAppWidgets<T['name']>;
+  /**
    * Errors outside any response, for the log: among them each progress
    * notification that was not sent (progress-notifications.ts), which never
-   * fails its call. Default: none heard.
+   * fails its call, and each `widgetOnly` that failed. Default: none heard.
    */
   onError?: (error: Error) => void;
 };
@@ -98,8 +109,15 @@ export type PrincipalSource = PrincipalLookup;
  *   when any do. A call that carries `_meta.progressToken` hands the
  *   operation `reportProgress`, whose updates go to the client as
  *   `notifications/progress` before the result (progress-notifications.ts).
+ * - With `widgets` (app-widgets.ts): the `resources` capability, whose
+ *   `resources/list` and `resources/read` serve the `ui://` resources (an
+ *   unknown URI is the spec's resource-not-found JSON-RPC error; no tool
+ *   ran, so no audit record) and `resources/templates/list` none; each tool
+ *   with a widget entry listed with its `_meta.ui` and other `_meta`; and
+ *   a `widgetOnly` tool's results split between the model and the widget.
  *
- * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`): its tools are never offered to agents.
+ * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`): its tools are never offered to agents;
+ *   and when `widgets` do not fit the catalog or the MCP Apps rules (app-widgets.ts, `serveAppWidgets`).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  * @example
  * const server = createMcpToolServer({ serverInfo: { name: 'events', version: '1.0.0' }, catalog, pipeline }, async () => principal);
@@ -107,6 +125,7 @@ export type PrincipalSource = PrincipalLookup;
 export function createMcpToolServer<T extends ToolContract>(options: McpToolServerOptions<T>, principalOf: PrincipalSource): Server {
   refuseSiteOnlyCatalog(options.catalog);
   const { listing, outputSchemas } = listingOf(options.catalog);
+  const widgets = appWidgetsOf(options);
   const describers = (options.describeResults ?? {}) as Record<string, ((data: never, result: never) => string) | undefined>;
   const confirmationPage = confirmationPageElicitationOf(options);
   const siteName = options.serverInfo.title ?? options.serverInfo.name;
@@ -114,7 +133,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
   const server = new AuditedToolCallServer(
     options.serverInfo,
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, ...(widgets && { resources: { listChanged: false } }) },
       ...(options.instructions !== undefined && { instructions: options.instructions }),
     },
     (request) =>
@@ -125,8 +144,9 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
   );
 
   server.setRequestHandler('tools/list', function listTools() {
-    return { tools: listing };
+    return { tools: widgets?.listing ?? listing };
   });
+  widgets?.serveResources(server);
 
   server.setRequestHandler('tools/call', { params: toolCallParams }, async function callTool(params, ctx): Promise<CallToolResult | InputRequiredResult> {
     const { name } = params;
@@ -137,7 +157,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
     }
     const answer = (envelope: ToolResult<unknown>, page?: ConfirmationPageMeta) =>
-      server.projectCallToolResult(toolCallResult(contract, envelope, describers[name], page), outputSchemas.get(name));
+      server.projectCallToolResult(toolCallResult(contract, envelope, describers[name], page, widgets?.widgetOnlySplit(name, envelope)), outputSchemas.get(name));
     const input = params.arguments ?? {};
     const pageCall = { tool: name, input, principalOf };
     // A retry of the 2026-07-28 flow answers the envelope its signed state carries; the tool does not run again.
@@ -188,6 +208,26 @@ export function refuseSiteOnlyCatalog(catalog: Catalog): void {
   }
 }
 
+// A server is built per HTTP request; a catalog's widgets are checked and prepared once.
+const preparedWidgets = new WeakMap<McpAppWidgets, { catalog: Catalog; onError: ((error: Error) => void) | undefined; served: ServedAppWidgets }>();
+
+/**
+ * The widgets the options serve, checked and prepared once per widgets
+ * object (app-widgets.ts), or null when they give none.
+ *
+ * @throws Error when the widgets do not fit the catalog or the MCP Apps rules ({@link serveAppWidgets}).
+ */
+export function appWidgetsOf(options: Pick<McpToolServerOptions<ToolContract>, 'catalog' | 'widgets' | 'onError'>): ServedAppWidgets | null {
+  const { catalog, widgets } = options;
+  if (widgets === undefined) return null;
+  const found = preparedWidgets.get(widgets);
+  if (found?.catalog === catalog && found.onError === options.onError) return found.served;
+  const { listing, outputSchemas } = listingOf(catalog);
+  const served = serveAppWidgets(catalog, widgets, listing, outputSchemas, options.onError);
+  preparedWidgets.set(widgets, { catalog, onError: options.onError, served });
+  return served;
+}
+
 /**
  * The confirmation page elicitation the options ask for, or null when they
  * turn it off.
@@ -205,15 +245,22 @@ export function confirmationPageElicitationOf(options: Pick<McpToolServerOptions
  * `isError` = `!ok`, one text block with the key facts (and, when the client
  * was asked to open the confirmation page, the person's answer), and `_meta`
  * naming the fields that hold third-party text and the page asked about.
+ * With a widget split, `structuredContent` and the text are its envelope,
+ * and its `meta` joins `_meta`: the host hands a result's `_meta` to the
+ * widget, not to the model (app-widgets.ts). The toolkit's own keys win over
+ * a widget key of the same name.
  */
 function toolCallResult(
   contract: ToolContract,
-  envelope: ToolResult<unknown>,
+  original: ToolResult<unknown>,
   describe: ((data: never, result: never) => string) | undefined,
   page: ConfirmationPageMeta | undefined,
+  widgetSplit: McpAppWidgetOnlySplit | undefined,
 ): CallToolResult {
+  const envelope = widgetSplit?.envelope ?? original;
   const untrusted = untrustedContentResultMeta(contract, envelope);
-  const meta = page === undefined ? untrusted : { ...untrusted, [CONFIRMATION_PAGE_META_KEY]: page };
+  const own = page === undefined ? untrusted : { ...untrusted, [CONFIRMATION_PAGE_META_KEY]: page };
+  const meta = widgetSplit === undefined || Object.keys(widgetSplit.meta).length === 0 ? own : { ...widgetSplit.meta, ...own };
   const text = toolResultText(contract, envelope, describe) + (page === undefined ? '' : ` ${confirmationPageSentence(page)}`);
   return {
     content: [{ type: 'text', text }],

@@ -1,0 +1,288 @@
+/**
+ * @module A catalog's widgets on MCP: the MCP Apps extension (spec
+ * 2026-01-26, `io.modelcontextprotocol/ui`) and the ChatGPT Apps metadata.
+ *
+ * - UI resources (`ui://…`, `text/html;profile=mcp-app` by default) are
+ *   served by `resources/list` and `resources/read`, with their `_meta`
+ *   (`ui.csp`, `ui.prefersBorder`, `openai/widgetCSP`…).
+ * - A tool names the resource that renders its results and who may call it
+ *   (`_meta.ui = { resourceUri, visibility }`, plus the deprecated
+ *   `_meta["ui/resourceUri"]` older hosts read), with any ChatGPT keys
+ *   (`openai/outputTemplate`, `openai/widgetAccessible`).
+ * - A tool may keep some of its result for the widget only: moved out of
+ *   `structuredContent` and the text, which the model reads, into the
+ *   result's `_meta`, which the host gives the widget and not the model
+ *   (ChatGPT Apps, "Tool results": `_meta` is "passed only to the
+ *   component"; MCP Apps, "Data Passing": the view gets the whole
+ *   `CallToolResult`, and `_meta` is "not intended for model context").
+ *
+ * Resources and tool metadata go through ext-apps' own server helpers
+ * (`registerAppResource`, `registerAppTool`) on a recorder, so their defaults
+ * and normalization are ext-apps'; the low-level `Server` then serves what
+ * was recorded.
+ *
+ * @see https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
+ * @see https://developers.openai.com/apps-sdk/reference
+ */
+import type { McpUiResourceMeta, McpUiToolVisibility } from '@modelcontextprotocol/ext-apps';
+import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, type McpUiReadResourceCallback } from '@modelcontextprotocol/ext-apps/server';
+import {
+  ResourceNotFoundError,
+  type McpServer,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceMetadata,
+  type Server,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import type { Catalog } from '../contract/catalog.ts';
+import { fail, type ToolResult } from '../contract/envelope.ts';
+import type { JsonSchemaObject } from './tool-listing.ts';
+
+/** One widget's HTML as an MCP Apps UI resource (spec 2026-01-26, "UI Resource Format"). */
+export type McpAppResource = {
+  /** The resource's URI; MUST use the `ui://` scheme (`ui://giftgenius/gift-finder-v1.html`). */
+  uri: string;
+  /** Its name, as hosts list it. */
+  name: string;
+  title?: string;
+  description?: string;
+  /** Default: ext-apps' `RESOURCE_MIME_TYPE`, `text/html;profile=mcp-app`; ChatGPT's copy says `text/html+skybridge`. */
+  mimeType?: string;
+  /**
+   * The resource's `_meta`, in `resources/list` and on the content of
+   * `resources/read`: `ui` (`csp`, `permissions`, `domain`, `prefersBorder`)
+   * and any host's own keys (`openai/widgetCSP`, `openai/widgetDescription`…).
+   */
+  meta?: { ui?: McpUiResourceMeta; [key: string]: unknown };
+  /** The HTML document, read at each `resources/read`; a throw answers the read with an internal error. */
+  html: () => string | Promise<string>;
+};
+
+/** What a tool of an app with widgets is split into: what the model may read, and what only the widget gets. */
+export type McpAppWidgetOnlySplit = {
+  /** The envelope without the widget's fields: `structuredContent`, and the source of the text content. */
+  envelope: ToolResult<unknown>;
+  /** Merged into the result's `_meta`, which the host hands the widget, not the model. */
+  meta: Record<string, unknown>;
+};
+
+/** A tool's part in the widgets: its `_meta.ui`, any other tool `_meta`, and what of its result only the widget gets. */
+export type McpAppToolUi = {
+  /** The `ui://` resource that renders this tool's results; one of the widgets' `resources`. */
+  resourceUri?: string;
+  /**
+   * Who may call the tool: `model` (the host offers it to the model), `app`
+   * (the widget may call it). Default (absent): both. `['app']` hides it from
+   * the model (spec, "Visibility"); the host enforces that, not this server.
+   */
+  visibility?: McpUiToolVisibility[];
+  /**
+   * More of the tool's `_meta` in `tools/list`, such as
+   * `openai/outputTemplate` (a resource URI of these widgets),
+   * `openai/widgetAccessible`, `openai/toolInvocation/invoking`. Not `ui`:
+   * that is `resourceUri` and `visibility`.
+   */
+  meta?: Record<string, unknown>;
+  /**
+   * Splits each result (success or failure) of the tool: the envelope it
+   * returns, a copy without the widget's fields, becomes `structuredContent`
+   * and the text; its `meta` joins the result's `_meta`. Each field it removes
+   * must be optional in the contract's output schema, since the listed
+   * `outputSchema` is the contract's: an envelope that schema refuses, or a
+   * throw, is answered TEMPORARY_FAILURE with the reason on `onError`, so
+   * nothing unchecked reaches the model and no widget field does either.
+   */
+  widgetOnly?: (envelope: ToolResult<unknown>) => McpAppWidgetOnlySplit;
+};
+
+/** The widgets of an MCP server (`McpToolServerOptions.widgets`). */
+export type McpAppWidgets<Name extends string = string> = {
+  /** The UI resources, listed and read in this order. */
+  resources: McpAppResource[];
+  /** Per tool name of the catalog, its widget settings; tools without an entry are listed as they are. */
+  tools?: Partial<Record<Name, McpAppToolUi>>;
+};
+
+/** A catalog's widgets ready to serve: checked once, then shared by every server made for them. */
+export type ServedAppWidgets = {
+  /** The `tools/list` entries: the catalog's listing, each tool with a widget entry carrying its `_meta`. */
+  listing: Tool[];
+  /** Registers `resources/list`, `resources/read` and `resources/templates/list` on a server that declared `resources`. */
+  serveResources(server: Server): void;
+  /**
+   * The split of a tool's envelope for a tool with `widgetOnly`, checked
+   * against its listed `outputSchema`; undefined for any other tool.
+   */
+  widgetOnlySplit(tool: string, envelope: ToolResult<unknown>): McpAppWidgetOnlySplit | undefined;
+};
+
+/**
+ * Checks a catalog's widgets and prepares what serves them.
+ *
+ * @param listing the catalog's `tools/list` entries, in catalog order.
+ * @param outputSchemas each tool's listed `outputSchema`, which a `widgetOnly` envelope must pass.
+ * @param onError hears each `widgetOnly` that threw or answered an envelope its schema refuses.
+ * @throws Error (at start-up) for a resource URI that is not `ui://` or is given twice, a tool
+ *   entry naming no tool of the catalog, a `resourceUri` or `openai/outputTemplate` naming no
+ *   resource of the widgets, a `visibility` that is empty or repeats a value, or `ui`/`ui/resourceUri` in `meta`.
+ */
+export function serveAppWidgets(
+  catalog: Catalog,
+  widgets: McpAppWidgets,
+  listing: readonly Tool[],
+  outputSchemas: ReadonlyMap<string, JsonSchemaObject>,
+  onError?: (error: Error) => void,
+): ServedAppWidgets {
+  const recorded = recordedRegistrations();
+  for (const resource of widgets.resources) registerResource(recorded, resource);
+  const uris = new Set(recorded.resources.keys());
+  const toolEntries = Object.entries(widgets.tools ?? {}).filter((entry): entry is [string, McpAppToolUi] => entry[1] !== undefined);
+  for (const [name, toolUi] of toolEntries) registerTool(recorded, catalog, uris, name, toolUi);
+
+  const validator = new AjvJsonSchemaValidator();
+  const splits = new Map(
+    toolEntries.flatMap(([name, { widgetOnly }]) => (widgetOnly ? [[name, { widgetOnly, check: validator.getValidator(outputSchemas.get(name)!) }] as const] : [])),
+  );
+  return {
+    listing: listing.map((tool) => {
+      const meta = recorded.tools.get(tool.name);
+      return meta === undefined ? tool : { ...tool, _meta: { ...tool._meta, ...meta } };
+    }),
+    serveResources: (server) => serveRecordedResources(server, recorded.resources),
+    widgetOnlySplit(tool, envelope) {
+      const split = splits.get(tool);
+      if (!split) return undefined;
+      try {
+        const answer = split.widgetOnly(envelope);
+        const checked = split.check(answer.envelope);
+        if (checked.valid) return answer;
+        throw new Error(`its envelope does not match the listed outputSchema (${checked.errorMessage})`);
+      } catch (error) {
+        onError?.(new Error(`widgetOnly of tool "${tool}" failed: ${error instanceof Error ? error.message : String(error)}`));
+        const failure = fail(
+          { code: 'TEMPORARY_FAILURE', message: 'The service could not put together its answer to this call.', nextAction: 'Try the same call again in a moment.' },
+          envelope.stateVersion,
+        );
+        return { envelope: failure, meta: {} };
+      }
+    },
+  };
+}
+
+/**
+ * The tools a host may offer to its model: those whose `_meta.ui.visibility`
+ * is absent (default `["model", "app"]`) or contains `"model"` (MCP Apps
+ * 2026-01-26, "Visibility": a host "MUST NOT include tools in the agent's
+ * tool list when their visibility does not include `model`").
+ *
+ * Written from that rule rather than on ext-apps' `isToolVisibilityAppOnly`
+ * (`@modelcontextprotocol/ext-apps/app-bridge`), which is true only for
+ * exactly `["app"]`, so it would offer a tool with `visibility: []`; and that
+ * module loads the MCP client SDK, which a server need not have.
+ *
+ * @param tools `tools/list` entries as listed; the order is kept.
+ */
+export function toolsForModel(tools: Tool[]): Tool[] {
+  return tools.filter((tool) => visibilityAllows(tool, 'model'));
+}
+
+/**
+ * The tools a widget (an MCP Apps view) may call through its host: those
+ * whose `_meta.ui.visibility` is absent or contains `"app"` (MCP Apps
+ * 2026-01-26, "Visibility": a host "MUST reject `tools/call` requests from
+ * apps for tools that don't include `app` in visibility").
+ *
+ * @param tools `tools/list` entries as listed; the order is kept.
+ */
+export function toolsForApp(tools: Tool[]): Tool[] {
+  return tools.filter((tool) => visibilityAllows(tool, 'app'));
+}
+
+function visibilityAllows(tool: Tool, who: McpUiToolVisibility): boolean {
+  const ui = tool._meta?.['ui'];
+  const visibility = typeof ui === 'object' && ui !== null ? (ui as { visibility?: unknown }).visibility : undefined;
+  return !Array.isArray(visibility) || visibility.includes(who);
+}
+
+type RecordedResource = { name: string; uri: string; config: ResourceMetadata; read: McpUiReadResourceCallback };
+type Recorded = {
+  resources: Map<string, RecordedResource>;
+  tools: Map<string, Record<string, unknown>>;
+  /** Takes ext-apps' `registerResource` and `registerTool` calls: the helpers use only their arguments, and their return goes unused. */
+  registrar: Pick<McpServer, 'registerResource' | 'registerTool'>;
+};
+
+function recordedRegistrations(): Recorded {
+  const resources = new Map<string, RecordedResource>();
+  const tools = new Map<string, Record<string, unknown>>();
+  const registrar = {
+    registerResource(name: string, uri: string, config: ResourceMetadata, read: McpUiReadResourceCallback) {
+      resources.set(uri, { name, uri, config, read });
+    },
+    registerTool(name: string, config: { _meta?: Record<string, unknown> }) {
+      tools.set(name, config._meta ?? {});
+    },
+  };
+  return { resources, tools, registrar: registrar as unknown as Recorded['registrar'] };
+}
+
+function registerResource(recorded: Recorded, resource: McpAppResource): void {
+  if (!resource.uri.startsWith('ui://')) throw new Error(`Widget resource "${resource.uri}" must use the ui:// scheme (MCP Apps, "UI Resource Format").`);
+  if (recorded.resources.has(resource.uri)) throw new Error(`Widget resource "${resource.uri}" is given twice.`);
+  const config = {
+    ...(resource.title !== undefined && { title: resource.title }),
+    ...(resource.description !== undefined && { description: resource.description }),
+    // Left out when not given, so ext-apps' default (RESOURCE_MIME_TYPE) applies.
+    ...(resource.mimeType !== undefined && { mimeType: resource.mimeType }),
+    ...(resource.meta !== undefined && { _meta: resource.meta }),
+  };
+  registerAppResource(recorded.registrar, resource.name, resource.uri, config, async () => ({
+    contents: [
+      {
+        uri: resource.uri,
+        mimeType: resource.mimeType ?? RESOURCE_MIME_TYPE,
+        text: await resource.html(),
+        ...(resource.meta !== undefined && { _meta: resource.meta }),
+      },
+    ],
+  }));
+}
+
+function registerTool(recorded: Recorded, catalog: Catalog, uris: ReadonlySet<string>, name: string, toolUi: McpAppToolUi): void {
+  if (!catalog.get(name)) throw new Error(`Widgets name tool "${name}", which the catalog does not hold (${catalog.names.join(', ')}).`);
+  const meta = toolUi.meta ?? {};
+  if ('ui' in meta || 'ui/resourceUri' in meta) throw new Error(`Tool "${name}": give its resource and visibility as resourceUri and visibility, not in meta.`);
+  for (const uri of [toolUi.resourceUri, meta['openai/outputTemplate']]) {
+    if (uri !== undefined && !uris.has(uri as string)) throw new Error(`Tool "${name}" names widget resource ${JSON.stringify(uri)}, which the widgets do not hold.`);
+  }
+  const { visibility } = toolUi;
+  if (visibility !== undefined && (visibility.length === 0 || new Set(visibility).size !== visibility.length)) {
+    throw new Error(`Tool "${name}": visibility must name "model", "app" or both, each once.`);
+  }
+  const ui = { ...(toolUi.resourceUri !== undefined && { resourceUri: toolUi.resourceUri }), ...(visibility !== undefined && { visibility }) };
+  // registerAppTool adds the deprecated `ui/resourceUri` key beside `ui.resourceUri`, for older hosts.
+  registerAppTool(recorded.registrar, name, { _meta: { ...meta, ...(Object.keys(ui).length > 0 && { ui }) } }, callsGoThroughThePipeline);
+}
+
+function callsGoThroughThePipeline(): never {
+  throw new Error('A widget tool is called through the invocation pipeline, never through a registered callback.');
+}
+
+function serveRecordedResources(server: Server, resources: ReadonlyMap<string, RecordedResource>): void {
+  const listed: Resource[] = [...resources.values()].map(({ name, uri, config }) => ({ uri, name, ...config }));
+  server.setRequestHandler('resources/list', function listResources() {
+    return { resources: listed };
+  });
+  server.setRequestHandler('resources/templates/list', function listResourceTemplates() {
+    return { resourceTemplates: [] };
+  });
+  server.setRequestHandler('resources/read', async function readResource(request, ctx): Promise<ReadResourceResult> {
+    const { uri } = request.params;
+    const resource = resources.get(uri);
+    // The spec's resource-not-found error (-32602 with data `{ uri }` since MCP 2026-07-28; the SDK maps it).
+    if (!resource) throw new ResourceNotFoundError(uri, `No widget resource has the URI ${uri}.`);
+    return resource.read(new URL(uri), ctx);
+  });
+}
