@@ -8,8 +8,10 @@
  * confirmation token (contract-rules.ts, `COMMIT_INPUT_FIELDS`), and only the
  * person's browser session can mint one (confirmations.ts: `mint` refuses a
  * `token` or `oauth` principal FORBIDDEN), for one version of one draft they
- * reviewed on the site's own page. An agent holding a `submit` token can only
- * hand that confirmation in; what is committed is still the person's decision.
+ * reviewed on the site's own page; or, in a chat app, a token minted for the
+ * app's view (`mintForAppView`) that only the view receives and only its
+ * Confirm button sends back. An agent holding a `submit` token can only hand
+ * that confirmation in; what is committed is still the person's decision.
  */
 import type { EffectClass } from '../contract/effects.ts';
 
