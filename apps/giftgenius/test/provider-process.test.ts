@@ -30,3 +30,12 @@ it('serves with the key from GIFTGENIUS_PROVIDER_KEY and exits 0 on SIGTERM', as
   process.kill(provider.pid, 'SIGTERM');
   expect(await provider.exited).toBe(0);
 });
+
+it('refuses to start, exit code 2, when GIFTGENIUS_PROVIDER_KEY is not a bearer token', async () => {
+  const start = startSiteProcess({
+    entry: ENTRY,
+    env: { GIFTGENIUS_PROVIDER_PORT: '0', GIFTGENIUS_PROVIDER_KEY: 'two words' },
+    listeningMessage: 'the payment provider stand-in is listening (state in memory)',
+  });
+  await expect(start).rejects.toThrow('exited with code 2');
+});

@@ -9,6 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GIFT_TAGS } from '../src/provider/gift-tags.ts';
+import { createProviderStandIn } from '../src/provider/provider-stand-in.ts';
 import type { ProductWire } from '../src/provider/provider-wire.ts';
 import { startTestProvider, TEST_PROVIDER_KEY, type TestProvider } from './support/provider-stand-in-control.ts';
 
@@ -320,5 +321,15 @@ describe('the secret key', () => {
     }
     const malformed = await provider.send('GET', '/v1/products', { headers: { Authorization: 'Bearer two words' }, key: null });
     expect(malformed.status).toBe(401);
+  });
+
+  it('refuses to start with a key no caller could send, without repeating it', () => {
+    const unsendable = 'sk test with spaces';
+    expect(() => createProviderStandIn({ secretKey: unsendable })).toThrow(/bearer token/);
+    try {
+      createProviderStandIn({ secretKey: unsendable });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(unsendable);
+    }
   });
 });

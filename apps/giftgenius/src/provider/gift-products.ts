@@ -19,6 +19,8 @@ import { GIFTS_FOR_KITCHEN } from './gift-products-kitchen.ts';
 import { GIFTS_FOR_OUTDOORS } from './gift-products-outdoors.ts';
 import type { GiftTag } from './gift-tags.ts';
 
+export { GIFT_TAGS, isGiftTag, type GiftTag } from './gift-tags.ts';
+
 /** One variant of a base product: its label joins the name (`…, Slate Grey`); a price or sentence of its own where it differs. */
 export type GiftVariant = {
   /** Shown after the base name, e.g. `Slate Grey`, `24 cm`, `Volume 2`; its slug ends the product id. */

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { pino, type Logger } from 'pino';
-import { createProviderStandIn, type ProviderStandIn } from './provider-stand-in.ts';
+import { createProviderStandIn, SECRET_KEY_PATTERN, type ProviderStandIn } from './provider-stand-in.ts';
 
 /** The stand-in's port when GIFTGENIUS_PROVIDER_PORT is not set. */
 export const DEFAULT_PROVIDER_PORT = 3210;
@@ -55,7 +55,8 @@ export type RunningProviderStandIn = {
  * @hono/node-server, in this process.
  *
  * @returns once it listens: its URL (0.0.0.0 shown as 127.0.0.1, an IPv6 host in brackets) and how to close it.
- * @throws the listen error (EADDRINUSE, EACCES…); nothing is left listening then.
+ * @throws the listen error (EADDRINUSE, EACCES…), nothing left listening; or
+ *   createProviderStandIn's Error for a secret key no caller could send.
  */
 export async function startProviderStandIn(options: StartProviderStandInOptions): Promise<RunningProviderStandIn> {
   const host = options.host ?? '127.0.0.1';
@@ -103,6 +104,10 @@ async function runProviderProcess(): Promise<void> {
   }
   const host = process.env.HOST || '127.0.0.1';
   const secretKey = process.env.GIFTGENIUS_PROVIDER_KEY || DEFAULT_PROVIDER_KEY;
+  if (!SECRET_KEY_PATTERN.test(secretKey)) {
+    logger.fatal('GIFTGENIUS_PROVIDER_KEY must be letters, digits and . _ ~ + / - only (a bearer token), such as sk_test_giftgenius_stand_in');
+    process.exit(2);
+  }
   let running: RunningProviderStandIn;
   try {
     running = await startProviderStandIn({ port, host, secretKey, logger });

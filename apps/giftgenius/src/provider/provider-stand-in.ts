@@ -45,6 +45,9 @@ export type ProviderStandIn = {
   setSwitches(change: Partial<StandInSwitches>): StandInSwitches;
 };
 
+/** What a secret key may hold: the characters of an RFC 6750 bearer token (b64token), as hono/bearer-auth checks them. */
+export const SECRET_KEY_PATTERN = /^[A-Za-z0-9._~+/-]+=*$/;
+
 /** Largest request body accepted, in bytes. */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -65,8 +68,13 @@ function authentication(secretKey: string): MiddlewareHandler {
  * Every answer under `/v1` and `/_stand-in` is JSON; failures are provider
  * errors (`{ error: { type, code, message } }`); an unexpected failure is a
  * 500 `api_error` whose cause goes to the log only.
+ *
+ * @throws Error when `secretKey` breaks {@link SECRET_KEY_PATTERN} (no caller could send it); the message does not repeat the key.
  */
 export function createProviderStandIn(options: ProviderStandInOptions): ProviderStandIn {
+  if (!SECRET_KEY_PATTERN.test(options.secretKey)) {
+    throw new Error('The provider secret key must be letters, digits and . _ ~ + / - only (a bearer token), such as sk_test_giftgenius_stand_in.');
+  }
   const state = freshStandInState();
   const now = options.now ?? (() => new Date());
   const publicOrigin = options.publicOrigin?.replace(/\/+$/, '');
