@@ -44,34 +44,46 @@ export type GiftShop = {
 };
 
 /**
- * The provider could not answer: unreachable, too slow, or failing (5xx,
- * 429). Whether it acted is unknown, so a retry must carry the same
- * idempotency key. `detail` is for the log only, never for a result.
+ * The provider could not be reached or did not answer usefully: a network
+ * failure, a timeout, HTTP 5xx or 429, or an answer not in the provider's
+ * shape. Retrying later may work. The message is a fixed sentence; `detail`
+ * says what happened, for the log only.
  */
 export class ProviderUnavailableError extends Error {
+  override readonly name = 'ProviderUnavailableError';
+  /** What happened, e.g. `timeout after 2000 ms`, `HTTP 503 service_unavailable`; for the log only. */
   readonly detail: string;
-  constructor(message: string, detail: string) {
-    super(message);
-    this.name = 'ProviderUnavailableError';
+  /** The HTTP status, when there was an answer. */
+  readonly status: number | undefined;
+
+  constructor(detail: string, status?: number) {
+    super('The payment provider is unavailable right now.');
     this.detail = detail;
+    this.status = status;
   }
 }
 
 /**
- * The provider refused the request for a reason of its own (a 4xx with an
- * error code): `code` such as `product_inactive`, `out_of_stock`,
- * `price_changed` (with `currentUnitAmount`), `resource_missing`,
- * `idempotency_key_in_use`. It did not act.
+ * The provider answered and refused (HTTP 4xx other than 429): `code` says
+ * why, as the provider named it: 'product_inactive', 'out_of_stock',
+ * 'price_changed' (with `currentUnitAmount`), 'resource_missing',
+ * 'idempotency_key_in_use', 'parameter_invalid', 'invalid_api_key', ….
+ * Sending the same request again gets the same answer.
  */
 export class ProviderRefusedError extends Error {
+  override readonly name = 'ProviderRefusedError';
   readonly code: string;
   readonly status: number;
+  /** With 'price_changed': the unit price now, in minor units of the request's currency. */
   readonly currentUnitAmount: number | undefined;
-  constructor(message: string, details: { code: string; status: number; currentUnitAmount?: number }) {
-    super(message);
-    this.name = 'ProviderRefusedError';
-    this.code = details.code;
-    this.status = details.status;
-    this.currentUnitAmount = details.currentUnitAmount;
+  /** With 'out_of_stock': units left. */
+  readonly availableQuantity: number | undefined;
+
+  constructor(code: string, status: number, facts: { currentUnitAmount?: number | undefined; availableQuantity?: number | undefined } = {}) {
+    super(`The payment provider refused the request (${code}).`);
+    this.code = code;
+    this.status = status;
+    this.currentUnitAmount = facts.currentUnitAmount;
+    this.availableQuantity = facts.availableQuantity;
   }
 }

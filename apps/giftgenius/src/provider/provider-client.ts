@@ -19,6 +19,9 @@ import {
   type ProductWire,
   type ProviderCurrencyCode,
 } from './provider-wire.ts';
+import { ProviderRefusedError, ProviderUnavailableError } from '../domain/gift-shop.ts';
+
+export { ProviderRefusedError, ProviderUnavailableError };
 
 /** A currency as the app names it (ISO 4217, upper-case). */
 export type ProviderCurrency = 'USD' | 'EUR' | 'TWD';
@@ -86,51 +89,6 @@ export type ProviderClient = {
   /** Creates a checkout session under `idempotencyKey`; the same key with the same request answers the same session (`replayed: true`). */
   createCheckoutSession(request: ProviderCheckoutRequest, idempotencyKey: string): Promise<ProviderCheckoutSession>;
 };
-
-/**
- * The provider could not be reached or did not answer usefully: a network
- * failure, a timeout, HTTP 5xx or 429, or an answer not in the provider's
- * shape. Retrying later may work. The message is a fixed sentence; `detail`
- * says what happened, for the log only.
- */
-export class ProviderUnavailableError extends Error {
-  override readonly name = 'ProviderUnavailableError';
-  /** What happened, e.g. `timeout after 2000 ms`, `HTTP 503 service_unavailable`; for the log only. */
-  readonly detail: string;
-  /** The HTTP status, when there was an answer. */
-  readonly status: number | undefined;
-
-  constructor(detail: string, status?: number) {
-    super('The payment provider is unavailable right now.');
-    this.detail = detail;
-    this.status = status;
-  }
-}
-
-/**
- * The provider answered and refused (HTTP 4xx other than 429): `code` says
- * why, as the provider named it: 'product_inactive', 'out_of_stock',
- * 'price_changed' (with `currentUnitAmount`), 'resource_missing',
- * 'idempotency_key_in_use', 'parameter_invalid', 'invalid_api_key', ….
- * Sending the same request again gets the same answer.
- */
-export class ProviderRefusedError extends Error {
-  override readonly name = 'ProviderRefusedError';
-  readonly code: string;
-  readonly status: number;
-  /** With 'price_changed': the unit price now, in minor units of the request's currency. */
-  readonly currentUnitAmount: number | undefined;
-  /** With 'out_of_stock': units left. */
-  readonly availableQuantity: number | undefined;
-
-  constructor(code: string, status: number, facts: { currentUnitAmount?: number | undefined; availableQuantity?: number | undefined } = {}) {
-    super(`The payment provider refused the request (${code}).`);
-    this.code = code;
-    this.status = status;
-    this.currentUnitAmount = facts.currentUnitAmount;
-    this.availableQuantity = facts.availableQuantity;
-  }
-}
 
 /** A page of at most this many products per catalog request. */
 const PAGE_SIZE = 100;
