@@ -28,7 +28,7 @@ export type CheckoutDraftContent = {
 /** A prepared checkout: the draft, its content, and the token the view sends back with the person's Confirm. */
 export type PreparedCheckout = {
   draft: Draft<CheckoutDraftContent>;
-  confirmation: { token: string; expiresAt: Date };
+  confirmation: { token: string; confirmationId: string; expiresAt: Date };
 };
 
 /**
@@ -61,7 +61,7 @@ export async function prepareCheckout(
   if (!minted.ok) return refusedWith(minted.failure);
   return succeeded({
     draft: saved.draft as Draft<CheckoutDraftContent>,
-    confirmation: { token: minted.minted.token, expiresAt: minted.minted.expiresAt },
+    confirmation: { token: minted.minted.token, confirmationId: minted.minted.confirmationId, expiresAt: minted.minted.expiresAt },
   });
 }
 

@@ -99,40 +99,42 @@ function compareScores(a: number[], b: number[]): number {
 }
 
 /**
- * Why nothing matched, and the smallest change that finds gifts, tried in
- * this order: the budget alone (raise the maximum to the cheapest match, or
- * lower the minimum to the dearest one), one interest left out (the one whose
- * absence finds most), the age left out. When no single change helps, the
- * hint is to drop the first interest (or, with none, the age or budget).
+ * Why nothing matched, and the one change that finds gifts. A gift needs to
+ * answer only one of the interests, so when nothing matches, either the
+ * budget or the age shut out gifts that answer them (then: raise the
+ * maximum to the cheapest of them, lower the minimum to the dearest, or
+ * leave out the age), or no gift answers any of the interests at all (then:
+ * other words, or no interests).
  */
 export function explainNoResults(criteria: SuggestionCriteria, catalog: readonly GiftProduct[]): Omit<Suggestions, 'gifts'> {
   const tags = tagsOf(catalog);
   const matchesWith = (changed: Partial<Omit<SuggestionCriteria, 'limit'>>) =>
     catalog.flatMap((product) => matchOf(product, { ...criteria, ...changed }, tags) ?? []);
-  const { currency } = criteria;
   const unbounded = matchesWith({ budget: { min: null, max: null } });
   if (unbounded.length > 0) return budgetHint(criteria, unbounded);
-  const dropped = criteria.interests
-    .map((interest) => ({ interest, found: matchesWith({ interests: criteria.interests.filter((other) => other !== interest) }).length }))
-    .filter((option) => option.found > 0 && criteria.interests.length > 1)
-    .sort((a, b) => b.found - a.found)[0];
-  const interestsText = criteria.interests.map((interest) => `"${interest}"`).join(', ');
-  if (dropped) {
-    return {
-      noResultsReason: `No gift in the catalog answers all of ${interestsText} within the budget and age together.`,
-      suggestion: { kind: 'drop_interest', interest: dropped.interest, text: `Leave out "${dropped.interest}" to see ${dropped.found} gift${dropped.found === 1 ? '' : 's'}.` },
-    };
-  }
-  if (criteria.age !== null && matchesWith({ age: null }).length > 0) {
-    return {
-      noResultsReason: `No gift for these interests suits age ${criteria.age}.`,
-      suggestion: { kind: 'drop_age', text: 'Search again without the age to see gifts for other ages.' },
-    };
+  if (criteria.age !== null) {
+    const ageless = matchesWith({ age: null });
+    const agelessAnyBudget = ageless.length > 0 ? ageless : matchesWith({ age: null, budget: { min: null, max: null } });
+    if (agelessAnyBudget.length > 0) {
+      const alsoBudget = ageless.length === 0 ? ' and widen the budget' : '';
+      return {
+        noResultsReason: `No gift for ${criteria.interests.length > 0 ? 'these interests' : 'this recipient'} suits age ${criteria.age}.`,
+        suggestion: { kind: 'drop_age', text: `Search again without the age${alsoBudget} to see ${agelessAnyBudget.length} gift${agelessAnyBudget.length === 1 ? '' : 's'} for other ages.` },
+      };
+    }
   }
   const first = criteria.interests[0];
+  const interestsText = criteria.interests.map((interest) => `"${interest}"`).join(', ');
+  if (first === undefined) {
+    return { noResultsReason: 'No gift in the catalog is on sale in this currency.', suggestion: null };
+  }
   return {
-    noResultsReason: first !== undefined ? `No gift in the catalog answers ${interestsText} in ${currency}.` : 'No gift in the catalog suits this recipient and budget.',
-    suggestion: first !== undefined ? { kind: 'drop_interest', interest: first, text: `Try other interests than "${first}", or leave them out to see popular gifts.` } : { kind: 'drop_age', text: 'Search again without the age.' },
+    noResultsReason: `No gift in the shop answers ${interestsText}.`,
+    suggestion: {
+      kind: 'drop_interest',
+      interest: first,
+      text: `Leave out "${first}"${criteria.interests.length > 1 ? ' and the other interests' : ''} or describe what they like in other words (for example "coffee", "hiking", "board games").`,
+    },
   };
 }
 

@@ -82,7 +82,7 @@ export function createGiftGeniusOperations(ctx: GiftGeniusContext): OperationMap
         },
         // The person confirms in the widget: the model has nothing to call next.
         guidance: { availableActions: [], currentTarget: { kind: 'checkout_draft', id: draft.id }, requiresHumanConfirmation: true },
-        evidence: { draft: { id: draft.id, version: draft.version, hash: draft.hash } },
+        evidence: { draft: { id: draft.id, version: draft.version, hash: draft.hash }, confirmationId: confirmation.confirmationId },
       };
     },
 
