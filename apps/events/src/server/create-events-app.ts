@@ -4,14 +4,13 @@
  * web client. Runs in-process for tests (`app.request()`).
  */
 import { Hono, type Context } from 'hono';
-import type { OAuthAuthorizationServer } from 'agentready/oauth';
-import { oauthRoutes } from 'agentready/oauth';
+import { answerConsent, oauthRoutes, type OAuthAuthorizationServer } from 'agentready/oauth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { recordRefusedToolCalls } from 'agentready/mcp';
-import type { SessionLifetimes } from 'agentready/identity';
+import { consentPageSecurityHeaders, siteSecurityHeaders, type SessionLifetimes } from 'agentready/identity';
 import { createEventsIdentity, type EventsIdentity } from '../domain/events-identity.ts';
 import {
   createCallDrain,
@@ -43,10 +42,9 @@ import { savedEventsRoutes } from './saved-events-routes.ts';
 import { sessionMiddleware } from './session-middleware.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { accountRoutes } from './account-routes.ts';
-import { answerConsent, consentPageData } from './oauth-consent.ts';
+import { consentPageData } from './oauth-consent.ts';
 import { listOAuthGrants, oauthGrantsRoutes } from './oauth-grants-routes.ts';
 import { readRequestSession } from './session-middleware.ts';
-import { consentPageSecurityHeaders, siteSecurityHeaders } from './site-security-headers.ts';
 import { matchRoute } from '../web/routes.ts';
 import { isAccessTokenShape } from '../domain/access-tokens.ts';
 import { toolCallRefusalEvidence, toolRoutes } from './tool-routes.ts';
@@ -285,7 +283,7 @@ function mountSecurityHeadersAndOAuth(
     app.post('/oauth/interaction/:uid/decision', async function decideConsent(c) {
       const { lookup } = await readRequestSession(c, identity, siteUrl);
       const principal = lookup.status === 'active' ? lookup.session.principal : null;
-      return answerConsent(c, oauth, principal, new URL(siteUrl ?? c.req.url).origin);
+      return answerConsent(c, oauth, { principal, siteOrigin: new URL(siteUrl ?? c.req.url).origin });
     });
   }
 }

@@ -6,14 +6,13 @@
  * refused from the next call on.
  */
 import { Hono } from 'hono';
-import type { OAuthAuthorizationServer } from 'agentready/oauth';
+import { listConnectedApps, type OAuthAuthorizationServer } from 'agentready/oauth';
 import type { Principal } from 'agentready/runtime';
 import { toSiteIso } from '../domain/site-time.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';
 import { respondWithFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
-import { clientNameForDisplay } from '../domain/one-line-text.ts';
-import { EVENTS_OAUTH_SCOPES } from './oauth-consent.ts';
+import { EVENTS_OAUTH_SCOPE_LABELS } from './oauth-consent.ts';
 
 /**
  * The principal's account's grants as /connect shows them (client name as the
@@ -21,12 +20,11 @@ import { EVENTS_OAUTH_SCOPES } from './oauth-consent.ts';
  * anyone not signed in, or a site without OAuth.
  */
 export async function listOAuthGrants(oauth: OAuthAuthorizationServer | undefined, principal: Principal | null): Promise<OAuthGrantView[]> {
-  if (!oauth || !principal?.account) return [];
-  const grants = await oauth.listGrants(principal.account.id);
+  const grants = await listConnectedApps(oauth, principal, EVENTS_OAUTH_SCOPE_LABELS);
   return grants.map((grant) => ({
     id: grant.ref,
-    clientName: clientNameForDisplay(grant.clientName).text,
-    scopes: grant.scopes.filter((scope) => Object.hasOwn(EVENTS_OAUTH_SCOPES, scope)).map((scope) => EVENTS_OAUTH_SCOPES[scope as keyof typeof EVENTS_OAUTH_SCOPES].label),
+    clientName: grant.clientName,
+    scopes: grant.scopes,
     createdAt: toSiteIso(grant.createdAt),
     lastUsedAt: grant.lastUsedAt === null ? null : toSiteIso(grant.lastUsedAt),
     expiresAt: grant.expiresAt === null ? null : toSiteIso(grant.expiresAt),

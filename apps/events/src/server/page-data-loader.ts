@@ -7,7 +7,8 @@
 import { PASSWORD_MIN_LENGTH } from 'agentready/identity';
 import type { Principal } from 'agentready/runtime';
 import type { EventsServices } from '../domain/events-services.ts';
-import { clientNameForDisplay } from '../domain/one-line-text.ts';
+import { clientNameForDisplay } from 'agentready';
+import { CONSENT_NEEDS_FULL_LOAD } from 'agentready/oauth';
 import { eventsCatalog } from '../tools/catalog.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';
 import type { ActivityPageData, PageContent, PageData } from '../web/page-data.ts';
@@ -135,8 +136,6 @@ function shownClientName(name: string | null): string | null {
   return name === null ? null : clientNameForDisplay(name).text;
 }
 
-/** What the consent page says when it is not loaded from the request the app's sign-in sent the person on. */
-export const CONSENT_NEEDS_FULL_LOAD = 'This request to connect an app has expired or was opened elsewhere. Start again from the app.';
 
 /** A domain refusal as the page shows it: code, message and field, nothing else. */
 function failureOf(refusal: { code: string; message: string; field?: string }): { code: string; message: string; field?: string } {

@@ -28,4 +28,5 @@ export { portableJsonSchema } from './portable-json-schema.ts';
 export type { JsonSchemaNode } from './portable-json-schema.ts';
 export { untrustedText, untrustedFieldPaths, mapUntrustedStrings } from './untrusted-text.ts';
 export { succeeded, refused, refusedWith } from './domain-result.ts';
+export { isOneLineOfText, nameForDisplay, clientNameForDisplay, CLIENT_NAME_SHOWN_LENGTH } from './one-line-text.ts';
 export type { DomainResult, DomainFailure } from './domain-result.ts';

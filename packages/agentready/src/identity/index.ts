@@ -33,3 +33,4 @@ export { identityRefusal } from './identity-result.ts';
 export type { IdentityFailure, IdentityResult } from './identity-result.ts';
 export { callerAddressOf } from './caller-address.ts';
 export { setSessionCookie, clearSessionCookies } from './session-cookie-headers.ts';
+export { siteSecurityHeaders, consentPageSecurityHeaders } from './site-security-headers.ts';

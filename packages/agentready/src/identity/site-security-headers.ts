@@ -1,15 +1,19 @@
 /**
- * @module The site's security headers (Hono's `secureHeaders`): a strict
- * Content Security Policy (only the site's own script and stylesheet, no
- * inline script, no framing by any other site), and the rest of Hono's
- * defaults (among them `Referrer-Policy: no-referrer`); and the OAuth consent
- * page's, which differ in two ways its form needs.
+ * @module A site's security headers (Hono's `secureHeaders`) for pages people
+ * sign in to: a strict Content Security Policy (only the site's own script
+ * and stylesheet, no inline script, no framing by any other site), and the
+ * rest of Hono's defaults (among them `Referrer-Policy: no-referrer`); and
+ * the OAuth consent page's, which differ in two ways its form needs.
  */
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
 /**
- * The headers middleware of every page and answer but the OAuth consent page.
+ * The headers middleware of every page and answer but the OAuth consent page:
+ * `Content-Security-Policy: default-src 'self'; img-src 'self' data:;
+ * object-src 'none'; base-uri 'none'; form-action 'self' …; frame-ancestors
+ * 'none'`, `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`,
+ * `X-Frame-Options: SAMEORIGIN`, `Strict-Transport-Security` and Hono's other defaults.
  *
  * @param formActionOrigins whole origins forms may lead to besides the site's own (none for the site's pages).
  */
