@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { Logger } from 'pino';
 import type { InvocationPipeline } from 'agentready/runtime';
+import { sitePathOr } from 'agentready/identity';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
 import { createRawdataToken, listRawdataTokens, revokeRawdataToken } from '../domain/rawdata-access-tokens.ts';
 import { AUTONOMY_WORDS, rawdataAutonomyMatrix } from '../tools/autonomy-matrix.ts';
@@ -103,10 +104,7 @@ function renderConnect(c: Context<RawdataEnv>, person: NonNullable<SignedInPerso
   return renderPage({ title: 'Connect an agent', person, children: <ConnectPage csrfToken={person.csrfToken} mcpUrl={mcpUrl} tokens={tokens} {...extra} /> });
 }
 
-/** A path of this site without spaces or control characters (a tab or line break could make a browser read `/\t/x` as `//x`, another site). */
-const SITE_PATH = /^\/(?![/\\])[\x21-\x7e]*$/;
-
-/** A same-site path to go to after sign-in: a path of this site, else /applications. */
+/** A same-site path to go to after sign-in: a path of this site (agentready/identity `sitePathOr`), else /applications. */
 function safeNext(next: string | undefined): string {
-  return next !== undefined && SITE_PATH.test(next) ? next : '/applications';
+  return sitePathOr(next, '/applications');
 }

@@ -34,3 +34,5 @@ export type { IdentityFailure, IdentityResult } from './identity-result.ts';
 export { callerAddressOf } from './caller-address.ts';
 export { setSessionCookie, clearSessionCookies } from './session-cookie-headers.ts';
 export { siteSecurityHeaders, consentPageSecurityHeaders } from './site-security-headers.ts';
+export { createPageSessions, hasSessionCsrfToken, sitePathOr } from './page-sessions.ts';
+export type { PageSessions, PageSessionsOptions, PageSessionEnv } from './page-sessions.ts';
