@@ -2,7 +2,8 @@
  * @module The GiftGenius web app: `/mcp` (the tools and the widget, for chat
  * hosts), which takes the OAuth access tokens its authorization server
  * issues, and the site a person signs in to when a chat host connects their
- * account. Built on the domain's context and one invocation pipeline.
+ * account (site-routes.tsx: its OAuth endpoints, consent page and /account).
+ * Built on the domain's context and one invocation pipeline.
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -18,6 +19,7 @@ import type { GiftShop } from '../domain/gift-shop.ts';
 import type { GiftGeniusDatabase } from '../store/schema.ts';
 import { giftgeniusMcpServerOptions, type WidgetSource } from '../tools/giftgenius-mcp-server.ts';
 import { createGiftGeniusPipeline } from '../tools/giftgenius-pipeline.ts';
+import { mountGiftGeniusSite, type GiftGeniusSiteOptions } from './site-routes.tsx';
 
 /** Options of {@link createGiftGeniusApp}. */
 export type GiftGeniusAppOptions = {
@@ -41,6 +43,12 @@ export type GiftGeniusAppOptions = {
   toolCallsPerMinute?: number | false;
   /** How long a checkout in progress holds its idempotency key, and how long keys are remembered. Default 30 s, 24 h. */
   idempotency?: { leaseMs?: number; retentionMs?: number };
+  /**
+   * Sign-in attempts on the site per account and per caller address (default:
+   * 5 and 20 per 15 minutes, then 15 minutes blocked; false for none). Over
+   * either, sign-in answers 429 with `Retry-After` and checks no password.
+   */
+  signInLimits?: GiftGeniusSiteOptions['signInLimits'];
 };
 
 /** What one sweep deleted. */
@@ -92,6 +100,7 @@ export function createGiftGeniusApp(options: GiftGeniusAppOptions): GiftGeniusAp
   });
   const app = new Hono();
   app.onError(function answerUnexpectedError(error, c) {
+    if (error instanceof HTTPException && error.status === 403) return c.text('This form was not sent from this site, so nothing was done.', 403);
     if (error instanceof HTTPException && error.status < 500) return c.text('The request could not be read.', 400);
     logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
     return c.text('Something went wrong on our side; nothing was changed. Try again in a moment.', 500);
@@ -101,6 +110,8 @@ export function createGiftGeniusApp(options: GiftGeniusAppOptions): GiftGeniusAp
     await next();
   });
   app.all('/mcp', (c) => endpoint.fetch(c.req.raw));
+  // The site a person sees: after /mcp, so none of its middleware runs there.
+  mountGiftGeniusSite(app, { db, now, logger, oauth, siteUrl, ...(options.signInLimits !== undefined && { signInLimits: options.signInLimits }) });
   return Object.assign(app, {
     ctx,
     sweep: async () => ({

@@ -6,8 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { findAccount, TOKEN_SCOPES, type IdentityTables } from 'agentready/identity';
-import { createOAuthAuthorizationServer, type OAuthAuthorizationServer, type OAuthTables } from 'agentready/oauth';
+import { TOKEN_SCOPES, type IdentityTables } from 'agentready/identity';
+import { createOAuthAuthorizationServer, identityAccountLookup, type OAuthAuthorizationServer, type OAuthScopeLabels, type OAuthTables } from 'agentready/oauth';
 import type { GiftGeniusDatabase } from '../store/schema.ts';
 
 /** The scopes a chat host may ask for, what each allows, and how the consent page words it. */
@@ -17,6 +17,9 @@ export const GIFTGENIUS_OAUTH_SCOPES = {
   'giftgenius:checkout': { effects: TOKEN_SCOPES.submit.effects, label: 'Prepare checkouts, and open one when you click Confirm in the chat' },
 } as const;
 
+/** The words of each scope, for the consent page and the connected apps on /account. */
+export const GIFTGENIUS_OAUTH_SCOPE_LABELS: OAuthScopeLabels = Object.fromEntries(Object.entries(GIFTGENIUS_OAUTH_SCOPES).map(([name, scope]) => [name, scope.label]));
+
 /**
  * The app's authorization server: its issuer is `siteUrl`'s origin and its
  * one resource `siteUrl` + `/mcp`; a grant acts for the account that approved it.
@@ -24,17 +27,13 @@ export const GIFTGENIUS_OAUTH_SCOPES = {
  * @throws what `createOAuthAuthorizationServer` throws (a database that cannot be read, a site URL that is not http(s)).
  */
 export async function createGiftGeniusOAuth(db: Kysely<GiftGeniusDatabase>, siteUrl: string, logger: Logger, now: () => Date = () => new Date()): Promise<OAuthAuthorizationServer> {
-  const identity = { db: db as unknown as Kysely<IdentityTables>, now };
   return createOAuthAuthorizationServer({
     db: db as unknown as Kysely<OAuthTables>,
     siteUrl,
     scopes: Object.fromEntries(Object.entries(GIFTGENIUS_OAUTH_SCOPES).map(([name, scope]) => [name, scope.effects])),
     resourceName: 'GiftGenius',
     now,
-    async findAccount(accountId) {
-      const account = Number.isSafeInteger(Number(accountId)) ? await findAccount(identity, Number(accountId)) : null;
-      return account ? { id: String(account.id), ref: account.ref } : null;
-    },
+    findAccount: identityAccountLookup({ db: db as unknown as Kysely<IdentityTables>, now }),
     onError: (error) => logger.warn({ err: error }, 'OAuth request refused or failed'),
   });
 }
