@@ -33,7 +33,7 @@ export function ConsentPage({ uid, view, signedIn }: ConsentPageProps) {
         </p>
         <p>
           <a href={`/signin?next=${encodeURIComponent(here)}`} data-testid="consent-sign-in">
-            Sign in
+            Sign in to continue
           </a>
         </p>
       </>
