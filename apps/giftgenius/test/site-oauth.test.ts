@@ -136,6 +136,10 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     expect(html.querySelector('[data-testid=consent-client]')?.text).toBe(TEST_CLIENT_NAME);
     expect(html.querySelector('[data-testid=consent-sign-in]')?.getAttribute('href')).toBe(`/signin?next=${encodeURIComponent(consentPath)}`);
     expect(html.querySelector('[data-testid=consent-form]')).toBeNull();
+    // A decision sent anyway is not taken: the person is sent to sign in, and comes back here after.
+    const decided = await browser.post(`${consentPath}/decision`, { decision: 'allow', scope: 'giftgenius:suggest' });
+    expect(decided.status).toBe(303);
+    expect(decided.location).toBe(`/signin?next=${encodeURIComponent(consentPath)}`);
   });
 });
 

@@ -109,6 +109,8 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     const browser = await openSiteBrowser(site.url, await site.addPerson('leaves@example.com'));
     const cookie = browser.cookieHeaderFor('/account');
     expect((await browser.get('/account')).status).toBe(200);
+    const again = await browser.get('/signin?next=%2Faccount');
+    expect([again.status, again.location]).toEqual([303, '/account']);
     const out = await browser.post('/signout', {});
     expect(out.status).toBe(303);
     const replayed = await fetch(`${site.url}/account`, { headers: { cookie }, redirect: 'manual' });

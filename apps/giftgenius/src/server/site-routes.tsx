@@ -114,7 +114,12 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
     return c.html(renderPage({ title: 'Gift ideas in your chat', person: personOf(c), children: <HomePage mcpUrl={mcpUrl} signedIn={c.get('session') !== null} /> }));
   });
 
-  routes.get('/signin', (c) => c.html(renderPage({ title: 'Sign in', person: personOf(c), children: <SignInPage next={sitePathOr(c.req.query('next'), AFTER_SIGN_IN)} /> })));
+  routes.get('/signin', (c) => {
+    const next = sitePathOr(c.req.query('next'), AFTER_SIGN_IN);
+    // Someone signed in already goes on (sign out first to change accounts).
+    if (c.get('session')) return c.redirect(next, 303);
+    return c.html(renderPage({ title: 'Sign in', person: null, children: <SignInPage next={next} /> }));
+  });
   routes.post('/signin', async (c) => {
     const form = await c.req.parseBody();
     const next = sitePathOr(typeof form['next'] === 'string' ? form['next'] : undefined, AFTER_SIGN_IN);
