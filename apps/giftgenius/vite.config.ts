@@ -1,0 +1,24 @@
+/**
+ * @module
+ * Builds the widget (the MCP Apps view, src/widget/gift-finder.html and what
+ * it imports) into ONE self-contained file, dist/widget/gift-finder.html:
+ * every script and stylesheet inlined (vite-plugin-singlefile), so the
+ * server serves it as the `ui://giftgenius/gift-finder-v1.html` resource and
+ * the host's CSP needs no origin for it ('unsafe-inline' only).
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { viteSingleFile } from 'vite-plugin-singlefile';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('./src/widget', import.meta.url)),
+  publicDir: false,
+  plugins: [viteSingleFile({ removeViteModuleLoader: true })],
+  // JSX is Preact's (automatic runtime), as in tsconfig.json.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
+    emptyOutDir: true,
+    rolldownOptions: { input: fileURLToPath(new URL('./src/widget/gift-finder.html', import.meta.url)) },
+  },
+});
