@@ -6,7 +6,7 @@
  * confirmation token: it is not in the state they are given.
  */
 import { secondsInWords } from 'agentready';
-import type { CheckoutDraft, CheckoutSessionView, DraftChange, Money } from './widget-contract.ts';
+import type { CheckoutDraft, CheckoutSessionView, CurrencyCode, DraftChange } from './widget-contract.ts';
 import { formatDeliveryWindow, formatMoment, formatMoney } from './money-and-dates.ts';
 
 /** The host's locale and time zone, for prices and dates. */
@@ -84,32 +84,37 @@ export function CheckoutFailed({ draft, message, retryAfterSeconds, retrying, lo
 
 /** Props of {@link DraftConflict}. */
 export type DraftConflictProps = {
-  draft: CheckoutDraft;
   message: string;
   changes: DraftChange[];
+  /** The draft's currency, for a price change (minor units). */
+  currency: CurrencyCode;
+  /** Whether Review again is offered (the commit found the reviewed draft stale). */
+  canReviewAgain: boolean;
   reviewing: boolean;
   locality: Locality;
   onReviewAgain(): void;
 };
 
-/** The draft changed before it was committed: what changed (was → now), and Review again. */
-export function DraftConflict({ draft, message, changes, reviewing, locality, onReviewAgain }: DraftConflictProps) {
+/** Something changed under the draft: what changed (was → now), and Review again when that may help. */
+export function DraftConflict({ message, changes, currency, canReviewAgain, reviewing, locality, onReviewAgain }: DraftConflictProps) {
   return (
     <section aria-labelledby="conflict-heading">
-      <h2 id="conflict-heading">Something changed since your review</h2>
+      <h2 id="conflict-heading">Something changed</h2>
       <p class="message">{message}</p>
       <ul class="changes">
         {changes.map((change) => (
           <li key={change.field} data-field={change.field}>
             <span class="change-field">{CHANGE_LABELS[change.field]}</span>: was{' '}
-            <span class="change-was">{describeValue(change.field, change.was, draft.unitPrice, locality)}</span>, now{' '}
-            <span class="change-now">{describeValue(change.field, change.now, draft.unitPrice, locality)}</span>
+            <span class="change-was">{describeValue(change.field, change.was, currency, locality)}</span>, now{' '}
+            <span class="change-now">{describeValue(change.field, change.now, currency, locality)}</span>
           </li>
         ))}
       </ul>
-      <button type="button" class="primary" disabled={reviewing} aria-busy={reviewing} onClick={onReviewAgain}>
-        {reviewing ? 'Preparing…' : 'Review again'}
-      </button>
+      {canReviewAgain && (
+        <button type="button" class="primary" disabled={reviewing} aria-busy={reviewing} onClick={onReviewAgain}>
+          {reviewing ? 'Preparing…' : 'Review again'}
+        </button>
+      )}
     </section>
   );
 }
@@ -151,20 +156,10 @@ export function RetryAfter({ seconds }: { seconds: number }) {
 
 const CHANGE_LABELS: Record<DraftChange['field'], string> = { price: 'Price', availability: 'Availability', stock: 'Stock' };
 
-/** A change's `was` or `now` as text: a price (Money, or minor units in the draft's currency), available/unavailable, a count. */
-function describeValue(field: DraftChange['field'], value: unknown, unitPrice: Money, locality: Locality): string {
-  if (isMoney(value)) return formatMoney(value, locality.locale);
-  if (field === 'price' && typeof value === 'number') return formatMoney({ amountMinor: value, currency: unitPrice.currency }, locality.locale);
+/** A change's `was` or `now` as text: a price (minor units of `currency`), a word, a count. */
+function describeValue(field: DraftChange['field'], value: DraftChange['was'], currency: CurrencyCode, locality: Locality): string {
+  if (field === 'price' && typeof value === 'number') return formatMoney({ amountMinor: value, currency }, locality.locale);
   if (typeof value === 'boolean') return value ? 'available' : 'unavailable';
-  if (typeof value === 'number' || typeof value === 'string') return String(value);
-  return 'unknown';
-}
-
-function isMoney(value: unknown): value is Money {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Money).amountMinor === 'number' &&
-    ['USD', 'EUR', 'TWD'].includes((value as Money).currency)
-  );
+  if (value === null) return 'none';
+  return String(value);
 }

@@ -14,10 +14,12 @@ import type {
   CheckoutDraft,
   CheckoutSessionView,
   CreateCheckoutSessionInput,
+  CurrencyCode,
   DraftChange,
   GiftCard,
   GiftSuggestion,
   GiftSuggestionsData,
+  PrepareCheckoutInput,
 } from './widget-contract.ts';
 
 /** A tool call the widget makes or shows: the tool's name and its arguments. */
@@ -45,7 +47,8 @@ export type ViewState =
   | { kind: 'cards'; gifts: GiftCard[]; criteria: GiftSuggestionsData['criteria']; busyGiftId: string | null }
   | { kind: 'review'; draft: CheckoutDraft; confirmable: boolean; confirming: boolean }
   | ({ kind: 'checkout_failed'; draft: CheckoutDraft; retrying: boolean } & FailureView)
-  | { kind: 'conflict'; draft: CheckoutDraft; message: string; changes: DraftChange[]; reviewing: boolean }
+  /** A CONFLICT that lists what changed. Review again is offered when the commit found the reviewed draft stale. */
+  | { kind: 'conflict'; message: string; changes: DraftChange[]; currency: CurrencyCode; canReviewAgain: boolean; reviewing: boolean }
   | { kind: 'done'; checkout: CheckoutSessionView; replayed: boolean; opening: boolean; linkRefused: boolean }
   | { kind: 'outdated'; contractVersion: unknown }
   | { kind: 'cancelled' };
@@ -101,8 +104,8 @@ export class GiftFinderFlow {
   async buy(gift: GiftCard): Promise<void> {
     const state = this.#state;
     if (this.#busy || state.kind !== 'cards' || !gift.inStock) return;
-    const call = { name: 'prepare_checkout', arguments: { giftId: gift.giftId, quantity: 1, currency: gift.price.currency } };
-    await this.#run(call, { ...state, busyGiftId: gift.giftId });
+    const input: PrepareCheckoutInput = { gift_id: gift.giftId, quantity: 1, currency: gift.price.currency };
+    await this.#run({ name: 'prepare_checkout', arguments: input }, { ...state, busyGiftId: gift.giftId });
   }
 
   /**
@@ -114,10 +117,10 @@ export class GiftFinderFlow {
     const confirmation = this.#confirmation;
     if (this.#busy || state.kind !== 'review' || confirmation === null) return;
     const input: CreateCheckoutSessionInput = {
-      draftId: confirmation.draftId,
-      draftVersion: confirmation.draftVersion,
-      confirmationToken: confirmation.confirmationToken,
-      idempotencyKey: this.#keyFor(confirmation),
+      draft_id: confirmation.draftId,
+      draft_version: confirmation.draftVersion,
+      confirmation_token: confirmation.confirmationToken,
+      idempotency_key: this.#keyFor(confirmation),
     };
     await this.#run({ name: 'create_checkout_session', arguments: input }, { ...state, confirming: true });
   }
@@ -134,10 +137,10 @@ export class GiftFinderFlow {
   /** Review again after a CONFLICT: prepare_checkout for the same gift, quantity and currency. */
   async reviewAgain(): Promise<void> {
     const state = this.#state;
-    if (this.#busy || state.kind !== 'conflict') return;
-    const { gift, quantity, total } = state.draft;
-    const call = { name: 'prepare_checkout', arguments: { giftId: gift.giftId, quantity, currency: total.currency } };
-    await this.#run(call, { ...state, reviewing: true });
+    const draft = this.#draft;
+    if (this.#busy || state.kind !== 'conflict' || !state.canReviewAgain || draft === null) return;
+    const input: PrepareCheckoutInput = { gift_id: draft.gift.giftId, quantity: draft.quantity, currency: draft.total.currency };
+    await this.#run({ name: 'prepare_checkout', arguments: input }, { ...state, reviewing: true });
   }
 
   /** Open checkout: asks the host to open the provider's payment page. */
@@ -218,8 +221,10 @@ export class GiftFinderFlow {
   ): void {
     const view: FailureView = { code: failure.code, message: failure.message, retryAfterSeconds: failure.retryAfterSeconds ?? null };
     const draft = this.#draft;
-    if (failure.code === 'CONFLICT' && changes.length > 0 && draft !== null) {
-      this.#set({ kind: 'conflict', draft, message: failure.message, changes, reviewing: false });
+    if (failure.code === 'CONFLICT' && changes.length > 0) {
+      const canReviewAgain = call?.name === 'create_checkout_session' && draft !== null;
+      const currency = draft?.unitPrice.currency ?? callCurrency(call);
+      this.#set({ kind: 'conflict', message: failure.message, changes, currency, canReviewAgain, reviewing: false });
     } else if (call?.name === 'create_checkout_session' && failure.retryable && draft !== null) {
       this.#set({ kind: 'checkout_failed', draft, retrying: false, ...view });
     } else {
@@ -241,6 +246,12 @@ export class GiftFinderFlow {
     this.#state = state;
     this.onChange(state);
   }
+}
+
+/** The currency a call asked for (prepare_checkout and suggest_gifts default to USD). */
+function callCurrency(call: ToolCall | null): CurrencyCode {
+  const currency = call?.arguments['currency'];
+  return currency === 'EUR' || currency === 'TWD' ? currency : 'USD';
 }
 
 /** The loading line for a call to `toolName`. */

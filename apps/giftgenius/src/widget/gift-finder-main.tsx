@@ -4,6 +4,7 @@
  * the flow, renders the flow's state with Preact, applies the host's theme
  * and style variables, and reports every CSP violation to the host's log.
  */
+import './zod-without-eval.ts';
 import { render } from 'preact';
 import {
   App,

@@ -5,7 +5,7 @@
  * confirmation in a prepare_checkout result's `_meta`. Decisions come from
  * these fields only, never from a message's wording. No DOM here.
  */
-import { readToolResult, type ToolResult } from 'agentready';
+import { readToolResult, type Change, type ToolResult } from 'agentready';
 import {
   CHECKOUT_META_KEY,
   WIDGET_CONTRACT_VERSION,
@@ -41,7 +41,7 @@ const CHANGE_FIELDS: ReadonlySet<string> = new Set(['price', 'availability', 'st
 export function readWidgetResult(result: ToolCallResult): ReadResult {
   const envelope = readToolResult(result.structuredContent);
   if (envelope === null) return { kind: 'unreadable' };
-  if (!envelope.ok) return { kind: 'failure', failure: envelope, changes: readChanges(result.structuredContent) };
+  if (!envelope.ok) return { kind: 'failure', failure: envelope, changes: draftChanges(envelope.changes ?? []) };
   const data = envelope.data;
   if (!isRecord(data)) return { kind: 'outdated', contractVersion: undefined };
   if (data['contractVersion'] !== WIDGET_CONTRACT_VERSION || typeof data['view'] !== 'string' || !KNOWN_VIEWS.has(data['view'])) {
@@ -68,14 +68,9 @@ export function readCheckoutConfirmation(
   return { confirmationToken, draftId, draftVersion };
 }
 
-/** The well-formed entries of a failure's `changes` (a toolkit envelope extension on CONFLICT). */
-function readChanges(structuredContent: unknown): DraftChange[] {
-  if (!isRecord(structuredContent) || !Array.isArray(structuredContent['changes'])) return [];
-  return structuredContent['changes'].flatMap((change: unknown): DraftChange[] =>
-    isRecord(change) && typeof change['field'] === 'string' && CHANGE_FIELDS.has(change['field'])
-      ? [{ field: change['field'] as DraftChange['field'], was: change['was'], now: change['now'] }]
-      : [],
-  );
+/** A CONFLICT's `changes` (read by agentready's readToolResult) about the fields a draft has; others are left out. */
+function draftChanges(changes: Change[]): DraftChange[] {
+  return changes.flatMap((change) => (CHANGE_FIELDS.has(change.field) ? [change as DraftChange] : []));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -35,7 +35,7 @@ export type Relationship =
 
 /** One suggested gift. `description` and `name` are written by the catalog's authors (third-party text). */
 export type GiftCard = {
-  /** Opaque ID prepare_checkout takes. */
+  /** Opaque ID prepare_checkout takes (as `gift_id`). */
   giftId: string;
   name: string;
   description: string;
@@ -56,6 +56,8 @@ export type GiftSuggestion = {
   text: string;
   /** The budget maximum (major units) that would give results, with `raise_budget`. */
   budgetMax?: number;
+  /** The budget minimum (major units) that would give results, with `lower_budget_min`. */
+  budgetMin?: number;
   /** The interest to drop, with `drop_interest`. */
   interest?: string;
 };
@@ -76,8 +78,8 @@ export type GiftSuggestionsData = {
     budget: { min: number | null; max: number | null };
     currency: CurrencyCode;
   };
-  /** How many suggest_gifts calls the principal has left today. */
-  remainingToday: number;
+  /** How many suggest_gifts calls the principal has left today (null: no daily limit). */
+  remainingToday: number | null;
 };
 
 /** A prepared, uncommitted checkout: what the person reviews before Confirm. */
@@ -134,22 +136,31 @@ export const CHECKOUT_META_KEY = 'giftgenius/checkout';
  */
 export type CheckoutConfirmationMeta = { confirmationToken: string; draftId: string; draftVersion: number };
 
-/** create_checkout_session input: the draft the person confirmed, the token and the widget's idempotency key. */
+/**
+ * create_checkout_session input (tool input keys are snake_case, a toolkit
+ * rule): the draft the person confirmed, the token and the widget's key.
+ */
 export type CreateCheckoutSessionInput = {
-  draftId: string;
-  draftVersion: number;
-  confirmationToken: string;
+  draft_id: string;
+  draft_version: number;
+  confirmation_token: string;
   /** Made by the widget (crypto.randomUUID()) once per (draftId, draftVersion). */
-  idempotencyKey: string;
+  idempotency_key: string;
 };
 
-/** One thing that changed since the draft was prepared (CONFLICT failures' `changes`). */
+/** prepare_checkout input: the gift, how many (1–5, default 1) and the currency (default USD). */
+export type PrepareCheckoutInput = { gift_id: string; quantity?: number; currency?: CurrencyCode };
+
+/**
+ * One thing that changed since the draft was prepared (a CONFLICT failure's
+ * `changes`, the toolkit's envelope extension): `price` in minor units of the
+ * draft's currency, `availability` as a word (`available`, `discontinued`),
+ * `stock` as a count.
+ */
 export type DraftChange = {
   field: 'price' | 'availability' | 'stock';
-  /** What the draft said: a {@link Money} for price, a boolean for availability, a count for stock. */
-  was: unknown;
-  /** What holds now, in the same shape as `was`. */
-  now: unknown;
+  was: string | number | boolean | null;
+  now: string | number | boolean | null;
 };
 
 /** The names of the tools the widget calls or renders. */
