@@ -12,7 +12,7 @@
  * is out of date" instead of guessing. Raise it when a shape changes in a way
  * an older widget would misread.
  */
-export const WIDGET_CONTRACT_VERSION = 1;
+export const WIDGET_CONTRACT_VERSION = 1 as const;
 
 /** The currencies a price may be in (ISO 4217). */
 export type CurrencyCode = 'USD' | 'EUR' | 'TWD';

@@ -1,0 +1,26 @@
+/**
+ * @module
+ * vitest globalSetup: builds the GiftGenius widget
+ * (apps/giftgenius/dist/widget/gift-finder.html) and the widget tests' host
+ * page (apps/giftgenius/dist/widget-host/host-page.html) once per test run,
+ * so the server serves, and the browser tests load, the fresh bundle.
+ */
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { buildWidgetHostPage } from './widget-host/build-host-page.ts';
+
+/** The Vite config of the widget. */
+export const GIFTGENIUS_WIDGET_VITE_CONFIG = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));
+
+/** The built widget: one HTML file with every script and stylesheet inline. */
+export const GIFTGENIUS_WIDGET_FILE = fileURLToPath(new URL('../../dist/widget/gift-finder.html', import.meta.url));
+
+/**
+ * Runs `vite build` with apps/giftgenius/vite.config.ts, then builds the test host page.
+ *
+ * @throws the build's error, which fails the run before any test starts.
+ */
+export default async function buildGiftGeniusWidget(): Promise<void> {
+  await build({ configFile: GIFTGENIUS_WIDGET_VITE_CONFIG, logLevel: 'warn', mode: 'production' });
+  await buildWidgetHostPage();
+}
