@@ -18,6 +18,7 @@ export type GiftFinderViewProps = {
 export function GiftFinderView({ state, flow, locality }: GiftFinderViewProps) {
   return (
     <main class="gift-finder" data-state={state.kind} aria-busy={state.kind === 'loading'}>
+      <h1 class="title">GiftGenius</h1>
       <p class="status" role="status" aria-live="polite">
         {statusLine(state)}
       </p>
