@@ -8,7 +8,7 @@
  * 'app', which a host must refuse (MCP Apps 2026-01-26, "Visibility").
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
 import type { McpUiHostContext, McpUiResourceCsp } from '@modelcontextprotocol/ext-apps';
 import { toolsForApp } from 'agentready/mcp';
@@ -203,4 +203,12 @@ async function exposeHostBindings(
     fromHostPage(frame);
     recorded.logs.push(params);
   });
+}
+
+/**
+ * The text a person reads in the element `locator` finds (whitespace at the
+ * ends trimmed); the element must exist.
+ */
+export async function textOf(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').trim();
 }
