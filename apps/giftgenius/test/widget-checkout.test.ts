@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { launchWebMcpChromium } from 'agentready/testing';
 import { showModelCallInWidget, type ModelCallInWidget } from './support/widget-host/chat-host.ts';
-import { textOf } from './support/widget-host/widget-host.ts';
+import { findViewAccessibilityViolations, textOf } from './support/widget-host/widget-host.ts';
 import { startGiftGeniusChat, type GiftGeniusChat } from './support/widget-host/giftgenius-chat.ts';
 import type { CheckoutConfirmationMeta, CheckoutReviewData, GiftCard, GiftSuggestionsData } from '../src/widget/widget-contract.ts';
 
@@ -88,6 +88,7 @@ describe('Confirm', () => {
     const sessions = await chat.provider.sessions();
     expect(sessions).toHaveLength(1);
     expect(await textOf(host.view.locator('.checkout-total'))).toBe(dollars(sessions[0]!.amount_total));
+    expect(await findViewAccessibilityViolations(host)).toEqual([]);
 
     await host.view.getByRole('button', { name: 'Open checkout' }).click();
     await expect.poll(() => host.openedLinks).toEqual([`${chat.provider.url}/pay/${sessions[0]!.id}`]);
@@ -122,6 +123,7 @@ describe('a payment provider failure', () => {
       const failed = host.toolCalls[0]!.result!.structuredContent as { code: string; message: string };
       expect(failed.code).toBe('TEMPORARY_FAILURE');
       expect(await textOf(host.view.locator('.message'))).toBe(failed.message);
+      expect(await findViewAccessibilityViolations(host)).toEqual([]);
 
       await chat.provider.setSwitches({ checkout: 'up' });
       await host.view.getByRole('button', { name: 'Retry' }).click();
@@ -145,6 +147,7 @@ describe('a price that changed after the review', () => {
     const change = host.view.locator('.changes li[data-field="price"]');
     expect(await textOf(change)).toBe(`Price: was ${dollars(gift.price.amountMinor)}, now ${dollars(newPrice)}`);
     expect(await chat.provider.sessions()).toHaveLength(0);
+    expect(await findViewAccessibilityViolations(host)).toEqual([]);
 
     await host.view.getByRole('button', { name: 'Review again' }).click();
     await host.view.getByRole('heading', { name: 'Review your checkout' }).waitFor();

@@ -8,9 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { secondsInWords } from 'agentready';
-import { findAccessibilityViolations, launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from 'agentready/testing';
 import { readWidgetResource, showModelCallInWidget, type ModelCallInWidget } from './support/widget-host/chat-host.ts';
-import { openWidgetInHost, textOf } from './support/widget-host/widget-host.ts';
+import { findViewAccessibilityViolations, openWidgetInHost, textOf } from './support/widget-host/widget-host.ts';
 import { startGiftGeniusChat, type GiftGeniusChat } from './support/widget-host/giftgenius-chat.ts';
 import type { CheckoutReviewData, GiftSuggestionsData } from '../src/widget/widget-contract.ts';
 
@@ -87,7 +87,7 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
     // The pictures come from the shop, an origin the resource declares: they load.
     const loaded = await host.frame.$$eval('img', (images) => images.map((image) => (image as HTMLImageElement).naturalWidth > 0));
     expect(loaded.every(Boolean)).toBe(true);
-    expect(await findAccessibilityViolations(host.frame as never)).toEqual([]);
+    expect(await findViewAccessibilityViolations(host)).toEqual([]);
   });
 
   it('prices a gift in euros when the person asked in euros', async () => {
@@ -139,6 +139,7 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
     await host.view.getByRole('heading', { name: 'Not available right now' }).waitFor();
     expect(await textOf(host.view.locator('.message'))).toEqual(envelope.message);
 
+    expect(await findViewAccessibilityViolations(host)).toEqual([]);
     await chat.provider.setSwitches({ catalog: 'up' });
     await host.view.getByRole('button', { name: 'Retry' }).click();
     await host.view.getByRole('heading', { name: 'Gift ideas' }).waitFor();
@@ -161,7 +162,7 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
     // Node's and Chromium's ICU may space the range's dash differently (thin or plain spaces).
     expect(sameSpaces(await textOf(host.view.locator('.draft-delivery')))).toEqual(sameSpaces(delivery));
     expect(await host.view.getByRole('button', { name: 'Confirm' }).isEnabled()).toBe(true);
-    expect(await findAccessibilityViolations(host.frame as never)).toEqual([]);
+    expect(await findViewAccessibilityViolations(host)).toEqual([]);
   });
 
   it('says the view is out of date for data of a newer contract version, and shows none of it', async () => {
