@@ -8,6 +8,7 @@
 import type { InvocationPipeline } from 'agentready/runtime';
 import type { McpAppWidgets, McpToolServerOptions } from 'agentready/mcp';
 import type { ToolResult } from 'agentready';
+import { CHECKOUT_META_KEY } from '../widget/widget-contract.ts';
 import { giftgeniusCatalog } from './catalog.ts';
 import { giftgeniusResultDescriptions } from './result-descriptions.ts';
 
@@ -20,8 +21,6 @@ export const GIFTGENIUS_MCP_SERVER_INFO = { name: 'agentready-giftgenius', title
 export const WIDGET_RESOURCE_URI = 'ui://giftgenius/gift-finder-v1.html';
 /** The same widget for ChatGPT (`openai/outputTemplate`). */
 export const SKYBRIDGE_RESOURCE_URI = 'ui://giftgenius/gift-finder-v1.skybridge.html';
-/** The key of a prepare_checkout result's `_meta` that holds what the widget's Confirm sends back. */
-export const CHECKOUT_META_KEY = 'giftgenius/checkout';
 
 /** Instructions for the model, sent at connection. */
 export const GIFTGENIUS_MCP_INSTRUCTIONS =
