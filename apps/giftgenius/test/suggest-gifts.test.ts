@@ -84,6 +84,8 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     ['a limit of 0', { recipient: { relationship: 'friend' }, limit: 0 }, 'limit'],
     ['a limit above 12', { recipient: { relationship: 'friend' }, limit: 13 }, 'limit'],
     ['an unknown field', { recipient: { relationship: 'friend' }, relationship_type: 'friend' }, 'relationship_type'],
+    ['an unknown field of the recipient', { recipient: { relationship: 'friend', name: 'Bo' } }, 'recipient.name'],
+    ['an unknown field of the budget', { recipient: { relationship: 'friend' }, budget: { max: 50, currency: 'EUR' } }, 'budget.currency'],
   ])('refuses %s with INVALID_INPUT naming the field, not retryable, and counts nothing', async (_case, args, field) => {
     const before = await host.modelCall<Suggested>('suggest_gifts', FOR_A_FRIEND);
     const refused = await host.modelCall('suggest_gifts', args);

@@ -49,6 +49,18 @@ describe('checkCatalogConformance', () => {
     expect(checkCatalogConformance(defineCatalog([hidden]))).toEqual(['submit_registration: the name contains the finalizer word "submit".']);
     expect(checkCatalogConformance(defineCatalog([commit], { allowCommitTools: true }))).toEqual([]);
   });
+
+  it('lets a prepare tool named prepare_… name what it prepares, and no other tool', () => {
+    const spec = { title: 'T', description, input: z.object({}), output: z.object({ done: z.boolean() }) };
+    const prepares = defineTool({ ...spec, name: 'prepare_checkout', effect: 'prepare' });
+    const readsAsPrepare = defineTool({ ...spec, name: 'prepare_checkout_view', effect: 'read' });
+    const hiddenInside = defineTool({ ...spec, name: 'quick_checkout_prepare', effect: 'prepare' });
+    expect(checkCatalogConformance(defineCatalog([prepares]))).toEqual([]);
+    expect(checkCatalogConformance(defineCatalog([readsAsPrepare, hiddenInside]))).toEqual([
+      'prepare_checkout_view: the name contains the finalizer word "checkout".',
+      'quick_checkout_prepare: the name contains the finalizer word "checkout".',
+    ]);
+  });
 });
 
 describe('npm run check:catalog', () => {

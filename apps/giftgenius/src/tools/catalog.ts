@@ -21,7 +21,7 @@ const contractVersion = z.literal(WIDGET_CONTRACT_VERSION).describe('Version of 
 const giftId = z.string().trim().min(1).max(80);
 
 const budget = z
-  .object({
+  .strictObject({
     min: z.number().nonnegative().max(1_000_000).optional().describe('Least to spend, in major units of currency (49.99).'),
     max: z.number().nonnegative().max(1_000_000).optional().describe('Most to spend, in major units of currency.'),
   })
@@ -55,7 +55,7 @@ export const suggestGifts = defineTool({
     '(raise the budget to an amount, drop an interest, leave out the age): offer it to the person. ' +
     'Each person has a daily number of suggestions (RATE_LIMITED says when more are available). TEMPORARY_FAILURE means the shop is down: try again later with the same arguments.',
   input: z.object({
-    recipient: z.object({
+    recipient: z.strictObject({
       relationship: z.enum(RELATIONSHIPS).describe('Who the gift is for, from the person giving it.'),
       age: z.number().int().min(0).max(120).optional().describe('Age in whole years, 0 to 120.'),
     }),

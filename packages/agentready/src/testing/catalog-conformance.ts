@@ -25,7 +25,9 @@ const DEFAULT_FORBIDDEN = ['submit', 'confirm', 'finalize', 'pay', 'purchase', '
  * - the rules `defineTool` enforces (contract-rules.ts): snake_case names, a
  *   `commit` tool takes `confirmation_token` and `idempotency_key`, only a
  *   commit may be destructive;
- * - every name is free of finalizer words outside `commit` tools (no tool that submits);
+ * - every name is free of finalizer words outside `commit` tools (no tool that
+ *   submits), except that a `prepare` tool named `prepare_…` may name what it
+ *   prepares (`prepare_checkout`: the prefix says nothing is finalized);
  * - every description is at least 40 characters (written for a model, not a label);
  * - the input's JSON Schema is an object, and every object in it, however deep,
  *   has `additionalProperties: false` (strict);
@@ -50,7 +52,8 @@ function checkTool(tool: ToolContract, forbidden: readonly string[]): string[] {
   const declared = { name, effect: tool.effect, input: tool.input, destructive: tool.annotations.destructiveHint };
   for (const violation of toolContractViolations(declared)) problems.push(`${name}: ${violation}`);
   // A commit tool may say what it commits; the words are forbidden where a finalizer would hide.
-  if (tool.effect !== 'commit') {
+  const namesWhatItPrepares = tool.effect === 'prepare' && name.startsWith('prepare_');
+  if (tool.effect !== 'commit' && !namesWhatItPrepares) {
     for (const part of forbidden) if (name.includes(part)) problems.push(`${name}: the name contains the finalizer word "${part}".`);
   }
   if (tool.description.trim().length < 40) problems.push(`${name}: the description is too short to guide a model.`);

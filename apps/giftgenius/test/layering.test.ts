@@ -1,0 +1,35 @@
+/**
+ * GiftGenius's floors, lowest first: store (tables, migrations, the demo
+ * account), domain (the rules and the services on the store and the shop
+ * port; no HTTP), provider (the payment provider stand-in and the app's
+ * client of it, on the domain's port), tools (contracts, operations, the
+ * pipeline, the MCP server's options), server (Hono: /mcp and the pages) on
+ * top. The widget runs in the host's iframe: it knows nothing of the
+ * server, and the tools read only its data contract. Web pages are rendered
+ * by the server and use the domain and server types only.
+ */
+import { fileURLToPath } from 'node:url';
+import { findLayerViolations, type LayerRule } from 'agentready/testing';
+import { describe, expect, it } from 'vitest';
+
+const GIFTGENIUS_SRC = fileURLToPath(new URL('../src', import.meta.url));
+
+const SURFACES = ['agentready/mcp', 'agentready/webmcp', 'agentready/testing'];
+const HTTP = ['hono', '@hono', '@modelcontextprotocol'];
+const DATABASE = ['pg', 'better-sqlite3', 'kysely', 'agentready/store', 'agentready/runtime', 'agentready/identity', 'agentready/oauth'];
+
+const GIFTGENIUS_LAYERS: Record<string, LayerRule> = {
+  store: { uses: [], forbiddenPackages: ['agentready/runtime', ...SURFACES, ...HTTP] },
+  widget: { uses: [], forbiddenPackages: [...DATABASE, 'agentready/mcp', 'agentready/testing', 'hono', '@hono', '@modelcontextprotocol/server'] },
+  domain: { uses: ['store'], forbiddenPackages: [...SURFACES, ...HTTP] },
+  provider: { uses: ['domain'], forbiddenPackages: [...SURFACES, '@modelcontextprotocol', 'agentready/store'] },
+  tools: { uses: ['store', 'domain', 'widget'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing', 'hono', '@hono'] },
+  server: { uses: ['store', 'domain', 'provider', 'tools', 'web', 'widget'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
+  web: { uses: ['domain'], usesTypesOf: ['server'], forbiddenPackages: ['pg', 'better-sqlite3', 'agentready/store', 'agentready/mcp', 'agentready/testing', ...HTTP] },
+};
+
+describe('the GiftGenius app’s layers', () => {
+  it('has no import from a floor above: the domain knows no surface or HTTP client, the widget no server', async () => {
+    expect(await findLayerViolations(GIFTGENIUS_SRC, GIFTGENIUS_LAYERS)).toEqual([]);
+  });
+});
