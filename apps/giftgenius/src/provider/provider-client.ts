@@ -19,55 +19,22 @@ import {
   type ProductWire,
   type ProviderCurrencyCode,
 } from './provider-wire.ts';
-import { ProviderRefusedError, ProviderUnavailableError } from '../domain/gift-shop.ts';
+import type { Currency, GiftProduct } from '../domain/gift-catalog.ts';
+import { ProviderRefusedError, ProviderUnavailableError, type CheckoutSession, type CheckoutSessionRequest } from '../domain/gift-shop.ts';
 
 export { ProviderRefusedError, ProviderUnavailableError };
 
 /** A currency as the app names it (ISO 4217, upper-case). */
-export type ProviderCurrency = 'USD' | 'EUR' | 'TWD';
+export type ProviderCurrency = Currency;
 
-/** A product of the provider's catalog, as the app uses it. Amounts are ISO 4217 minor units (cents). */
-export type ProviderProduct = {
-  id: string;
-  name: string;
-  description: string;
-  /** False when discontinued: listed, not sold. */
-  active: boolean;
-  /** Absolute URL of the product's picture, or null when it has none. */
-  imageUrl: string | null;
-  tags: string[];
-  /** Recipient ages in years, inclusive. */
-  ageRange: { min: number; max: number };
-  prices: Record<ProviderCurrency, number>;
-  /** Units in stock now. */
-  stock: number;
-  /** Business days to delivery, inclusive. */
-  deliveryDays: { min: number; max: number };
-};
+/** A product of the provider's catalog, as the app uses it: the domain's gift. Amounts are ISO 4217 minor units (cents). */
+export type ProviderProduct = GiftProduct;
 
-/** A checkout session the provider created (or answered again for its idempotency key). */
-export type ProviderCheckoutSession = {
-  id: string;
-  /** The hosted payment page the person opens to pay. */
-  url: string;
-  status: 'open' | 'complete' | 'expired';
-  /** Minor units of `currency`. */
-  amountTotal: number;
-  currency: ProviderCurrency;
-  expiresAt: Date;
-  /** True when the provider answered a session its key created before (`Idempotent-Replayed: true`). */
-  replayed: boolean;
-};
+/** A checkout session the provider created (or answered again for its idempotency key): the domain's, with its status narrowed. */
+export type ProviderCheckoutSession = CheckoutSession & { status: 'open' | 'complete' | 'expired' };
 
-/** What to check out: one product, its units, and the unit price (minor units of `currency`) the person was shown. */
-export type ProviderCheckoutRequest = {
-  productId: string;
-  quantity: number;
-  currency: ProviderCurrency;
-  expectedUnitAmount: number;
-  /** The app's own reference for the session (e.g. its draft id); sent as `client_reference_id`. */
-  clientReference: string;
-};
+/** What to check out: one product, its units, and the unit price (minor units of `currency`) the person was shown; `clientReference` is sent as `client_reference_id`. */
+export type ProviderCheckoutRequest = CheckoutSessionRequest;
 
 /** Options of {@link createProviderClient}. */
 export type ProviderClientOptions = {
