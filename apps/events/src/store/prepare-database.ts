@@ -5,15 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import {
-  describeDatabaseLocation,
-  hasMigrated,
-  migrateToLatest,
-  MissingDatabaseError,
-  openDatabase,
-  RUNTIME_MIGRATION_TABLE,
-  runtimeMigrations,
-} from 'agentready/store';
+import { openMigratedDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations } from 'agentready/store';
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
 // Only the tables: the OAuth server itself (oidc-provider) loads where the site serves, not in every command.
 import { OAUTH_MIGRATION_TABLE, oauthMigrations } from 'agentready/oauth/migrations';
@@ -52,26 +44,19 @@ export type PrepareDatabaseOptions = {
  */
 export async function prepareEventsDatabase(options: PrepareDatabaseOptions): Promise<Kysely<EventsDatabase>> {
   const now = options.now ?? (() => new Date());
-  const db = openDatabase<EventsDatabase>({
+  const db = await openMigratedDatabase<EventsDatabase>({
     url: options.url,
     baseDir: options.baseDir,
-    onConnectionError: (error) => options.logger?.error({ err: error }, 'database connection failed'),
-    mustExist: options.mustExist ?? false,
-  });
-  try {
-    if (options.mustExist && !(await hasMigrated(db, EVENTS_MIGRATION_TABLE))) {
-      const location = describeDatabaseLocation(options.url, options.baseDir);
-      throw new MissingDatabaseError(location, `The ${location} holds no Events tables.`);
-    }
-    const report = await migrateToLatest(db, [
+    logger: options.logger,
+    migrationSets: [
       { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
       { tableName: IDENTITY_MIGRATION_TABLE, migrations: identityMigrations },
       { tableName: OAUTH_MIGRATION_TABLE, migrations: oauthMigrations },
       { tableName: EVENTS_MIGRATION_TABLE, migrations: eventsMigrations },
-    ]);
-    const applied = report.flatMap((set) => set.applied);
-    if (applied.length > 0) options.logger?.info({ migrations: applied }, 'database migrated');
-
+    ],
+    ...(options.mustExist && { mustExist: { migrationTable: EVENTS_MIGRATION_TABLE, appName: 'Events' } }),
+  });
+  try {
     const existing = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     if (Number(existing.count) === 0) {
       const inserted = await insertEvents(db, CURATED_EVENTS, now());

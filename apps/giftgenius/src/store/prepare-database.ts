@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type MigrationSet } from 'agentready/store';
+import { openMigratedDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type MigrationSet } from 'agentready/store';
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
 import { OAUTH_MIGRATION_TABLE, oauthMigrations } from 'agentready/oauth/migrations';
 import { GIFTGENIUS_MIGRATION_TABLE, giftgeniusMigrations } from './giftgenius-migrations.ts';
@@ -21,25 +21,13 @@ export const GIFTGENIUS_MIGRATION_SETS: readonly MigrationSet[] = [
 
 /**
  * Opens and migrates the database (`file:…`/a path for SQLite, `postgres://…`
- * for PostgreSQL). Safe to run at every start and from several processes at
- * once (see `migrateToLatest`).
+ * for PostgreSQL) with {@link GIFTGENIUS_MIGRATION_SETS} (agentready/store,
+ * `openMigratedDatabase`). Safe to run at every start and from several
+ * processes at once.
  *
  * @returns the open database; the caller ends it with `db.destroy()`.
  * @throws Error when the database cannot be opened or a migration fails (the database is closed first).
  */
-export async function prepareGiftGeniusDatabase(options: { url: string; baseDir?: string; logger?: Logger }): Promise<Kysely<GiftGeniusDatabase>> {
-  const db = openDatabase<GiftGeniusDatabase>({
-    url: options.url,
-    baseDir: options.baseDir,
-    onConnectionError: (error) => options.logger?.error({ err: error }, 'database connection failed'),
-  });
-  try {
-    const report = await migrateToLatest(db, [...GIFTGENIUS_MIGRATION_SETS]);
-    const applied = report.flatMap((set) => set.applied);
-    if (applied.length > 0) options.logger?.info({ migrations: applied }, 'database migrated');
-    return db;
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
+export function prepareGiftGeniusDatabase(options: { url: string; baseDir?: string; logger?: Logger }): Promise<Kysely<GiftGeniusDatabase>> {
+  return openMigratedDatabase<GiftGeniusDatabase>({ ...options, migrationSets: GIFTGENIUS_MIGRATION_SETS });
 }

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { describeDatabaseLocation, hasMigrated, migrateToLatest, MissingDatabaseError, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type MigrationSet } from 'agentready/store';
+import { openMigratedDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type MigrationSet } from 'agentready/store';
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
 import { RAWDATA_MIGRATION_TABLE, rawdataMigrations } from './rawdata-migrations.ts';
 import type { RawdataDatabase } from './schema.ts';
@@ -29,31 +29,19 @@ export type PrepareRawdataDatabaseOptions = {
 };
 
 /**
- * Opens and migrates the database. Safe to run at every start and from
- * several processes at once (see `migrateToLatest`).
+ * Opens and migrates the database with {@link RAWDATA_MIGRATION_SETS}
+ * (agentready/store, `openMigratedDatabase`). Safe to run at every start and
+ * from several processes at once (see `migrateToLatest`).
  *
  * @returns the open database; the caller ends it with `db.destroy()`.
  * @throws MissingDatabaseError (`mustExist`) when there is no such file or the Rawdata migrations never ran there.
  * @throws Error when the database cannot be opened or a migration fails (the database is closed first).
  */
-export async function prepareRawdataDatabase(options: PrepareRawdataDatabaseOptions): Promise<Kysely<RawdataDatabase>> {
-  const db = openDatabase<RawdataDatabase>({
-    url: options.url,
-    baseDir: options.baseDir,
-    onConnectionError: (error) => options.logger?.error({ err: error }, 'database connection failed'),
-    mustExist: options.mustExist ?? false,
+export function prepareRawdataDatabase(options: PrepareRawdataDatabaseOptions): Promise<Kysely<RawdataDatabase>> {
+  const { mustExist, ...rest } = options;
+  return openMigratedDatabase<RawdataDatabase>({
+    ...rest,
+    migrationSets: RAWDATA_MIGRATION_SETS,
+    ...(mustExist && { mustExist: { migrationTable: RAWDATA_MIGRATION_TABLE, appName: 'Rawdata' } }),
   });
-  try {
-    if (options.mustExist && !(await hasMigrated(db, RAWDATA_MIGRATION_TABLE))) {
-      const location = describeDatabaseLocation(options.url, options.baseDir);
-      throw new MissingDatabaseError(location, `The ${location} holds no Rawdata tables.`);
-    }
-    const report = await migrateToLatest(db, [...RAWDATA_MIGRATION_SETS]);
-    const applied = report.flatMap((set) => set.applied);
-    if (applied.length > 0) options.logger?.info({ migrations: applied }, 'database migrated');
-    return db;
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
 }
