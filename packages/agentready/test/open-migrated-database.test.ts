@@ -1,8 +1,9 @@
 /**
  * openMigratedDatabase, an app's start: the database opened and migrated,
  * what ran logged, and (`mustExist`) a database the app never set up refused
- * with nothing created; on a SQLite file and on a PostgreSQL schema (an
- * unreachable PostgreSQL fails the file unless AGENTREADY_SKIP_POSTGRES=1).
+ * with nothing created; and openMigratedTestDatabase, a test's fresh one; on a
+ * SQLite file and on a PostgreSQL schema (an unreachable PostgreSQL fails the
+ * file unless AGENTREADY_SKIP_POSTGRES=1).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeDatabaseLocation, MissingDatabaseError, openMigratedDatabase, type MigrationSet } from '../src/store/index.ts';
-import { requirePostgresForTests, withTestSchemaLock } from '../src/testing/index.ts';
+import { describeDatabaseLocation, MissingDatabaseError, openDatabase, openMigratedDatabase, type MigrationSet } from '../src/store/index.ts';
+import { openMigratedTestDatabase, requirePostgresForTests, withTestSchemaLock } from '../src/testing/index.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the openMigratedDatabase tests' });
@@ -130,5 +131,18 @@ describe('openMigratedDatabase with mustExist on a SQLite file that is not there
     const failure = await openMigratedDatabase({ url: 'file:missing/app.sqlite', baseDir: folder, migrationSets: NOTES_SETS, mustExist: MUST_EXIST }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(MissingDatabaseError);
     expect(readdirSync(folder)).toEqual([]);
+  });
+});
+
+describe.each(PLACES)('openMigratedTestDatabase on $dialect', ({ dialect, enabled }) => {
+  it.runIf(enabled)('opens a migrated database another handle finds at its URL, and removes it on close', async () => {
+    const test = await openMigratedTestDatabase<Tables>({ dialect: dialect === 'SQLite' ? 'sqlite' : 'postgres', name: 'notes', migrationSets: NOTES_SETS, postgresUrl: POSTGRES_URL });
+    await test.db.insertInto('note').values({ id: 1, body: 'shared' }).execute();
+    const other = openDatabase<Tables>({ url: test.url, mustExist: true });
+    expect(await other.selectFrom('note').select('body').execute()).toEqual([{ body: 'shared' }]);
+    await other.destroy();
+    await test.close();
+    const reopened = await openMigratedDatabase({ url: test.url, migrationSets: NOTES_SETS, mustExist: MUST_EXIST }).catch((error: unknown) => error);
+    expect(reopened).toBeInstanceOf(MissingDatabaseError);
   });
 });

@@ -5,20 +5,16 @@
  * authorization server, whose issuer is the listener's own address (so the
  * listener starts first, with a handler that waits for the app).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { createAccount, type IdentityTables } from 'agentready/identity';
-import { createTestSchemaDatabase, listenOnLoopback } from 'agentready/testing';
+import { listenOnLoopback, openMigratedTestDatabase, type MigratedTestDatabase } from 'agentready/testing';
 import { createProviderClient } from '../../src/provider/provider-client.ts';
 import { startProviderStandIn, type RunningProviderStandIn } from '../../src/provider/provider-main.ts';
 import { createGiftGeniusApp, type GiftGeniusApp, type GiftGeniusAppOptions } from '../../src/server/create-giftgenius-app.ts';
 import { createGiftGeniusOAuth } from '../../src/server/giftgenius-oauth.ts';
 import { readWidgetDocument } from '../../src/server/widget-document.ts';
-import { GIFTGENIUS_MIGRATION_SETS, prepareGiftGeniusDatabase } from '../../src/store/prepare-database.ts';
+import { GIFTGENIUS_MIGRATION_SETS } from '../../src/store/prepare-database.ts';
 import type { GiftGeniusDatabase } from '../../src/store/schema.ts';
 
 /** PostgreSQL for tests; override with TEST_DATABASE_URL. */
@@ -136,21 +132,7 @@ function siteOf(parts: { url: string; db: Kysely<GiftGeniusDatabase>; app: GiftG
   };
 }
 
-/** A fresh migrated database of the dialect, and how to remove it. */
-export async function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ db: Kysely<GiftGeniusDatabase>; url: string; close(): Promise<void> }> {
-  if (dialect === 'postgres') {
-    const schema = await createTestSchemaDatabase<GiftGeniusDatabase>(POSTGRES_TEST_URL, 'giftgenius_test', GIFTGENIUS_MIGRATION_SETS);
-    return { db: schema.db, url: schema.url, close: () => schema.drop() };
-  }
-  const folder = await mkdtemp(join(tmpdir(), 'agentready-giftgenius-'));
-  const url = pathToFileURL(join(folder, 'giftgenius.sqlite')).href;
-  const db = await prepareGiftGeniusDatabase({ url });
-  return {
-    db,
-    url,
-    async close() {
-      await db.destroy();
-      await rm(folder, { recursive: true, force: true });
-    },
-  };
+/** A fresh migrated database of the dialect, and how to remove it (agentready/testing, `openMigratedTestDatabase`). */
+export function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<MigratedTestDatabase<GiftGeniusDatabase>> {
+  return openMigratedTestDatabase<GiftGeniusDatabase>({ dialect, name: 'giftgenius', migrationSets: GIFTGENIUS_MIGRATION_SETS, postgresUrl: POSTGRES_TEST_URL });
 }

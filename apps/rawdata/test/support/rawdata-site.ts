@@ -3,16 +3,12 @@
  * fresh SQLite file in a temp folder or a PostgreSQL schema of its own,
  * migrated, with an analyst account (and its profile) the test names.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { createTestSchemaDatabase, listenOnLoopback } from 'agentready/testing';
+import { listenOnLoopback, openMigratedTestDatabase, type MigratedTestDatabase } from 'agentready/testing';
 import { createRawdataApp, type RawdataApp, type RawdataAppOptions } from '../../src/server/create-rawdata-app.ts';
 import { saveAnalyst, type AnalystProfile } from '../../src/store/analyst-accounts.ts';
-import { prepareRawdataDatabase, RAWDATA_MIGRATION_SETS } from '../../src/store/prepare-database.ts';
+import { RAWDATA_MIGRATION_SETS } from '../../src/store/prepare-database.ts';
 import type { RawdataDatabase } from '../../src/store/schema.ts';
 import { connectMcpAgent, type McpAgent } from './mcp-agent.ts';
 import { signInPerson, type SitePerson } from './site-person.ts';
@@ -70,23 +66,9 @@ export async function startRawdataSite(options: StartRawdataSiteOptions): Promis
   };
 }
 
-/** A fresh migrated database of the dialect, and how to remove it. */
-export async function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ db: Kysely<RawdataDatabase>; url: string; close(): Promise<void> }> {
-  if (dialect === 'postgres') {
-    const schema = await createTestSchemaDatabase<RawdataDatabase>(POSTGRES_TEST_URL, 'rawdata_test', RAWDATA_MIGRATION_SETS);
-    return { db: schema.db, url: schema.url, close: () => schema.drop() };
-  }
-  const folder = await mkdtemp(join(tmpdir(), 'agentready-rawdata-'));
-  const url = pathToFileURL(join(folder, 'rawdata.sqlite')).href;
-  const db = await prepareRawdataDatabase({ url });
-  return {
-    db,
-    url,
-    async close() {
-      await db.destroy();
-      await rm(folder, { recursive: true, force: true });
-    },
-  };
+/** A fresh migrated database of the dialect, and how to remove it (agentready/testing, `openMigratedTestDatabase`). */
+export function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<MigratedTestDatabase<RawdataDatabase>> {
+  return openMigratedTestDatabase<RawdataDatabase>({ dialect, name: 'rawdata', migrationSets: RAWDATA_MIGRATION_SETS, postgresUrl: POSTGRES_TEST_URL });
 }
 
 /** A site with one analyst signed in over HTTP and their agent connected over MCP with a token of `scope`. */

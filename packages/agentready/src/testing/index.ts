@@ -8,6 +8,8 @@ export { checkCatalogConformance } from './catalog-conformance.ts';
 export type { ConformanceOptions } from './catalog-conformance.ts';
 export { createTestSchemaDatabase, withTestSchemaLock } from './postgres-schema-lock.ts';
 export type { TestSchemaDatabase } from './postgres-schema-lock.ts';
+export { openMigratedTestDatabase } from './migrated-test-database.ts';
+export type { MigratedTestDatabase, OpenMigratedTestDatabaseOptions } from './migrated-test-database.ts';
 export { requirePostgresForTests, SKIP_POSTGRES_VARIABLE } from './postgres-requirement.ts';
 export type { PostgresRequirementOptions } from './postgres-requirement.ts';
 export { findLayerViolations } from './layer-imports.ts';
