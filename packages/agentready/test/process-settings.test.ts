@@ -1,9 +1,10 @@
 /**
  * What a site's processes read from their environment (agentready/settings),
- * as an operator sets it: SITE_URL, SHUTDOWN_GRACE_MS, ALLOWED_HOSTS, DEMO_ACCOUNTS.
+ * as an operator sets it: SITE_URL, SHUTDOWN_GRACE_MS, ALLOWED_HOSTS, DEMO_ACCOUNTS,
+ * and whole-number settings such as PORT.
  */
 import { describe, expect, it } from 'vitest';
-import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts } from '../src/settings/index.ts';
+import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, readWholeNumber, wantsDemoAccounts } from '../src/settings/index.ts';
 
 describe('SITE_URL', () => {
   it('takes an origin, with or without its slash, and refuses a path, a query or another scheme', () => {
@@ -36,5 +37,23 @@ describe('DEMO_ACCOUNTS', () => {
     expect(wantsDemoAccounts(undefined, 'https://data.example.org')).toBe(false);
     expect(wantsDemoAccounts('on', 'https://data.example.org')).toBe(true);
     expect(wantsDemoAccounts('off', undefined)).toBe(false);
+  });
+});
+
+describe('whole-number settings (PORT, TOOL_CALLS_PER_MINUTE, …)', () => {
+  it('takes the default when unset or empty, and a whole number within the range', () => {
+    const port = { fallback: 3200, min: 0, max: 65_535 };
+    expect(readWholeNumber('PORT', undefined, port)).toEqual({ ok: true, value: 3200 });
+    expect(readWholeNumber('PORT', '', port)).toEqual({ ok: true, value: 3200 });
+    expect(readWholeNumber('PORT', '0', port)).toEqual({ ok: true, value: 0 });
+    expect(readWholeNumber('PORT', '65535', port)).toEqual({ ok: true, value: 65_535 });
+  });
+
+  it('refuses a value out of range or not a whole number with one sentence naming the setting and the range', () => {
+    for (const value of ['65536', '-1', '80.5', 'eighty', '1e400']) {
+      expect(readWholeNumber('PORT', value, { fallback: 3200, min: 0, max: 65_535 }), value).toEqual({ ok: false, problem: 'PORT must be a whole number from 0 to 65535.' });
+    }
+    expect(readWholeNumber('IDEMPOTENCY_LEASE_SECONDS', '0', { fallback: 30, min: 1 })).toEqual({ ok: false, problem: 'IDEMPOTENCY_LEASE_SECONDS must be a whole number, at least 1.' });
+    expect(readWholeNumber('TOOL_CALLS_PER_MINUTE', String(2 ** 53), { fallback: 120, min: 0 })).toMatchObject({ ok: false });
   });
 });

@@ -5,7 +5,7 @@
  * messages only, so the log goes to stderr.
  */
 import { serveMcpOverStdio, stopWhenClientLeaves } from 'agentready/mcp';
-import { createCallDrain } from 'agentready/runtime';
+import { createCallDrain, drainCallsOnDatabase } from 'agentready/runtime';
 import { describeDatabaseLocation, MissingDatabaseError } from 'agentready/store';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
@@ -17,7 +17,6 @@ import type { EventsDatabase } from '../store/schema.ts';
 import { readShutdownGraceMs, readSiteUrl } from 'agentready/settings';
 import { eventsMcpServerOptions } from '../tools/events-mcp-server.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
-import { drainEventsCalls } from '../tools/events-shutdown.ts';
 
 /** The environment variables {@link runMcpOverStdio} reads. */
 export type McpStdioEnvironment = {
@@ -103,7 +102,7 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
     onError: (error) => logger.warn({ err: withoutAccessTokens(error) }, 'MCP message refused or failed'),
     onRefusedLine: (kind, code) => logger.warn(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${code})`),
   });
-  stopWhenClientLeaves({ drain: () => drainEventsCalls(calls, db, logger, shutdownGraceMs), connection, closeStore: () => db.destroy() });
+  stopWhenClientLeaves({ drain: () => drainCallsOnDatabase(calls, { db, logger, graceMs: shutdownGraceMs }), connection, closeStore: () => db.destroy() });
 }
 
 /** Says why the server cannot start, in one line on stderr, and leaves with exit code 2 once stderr is written. */

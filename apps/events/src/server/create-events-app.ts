@@ -17,6 +17,7 @@ import {
   createRateLimiter,
   createSignInLimits,
   databaseRateLimitStore,
+  drainCallsOnDatabase,
   type DrainReport,
   type InvocationPipeline,
   type Principal,
@@ -27,7 +28,6 @@ import {
 } from 'agentready/runtime';
 import { createEventsServices, type EventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
-import { drainEventsCalls } from '../tools/events-shutdown.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { accessTokensRoutes, connectInfoReader, type ConnectionOptions } from './access-tokens-routes.ts';
 import { apiCallGate, mcpCallGate } from './call-gate.ts';
@@ -228,7 +228,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   });
   return Object.assign(app, {
     identity,
-    drainCalls: ({ graceMs }: { graceMs: number }) => drainEventsCalls(calls, db, logger, graceMs),
+    drainCalls: ({ graceMs }: { graceMs: number }) => drainCallsOnDatabase(calls, { db, logger, graceMs }),
     closeMcp: () => mcp.endpoint.close(),
   });
 }

@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { pino, type Logger } from 'pino';
+import { wholeNumberSetting } from 'agentready/settings';
 import { createProviderStandIn, SECRET_KEY_PATTERN, type ProviderStandIn } from './provider-stand-in.ts';
 
 /** The stand-in's port when GIFTGENIUS_PROVIDER_PORT is not set. */
@@ -96,12 +97,7 @@ function isProcessEntry(): boolean {
 /** The process: reads its environment, listens, and stops cleanly on SIGTERM or SIGINT. */
 async function runProviderProcess(): Promise<void> {
   const logger = pino({ name: 'giftgenius-provider-stand-in' });
-  const rawPort = process.env.GIFTGENIUS_PROVIDER_PORT;
-  const port = rawPort ? Number(rawPort) : DEFAULT_PROVIDER_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    logger.fatal({ GIFTGENIUS_PROVIDER_PORT: rawPort }, 'GIFTGENIUS_PROVIDER_PORT must be a whole number from 0 to 65535');
-    process.exit(2);
-  }
+  const port = wholeNumberSetting(logger, 'GIFTGENIUS_PROVIDER_PORT', { fallback: DEFAULT_PROVIDER_PORT, min: 0, max: 65_535 });
   const host = process.env.HOST || '127.0.0.1';
   const secretKey = process.env.GIFTGENIUS_PROVIDER_KEY || DEFAULT_PROVIDER_KEY;
   if (!SECRET_KEY_PATTERN.test(secretKey)) {

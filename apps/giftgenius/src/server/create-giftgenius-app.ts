@@ -9,8 +9,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { createCallDrain, createRateLimiter, databaseRateLimitStore, type DrainReport } from 'agentready/runtime';
-import { interruptTransactions } from 'agentready/store';
+import { createCallDrain, createRateLimiter, databaseRateLimitStore, drainCallsOnDatabase, type DrainReport } from 'agentready/runtime';
 import { DEFAULT_SESSION_LIFETIMES, sweepExpiredIdentity, type IdentitySweepReport, type IdentityTables } from 'agentready/identity';
 import type { OAuthAuthorizationServer } from 'agentready/oauth';
 import { createMcpHttpEndpoint } from 'agentready/mcp';
@@ -120,12 +119,7 @@ export function createGiftGeniusApp(options: GiftGeniusAppOptions): GiftGeniusAp
       confirmationTokens: await ctx.confirmations.sweep(),
       idempotencyRecords: await idempotency.sweep(),
     }),
-    drainCalls: ({ graceMs }: { graceMs: number }) =>
-      calls.drain({
-        graceMs,
-        interrupt: () => interruptTransactions(db),
-        onInterruptFailed: (error) => logger.error({ err: error }, 'the calls still running could not be interrupted; their transactions roll back at commit'),
-      }),
+    drainCalls: ({ graceMs }: { graceMs: number }) => drainCallsOnDatabase(calls, { db, logger, graceMs }),
     closeMcp: () => endpoint.close(),
   });
 }

@@ -16,7 +16,8 @@
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts } from 'agentready/settings';
+import { superviseSiteProcess } from 'agentready/runtime';
+import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, refuseSetting, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 import { createProviderClient } from '../provider/provider-client.ts';
 import { DEFAULT_PROVIDER_KEY, DEFAULT_PROVIDER_PORT, startProviderStandIn } from '../provider/provider-main.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
@@ -29,37 +30,23 @@ import { readWidgetDocument } from './widget-document.ts';
 
 const logger = pino({ name: 'agentready-giftgenius' });
 
-/** Leaves with exit code 2 after one line saying which setting is wrong. */
-function refuseSetting(setting: Record<string, string | undefined>, problem: string): never {
-  logger.fatal(setting, problem);
-  process.exit(2);
-}
-
-/** A whole-number setting at least `min`, or its default when unset. */
-function wholeNumber(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = process.env[name];
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isSafeInteger(value) || value < min || value > max) refuseSetting({ [name]: raw }, `${name} must be a whole number from ${min} to ${max}`);
-  return value;
-}
-
-const port = wholeNumber('PORT', 3200, 0, 65_535);
+const port = wholeNumberSetting(logger, 'PORT', { fallback: 3200, min: 0, max: 65_535 });
 const host = process.env.HOST || '127.0.0.1';
 const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 const siteUrlSetting = readSiteUrl(process.env.SITE_URL);
-if (!siteUrlSetting.ok) refuseSetting({ SITE_URL: process.env.SITE_URL }, siteUrlSetting.problem);
+if (!siteUrlSetting.ok) refuseSetting(logger, { SITE_URL: process.env.SITE_URL }, siteUrlSetting.problem);
 // OAuth needs one issuer known at start: the public URL, or this listener's own address.
 const siteUrl = siteUrlSetting.siteUrl ?? `http://${shownHost}:${port}`;
 const shutdownGrace = readShutdownGraceMs(process.env.SHUTDOWN_GRACE_MS);
-if (!shutdownGrace.ok) refuseSetting({ SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, shutdownGrace.problem);
-const dailySuggestions = wholeNumber('GIFTGENIUS_DAILY_SUGGESTIONS', 50, 0);
+if (!shutdownGrace.ok) refuseSetting(logger, { SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, shutdownGrace.problem);
+const dailySuggestions = wholeNumberSetting(logger, 'GIFTGENIUS_DAILY_SUGGESTIONS', { fallback: 50, min: 0 });
 const allowedHostnames = readAllowedHostnames(siteUrlSetting.siteUrl, process.env.ALLOWED_HOSTS);
 const providerKey = process.env.GIFTGENIUS_PROVIDER_KEY || DEFAULT_PROVIDER_KEY;
 
 let providerUrl = process.env.GIFTGENIUS_PROVIDER_URL;
 let closeProvider = async () => {};
 if (!providerUrl) {
-  const providerPort = wholeNumber('GIFTGENIUS_PROVIDER_PORT', DEFAULT_PROVIDER_PORT, 0, 65_535);
+  const providerPort = wholeNumberSetting(logger, 'GIFTGENIUS_PROVIDER_PORT', { fallback: DEFAULT_PROVIDER_PORT, min: 0, max: 65_535 });
   try {
     const standIn = await startProviderStandIn({ port: providerPort, host, secretKey: providerKey, logger: logger.child({ part: 'provider-stand-in' }) });
     ({ url: providerUrl } = standIn);
@@ -103,18 +90,4 @@ server.on('error', function failedToListen(error: NodeJS.ErrnoException) {
   void Promise.all([db.destroy(), closeProvider()]).then(() => process.exit(1));
 });
 
-async function shutDown(signal: NodeJS.Signals): Promise<void> {
-  logger.info({ signal }, 'shutting down: new calls are refused, calls in flight may finish');
-  await app.drainCalls({ graceMs: shutdownGrace.ok ? shutdownGrace.graceMs : 0 });
-  server.close();
-  if ('closeAllConnections' in server) server.closeAllConnections();
-  await app.closeMcp().catch((error: unknown) => logger.warn({ err: error }, 'the MCP endpoint did not close cleanly'));
-  await closeProvider();
-  await db.destroy();
-  process.exit(0);
-}
-/** How often expired drafts, confirmation tokens, idempotency records and sessions are deleted, in milliseconds. */
-const SWEEP_INTERVAL_MS = 10 * 60_000;
-setInterval(() => void app.sweep().catch((error: unknown) => logger.warn({ err: error }, 'the sweep of expired rows failed; it runs again later')), SWEEP_INTERVAL_MS).unref();
-process.once('SIGINT', (signal) => void shutDown(signal));
-process.once('SIGTERM', (signal) => void shutDown(signal));
+superviseSiteProcess({ logger, app, server, graceMs: shutdownGrace.ok ? shutdownGrace.graceMs : 0, alsoClose: [closeProvider], db });

@@ -11,8 +11,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { createCallDrain, createRateLimiter, createSignInLimits, databaseRateLimitStore, type DrainReport } from 'agentready/runtime';
-import { interruptTransactions } from 'agentready/store';
+import { createCallDrain, createRateLimiter, createSignInLimits, databaseRateLimitStore, drainCallsOnDatabase, type DrainReport } from 'agentready/runtime';
 import { DEFAULT_SESSION_LIFETIMES, sweepExpiredIdentity, type IdentitySweepReport, type IdentityTables } from 'agentready/identity';
 import type { CodeGenerator } from '../domain/code-generation.ts';
 import { createRawdataContext, type RawdataContext } from '../domain/rawdata-context.ts';
@@ -118,12 +117,7 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
       confirmationTokens: await ctx.confirmations.sweep(),
       idempotencyRecords: await pipelines.idempotency.sweep(),
     }),
-    drainCalls: ({ graceMs }: { graceMs: number }) =>
-      calls.drain({
-        graceMs,
-        interrupt: () => interruptTransactions(db),
-        onInterruptFailed: (error) => logger.error({ err: error }, 'the calls still running could not be interrupted; their transactions roll back at commit'),
-      }),
+    drainCalls: ({ graceMs }: { graceMs: number }) => drainCallsOnDatabase(calls, { db, logger, graceMs }),
     closeMcp: () => mcp.endpoint.close(),
   });
 }

@@ -18,7 +18,8 @@
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts } from 'agentready/settings';
+import { superviseSiteProcess } from 'agentready/runtime';
+import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, refuseSetting, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 import { DEMO_ANALYSTS, ensureDemoAnalysts } from '../store/analyst-accounts.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareRawdataDatabase } from '../store/prepare-database.ts';
@@ -27,30 +28,15 @@ import { createRawdataApp } from './create-rawdata-app.ts';
 
 const logger = pino({ name: 'agentready-rawdata' });
 
-/** Leaves with exit code 2 after one line saying which setting is wrong. */
-function refuseSetting(setting: Record<string, string | undefined>, problem: string): never {
-  logger.fatal(setting, problem);
-  process.exit(2);
-}
-
-/** A whole-number setting at least `min`, or its default when unset. */
-function wholeNumber(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isSafeInteger(value) || value < min) refuseSetting({ [name]: raw }, `${name} must be a whole number, at least ${min}`);
-  return value;
-}
-
-const port = wholeNumber('PORT', 3100, 0);
-if (port > 65_535) refuseSetting({ PORT: process.env.PORT }, 'PORT must be a whole number from 0 to 65535');
+const port = wholeNumberSetting(logger, 'PORT', { fallback: 3100, min: 0, max: 65_535 });
 const host = process.env.HOST || '127.0.0.1';
 const siteUrlSetting = readSiteUrl(process.env.SITE_URL);
-if (!siteUrlSetting.ok) refuseSetting({ SITE_URL: process.env.SITE_URL }, siteUrlSetting.problem);
+if (!siteUrlSetting.ok) refuseSetting(logger, { SITE_URL: process.env.SITE_URL }, siteUrlSetting.problem);
 const { siteUrl } = siteUrlSetting;
 const shutdownGrace = readShutdownGraceMs(process.env.SHUTDOWN_GRACE_MS);
-if (!shutdownGrace.ok) refuseSetting({ SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, shutdownGrace.problem);
-const toolCallsPerMinute = wholeNumber('TOOL_CALLS_PER_MINUTE', 120, 0);
-const leaseSeconds = wholeNumber('IDEMPOTENCY_LEASE_SECONDS', 30, 1);
+if (!shutdownGrace.ok) refuseSetting(logger, { SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, shutdownGrace.problem);
+const toolCallsPerMinute = wholeNumberSetting(logger, 'TOOL_CALLS_PER_MINUTE', { fallback: 120, min: 0 });
+const leaseSeconds = wholeNumberSetting(logger, 'IDEMPOTENCY_LEASE_SECONDS', { fallback: 30, min: 1 });
 const allowedHostnames = readAllowedHostnames(siteUrl, process.env.ALLOWED_HOSTS);
 
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
@@ -88,17 +74,4 @@ server.on('error', function failedToListen(error: NodeJS.ErrnoException) {
   void db.destroy().then(() => process.exit(1));
 });
 
-async function shutDown(signal: NodeJS.Signals): Promise<void> {
-  logger.info({ signal }, 'shutting down: new calls are refused, calls in flight may finish');
-  await app.drainCalls({ graceMs: shutdownGrace.ok ? shutdownGrace.graceMs : 0 });
-  server.close();
-  if ('closeAllConnections' in server) server.closeAllConnections();
-  await app.closeMcp().catch((error: unknown) => logger.warn({ err: error }, 'the MCP endpoint did not close cleanly'));
-  await db.destroy();
-  process.exit(0);
-}
-/** How often expired drafts, confirmation tokens, idempotency records and sessions are deleted, in milliseconds. */
-const SWEEP_INTERVAL_MS = 10 * 60_000;
-setInterval(() => void app.sweep().catch((error: unknown) => logger.warn({ err: error }, 'the sweep of expired rows failed; it runs again later')), SWEEP_INTERVAL_MS).unref();
-process.once('SIGINT', (signal) => void shutDown(signal));
-process.once('SIGTERM', (signal) => void shutDown(signal));
+superviseSiteProcess({ logger, app, server, graceMs: shutdownGrace.ok ? shutdownGrace.graceMs : 0, db });

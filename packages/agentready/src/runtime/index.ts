@@ -27,6 +27,8 @@ export { summarizeInput } from './input-summary.ts';
 export type { InputSummary, InputSummaryOptions } from './input-summary.ts';
 export { createCallDrain } from './call-drain.ts';
 export type { CallDrain, DrainOptions, DrainReport } from './call-drain.ts';
+export { drainCallsOnDatabase, superviseSiteProcess, SWEEP_INTERVAL_MS } from './site-shutdown.ts';
+export type { SiteProcessParts } from './site-shutdown.ts';
 export { createRateLimiter, databaseRateLimitStore, rateLimitFailure } from './rate-limits.ts';
 export type { RateLimiter, RateLimiterOptions, RateLimitDecision, RateLimitStore, WhenStoreFails } from './rate-limits.ts';
 export { createSignInLimits } from './sign-in-limits.ts';

@@ -3,3 +3,5 @@
  */
 export { readSiteUrl, readShutdownGraceMs, readAllowedHostnames, wantsDemoAccounts, DEFAULT_SHUTDOWN_GRACE_MS } from './process-settings.ts';
 export type { SiteUrlSetting, ShutdownGraceSetting } from './process-settings.ts';
+export { readWholeNumber, refuseSetting, wholeNumberSetting } from './whole-number-settings.ts';
+export type { WholeNumberSetting, WholeNumberRange, SettingRefusalLog } from './whole-number-settings.ts';

@@ -1,0 +1,66 @@
+/**
+ * GiftGenius as an operator starts it (src/server/main.ts, its own process):
+ * on a database of either dialect, with the payment provider stand-in it
+ * starts itself, it serves; on SIGTERM it stops and exits 0, and listens no
+ * more. A setting it cannot start with ends it with exit code 2.
+ */
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { requirePostgresForTests, startSiteProcess, type SiteProcess } from 'agentready/testing';
+import { DIALECTS, openTestDatabase, POSTGRES_TEST_URL } from './support/giftgenius-site.ts';
+
+const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
+const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the GiftGenius site process' });
+const LISTENING = 'GiftGenius is listening';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A port of 127.0.0.1 free a moment ago (the site logs its SITE_URL, so it must know its port before it listens). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function started(site: SiteProcess): SiteProcess {
+  cleanups.push(() => site.kill());
+  return site;
+}
+
+describe.each(DIALECTS)('the GiftGenius process on %s', (dialect) => {
+  it.runIf(dialect === 'sqlite' || runPostgres)('serves its pages, and on SIGTERM exits 0 and listens no more', { timeout: 60_000 }, async () => {
+    const database = await openTestDatabase(dialect);
+    cleanups.push(() => database.close());
+    const port = await freePort();
+    const site = started(
+      await startSiteProcess({
+        entry: MAIN,
+        env: { PORT: String(port), DATABASE_URL: database.url, DEMO_ACCOUNTS: 'off', GIFTGENIUS_PROVIDER_PORT: '0' },
+        listeningMessage: LISTENING,
+        ...(dialect === 'postgres' && { adminUrl: POSTGRES_TEST_URL }),
+      }),
+    );
+    expect(site.url).toBe(`http://127.0.0.1:${port}`);
+    expect((await fetch(`${site.url}/signin`)).status).toBe(200);
+
+    process.kill(site.pid, 'SIGTERM');
+    expect(await site.exited).toBe(0);
+    await expect(fetch(`${site.url}/signin`)).rejects.toThrow();
+  });
+});
+
+describe('a setting GiftGenius cannot start with', () => {
+  it('ends the process with exit code 2 before it opens anything', async () => {
+    const refused: Array<Record<string, string>> = [{ PORT: '70000' }, { GIFTGENIUS_DAILY_SUGGESTIONS: 'many' }, { GIFTGENIUS_PROVIDER_PORT: '-1' }];
+    for (const env of refused) {
+      const start = startSiteProcess({ entry: MAIN, env: { ...env, DATABASE_URL: 'file:/nonexistent/never-opened.sqlite' }, listeningMessage: LISTENING });
+      await expect(start, JSON.stringify(env)).rejects.toThrow('exited with code 2');
+    }
+  });
+});
