@@ -1,6 +1,8 @@
 /**
  * The toolkit's floors: contract (no I/O) and store at the bottom, the runtime
- * on both, the surfaces (mcp, webmcp) on top, testing over everything. A floor
+ * on both, the surfaces (mcp, webmcp) on top, testing over everything; pages
+ * (server-rendered Preact parts) stand alone, with no database, logging,
+ * HTTP or MCP package. A floor
  * never imports one above it; the check itself (findLayerViolations) is shown
  * to catch each kind of upward import on a small tree of its own.
  */
@@ -25,6 +27,7 @@ const TOOLKIT_LAYERS: Record<string, LayerRule> = {
   identity: { uses: ['contract', 'store', 'runtime'], forbiddenPackages: ['playwright-core'] },
   mcp: { uses: ['contract', 'runtime'], forbiddenPackages: ['playwright-core'] },
   webmcp: { uses: ['contract'], forbiddenPackages: SERVER_SIDE },
+  pages: { uses: [], forbiddenPackages: SERVER_SIDE },
   testing: { uses: ['contract', 'store', 'runtime', 'identity', 'mcp', 'webmcp'] },
 };
 

@@ -23,12 +23,12 @@ import {
   type PageSessions,
 } from 'agentready/identity';
 import { answerConsent, consentPageData, oauthRoutes, type OAuthAuthorizationServer } from 'agentready/oauth';
+import { SignInForm } from 'agentready/pages';
 import { createSignInLimits, databaseRateLimitStore, type SignInLimit } from 'agentready/runtime';
 import type { GiftGeniusDatabase } from '../store/schema.ts';
 import { AccountPage } from '../web/pages/account-page.tsx';
 import { ConsentPage } from '../web/pages/consent-page.tsx';
 import { HomePage } from '../web/pages/home-page.tsx';
-import { SignInPage } from '../web/pages/sign-in-page.tsx';
 import { renderPage, STYLESHEET_PATH, type SignedInPerson } from '../web/site-layout.tsx';
 import { accountPageData } from './account-page-data.ts';
 import { GIFTGENIUS_OAUTH_SCOPE_LABELS } from './giftgenius-oauth.ts';
@@ -118,7 +118,7 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
     const next = sitePathOr(c.req.query('next'), AFTER_SIGN_IN);
     // Someone signed in already goes on (sign out first to change accounts).
     if (c.get('session')) return c.redirect(next, 303);
-    return c.html(renderPage({ title: 'Sign in', person: null, children: <SignInPage next={next} /> }));
+    return c.html(renderPage({ title: 'Sign in', person: null, children: <SignInForm next={next} /> }));
   });
   routes.post('/signin', async (c) => {
     const form = await c.req.parseBody();
@@ -131,7 +131,7 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
       signedIn.code === 'UNAUTHENTICATED' ? 'That e-mail address and password do not match an account.' : limited ? `${signedIn.message} Try again later.` : signedIn.message;
     const status = limited ? 429 : signedIn.code === 'UNAUTHENTICATED' ? 401 : 503;
     const retryAfter = signedIn.retryAfterSeconds !== undefined ? { 'Retry-After': String(signedIn.retryAfterSeconds) } : undefined;
-    return c.html(renderPage({ title: 'Sign in', person: null, children: <SignInPage next={next} email={email} problem={problem} /> }), status, retryAfter);
+    return c.html(renderPage({ title: 'Sign in', person: null, children: <SignInForm next={next} email={email} problem={problem} /> }), status, retryAfter);
   });
   routes.post('/signout', async (c) => {
     if (!hasSessionCsrfToken(c, (await c.req.parseBody())['csrf_token'])) return refusedPost(c);

@@ -1,10 +1,10 @@
 /**
- * @module The document every GiftGenius page is rendered into on the server:
- * head, the site's navigation for the person signed in (or not), the page's
- * content. Plain HTML forms; no script.
+ * @module The document every GiftGenius page is rendered into on the server
+ * (agentready/pages `renderSiteDocument`): GiftGenius's name, stylesheet and
+ * navigation for the person signed in (or not). Plain HTML forms; no script.
  */
 import type { ComponentChildren } from 'preact';
-import { renderToString } from 'preact-render-to-string';
+import { renderSiteDocument, SignOutForm } from 'agentready/pages';
 
 /** The site's name, as pages show it. */
 export const SITE_NAME = 'GiftGenius';
@@ -26,30 +26,8 @@ export type PageDocument = { title: string; person: SignedInPerson; children: Co
  *
  * @returns the document, `<!doctype html>` first.
  */
-export function renderPage(page: PageDocument): string {
-  return `<!doctype html>${renderToString(<SiteDocument {...page} />)}`;
-}
-
-function SiteDocument({ title, person, children }: PageDocument) {
-  return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${title} · ${SITE_NAME}`}</title>
-        <link rel="stylesheet" href={STYLESHEET_PATH} />
-      </head>
-      <body>
-        <header class="site-header">
-          <a class="site-name" href="/">
-            {SITE_NAME}
-          </a>
-          <SiteNavigation person={person} />
-        </header>
-        <main id="main">{children}</main>
-      </body>
-    </html>
-  );
+export function renderPage({ title, person, children }: PageDocument): string {
+  return renderSiteDocument({ siteName: SITE_NAME, title, stylesheet: STYLESHEET_PATH, navigation: <SiteNavigation person={person} />, children });
 }
 
 function SiteNavigation({ person }: { person: SignedInPerson }) {
@@ -63,12 +41,7 @@ function SiteNavigation({ person }: { person: SignedInPerson }) {
   return (
     <nav aria-label="Site">
       <a href="/account">Your account</a>
-      <form method="post" action="/signout" class="inline-form">
-        <input type="hidden" name="csrf_token" value={person.csrfToken} />
-        <button type="submit" class="link-button">
-          Sign out
-        </button>
-      </form>
+      <SignOutForm csrfToken={person.csrfToken} buttonClass="link-button" />
     </nav>
   );
 }

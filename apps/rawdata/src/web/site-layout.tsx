@@ -1,10 +1,11 @@
 /**
- * @module The document every Rawdata page is rendered into on the server:
- * head, the site's navigation for the signed-in person, the page's content.
- * Pages are plain HTML forms; the request form's script only enhances.
+ * @module The document every Rawdata page is rendered into on the server
+ * (agentready/pages `renderSiteDocument`): Rawdata's name, stylesheet and
+ * navigation for the signed-in person. Pages are plain HTML forms; the
+ * request form's script only enhances.
  */
 import type { ComponentChildren } from 'preact';
-import { renderToString } from 'preact-render-to-string';
+import { renderSiteDocument, SignOutForm } from 'agentready/pages';
 
 /** The site's name, as pages and the MCP server show it. */
 export const SITE_NAME = 'Rawdata requests';
@@ -26,33 +27,8 @@ export type PageDocument = {
  *
  * @returns the document, `<!doctype html>` first.
  */
-export function renderPage(page: PageDocument): string {
-  return `<!doctype html>${renderToString(<SiteDocument {...page} />)}`;
-}
-
-function SiteDocument({ title, person, scripts = [], children }: PageDocument) {
-  return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${title} · ${SITE_NAME}`}</title>
-        <link rel="stylesheet" href="/assets/rawdata.css" />
-        {scripts.map((src) => (
-          <script key={src} type="module" src={src} defer />
-        ))}
-      </head>
-      <body>
-        <header class="site-header">
-          <a class="site-name" href="/">
-            {SITE_NAME}
-          </a>
-          <SiteNavigation person={person} />
-        </header>
-        <main id="main">{children}</main>
-      </body>
-    </html>
-  );
+export function renderPage({ title, person, scripts, children }: PageDocument): string {
+  return renderSiteDocument({ siteName: SITE_NAME, title, stylesheet: '/assets/rawdata.css', scripts, navigation: <SiteNavigation person={person} />, children });
 }
 
 function SiteNavigation({ person }: { person: SignedInPerson }) {
@@ -67,10 +43,7 @@ function SiteNavigation({ person }: { person: SignedInPerson }) {
     <nav aria-label="Site">
       <a href="/request">New request</a> <a href="/applications">My applications</a> {person.operator && <a href="/operator">Operator queue</a>}{' '}
       <a href="/connect">Connect an agent</a> <a href="/autonomy">What agents may do</a>
-      <form method="post" action="/signout" class="inline-form">
-        <input type="hidden" name="csrf_token" value={person.csrfToken} />
-        <button type="submit">Sign out</button>
-      </form>
+      <SignOutForm csrfToken={person.csrfToken} />
     </nav>
   );
 }
