@@ -6,52 +6,26 @@
  * change is shown (was → now) and reviewed again, Open checkout asks the host
  * to open the provider's page, and the confirmation token is never shown.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { launchWebMcpChromium } from 'agentready/testing';
-import { showModelCallInWidget, type ModelCallInWidget } from './support/widget-host/chat-host.ts';
+import type { ModelCallInWidget } from './support/widget-host/chat-host.ts';
 import { findViewAccessibilityViolations, textOf } from './support/widget-host/widget-host.ts';
-import { startGiftGeniusChat, type GiftGeniusChat } from './support/widget-host/giftgenius-chat.ts';
+import { amountAsShown, dataOf, widgetTestSession } from './support/widget-host/widget-test-session.ts';
 import type { CheckoutConfirmationMeta, CheckoutReviewData, GiftCard, GiftSuggestionsData } from '../src/widget/widget-contract.ts';
 
-let browser: Browser;
-let chat: GiftGeniusChat;
-let shown: ModelCallInWidget | null = null;
-
-beforeAll(async () => {
-  browser = await launchWebMcpChromium();
-  chat = await startGiftGeniusChat();
-});
-afterEach(async () => {
-  await shown?.host.close();
-  shown = null;
-  await chat.provider.reset();
-});
-afterAll(async () => {
-  await chat?.close();
-  await browser?.close();
-});
+const widgets = widgetTestSession();
 
 const FOR_A_GARDENER = { recipient: { relationship: 'parent', age: 62 }, interests: ['gardening'], limit: 6 };
 
-function dataOf<T>(result: CallToolResult): T {
-  return (result.structuredContent as { data: T }).data;
-}
-
-function dollars(amountMinor: number): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(amountMinor / 100);
-}
-
 /** A gift in stock, as the model found it. */
 async function aGiftInStock(): Promise<GiftCard> {
-  const result = (await chat.client.callTool({ name: 'suggest_gifts', arguments: FOR_A_GARDENER })) as CallToolResult;
+  const result = (await widgets.chat.client.callTool({ name: 'suggest_gifts', arguments: FOR_A_GARDENER })) as CallToolResult;
   return dataOf<GiftSuggestionsData>(result).gifts.find((gift) => gift.inStock)!;
 }
 
 /** The model prepares the checkout of `gift`; the widget shows the review. */
 async function reviewShownFor(gift: GiftCard): Promise<ModelCallInWidget & { token: string }> {
-  shown = await showModelCallInWidget({ browser, client: chat.client, toolName: 'prepare_checkout', args: { gift_id: gift.giftId } });
+  const shown = await widgets.show({ toolName: 'prepare_checkout', args: { gift_id: gift.giftId } });
   await shown.host.view.getByRole('heading', { name: 'Review your checkout' }).waitFor();
   const confirmation = shown.result._meta?.['giftgenius/checkout'] as CheckoutConfirmationMeta;
   return { ...shown, token: confirmation.confirmationToken };
@@ -59,13 +33,13 @@ async function reviewShownFor(gift: GiftCard): Promise<ModelCallInWidget & { tok
 
 describe('Buy on a gift card', () => {
   it('asks the host to prepare that gift’s checkout and shows its review', async () => {
-    shown = await showModelCallInWidget({ browser, client: chat.client, toolName: 'suggest_gifts', args: FOR_A_GARDENER });
+    const shown = await widgets.show({ toolName: 'suggest_gifts', args: FOR_A_GARDENER });
     const gift = dataOf<GiftSuggestionsData>(shown.result).gifts.find((candidate) => candidate.inStock)!;
     const { view, toolCalls } = shown.host;
     await view.getByRole('button', { name: `Buy ${gift.name}` }).click();
     await view.getByRole('heading', { name: 'Review your checkout' }).waitFor();
     expect(await textOf(view.locator('.draft-gift'))).toBe(gift.name);
-    expect(await textOf(view.locator('.draft-total'))).toBe(dollars(gift.price.amountMinor));
+    expect(await textOf(view.locator('.draft-total'))).toBe(amountAsShown(gift.price.amountMinor));
     expect(toolCalls.map((call) => [call.name, call.arguments])).toEqual([['prepare_checkout', { gift_id: gift.giftId, quantity: 1, currency: 'USD' }]]);
   });
 });
@@ -85,18 +59,18 @@ describe('Confirm', () => {
     const [call] = host.toolCalls;
     expect(call!.name).toBe('create_checkout_session');
     expect(call!.arguments).toEqual({ draft_id: draft.draftId, draft_version: draft.version, confirmation_token: token, idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    const sessions = await chat.provider.sessions();
+    const sessions = await widgets.chat.provider.sessions();
     expect(sessions).toHaveLength(1);
-    expect(await textOf(host.view.locator('.checkout-total'))).toBe(dollars(sessions[0]!.amount_total));
+    expect(await textOf(host.view.locator('.checkout-total'))).toBe(amountAsShown(sessions[0]!.amount_total));
     expect(await findViewAccessibilityViolations(host)).toEqual([]);
 
     await host.view.getByRole('button', { name: 'Open checkout' }).click();
-    await expect.poll(() => host.openedLinks).toEqual([`${chat.provider.url}/pay/${sessions[0]!.id}`]);
+    await expect.poll(() => host.openedLinks).toEqual([`${widgets.chat.provider.url}/pay/${sessions[0]!.id}`]);
   });
 
   it('is disabled while the call is in flight', async () => {
     const { host } = await reviewShownFor(await aGiftInStock());
-    await chat.provider.setSwitches({ checkout: 'slow', slowMs: 1500 });
+    await widgets.chat.provider.setSwitches({ checkout: 'slow', slowMs: 1500 });
     await host.view.getByRole('button', { name: 'Confirm' }).click();
     await host.view.getByRole('button', { name: 'Confirming…' }).waitFor();
     expect(await host.view.getByRole('button', { name: 'Confirming…' }).isDisabled()).toBe(true);
@@ -117,7 +91,7 @@ describe('a payment provider failure', () => {
   for (const failure of ['fail_after_create', 'down'] as const) {
     it(`(${failure}) shows the message and Retry, which sends the same idempotency key: one session`, async () => {
       const { host } = await reviewShownFor(await aGiftInStock());
-      await chat.provider.setSwitches({ checkout: failure });
+      await widgets.chat.provider.setSwitches({ checkout: failure });
       await host.view.getByRole('button', { name: 'Confirm' }).click();
       await host.view.getByRole('heading', { name: 'The checkout could not be opened' }).waitFor();
       const failed = host.toolCalls[0]!.result!.structuredContent as { code: string; message: string };
@@ -125,12 +99,12 @@ describe('a payment provider failure', () => {
       expect(await textOf(host.view.locator('.message'))).toBe(failed.message);
       expect(await findViewAccessibilityViolations(host)).toEqual([]);
 
-      await chat.provider.setSwitches({ checkout: 'up' });
+      await widgets.chat.provider.setSwitches({ checkout: 'up' });
       await host.view.getByRole('button', { name: 'Retry' }).click();
       await host.view.getByRole('heading', { name: 'Your checkout is ready' }).waitFor();
       expect(host.toolCalls.map((call) => call.name)).toEqual(['create_checkout_session', 'create_checkout_session']);
       expect(host.toolCalls[1]!.arguments).toEqual(host.toolCalls[0]!.arguments);
-      expect(await chat.provider.sessions()).toHaveLength(1);
+      expect(await widgets.chat.provider.sessions()).toHaveLength(1);
     });
   }
 });
@@ -140,18 +114,18 @@ describe('a price that changed after the review', () => {
     const gift = await aGiftInStock();
     const { host } = await reviewShownFor(gift);
     const newPrice = gift.price.amountMinor + 500;
-    await chat.provider.setPrice(gift.giftId, 'usd', newPrice);
+    await widgets.chat.provider.setPrice(gift.giftId, 'usd', newPrice);
 
     await host.view.getByRole('button', { name: 'Confirm' }).click();
     await host.view.getByRole('heading', { name: 'Something changed' }).waitFor();
     const change = host.view.locator('.changes li[data-field="price"]');
-    expect(await textOf(change)).toBe(`Price: was ${dollars(gift.price.amountMinor)}, now ${dollars(newPrice)}`);
-    expect(await chat.provider.sessions()).toHaveLength(0);
+    expect(await textOf(change)).toBe(`Price: was ${amountAsShown(gift.price.amountMinor)}, now ${amountAsShown(newPrice)}`);
+    expect(await widgets.chat.provider.sessions()).toHaveLength(0);
     expect(await findViewAccessibilityViolations(host)).toEqual([]);
 
     await host.view.getByRole('button', { name: 'Review again' }).click();
     await host.view.getByRole('heading', { name: 'Review your checkout' }).waitFor();
-    expect(await textOf(host.view.locator('.draft-total'))).toBe(dollars(newPrice));
+    expect(await textOf(host.view.locator('.draft-total'))).toBe(amountAsShown(newPrice));
     expect(host.toolCalls.map((call) => [call.name, call.arguments['gift_id']])).toEqual([
       ['create_checkout_session', undefined],
       ['prepare_checkout', gift.giftId],
@@ -164,6 +138,6 @@ describe('a price that changed after the review', () => {
     expect(second!.arguments['idempotency_key']).not.toBe(first!.arguments['idempotency_key']);
     const draftOf = (call: typeof first) => [call!.arguments['draft_id'], call!.arguments['draft_version']];
     expect(draftOf(second)).not.toEqual(draftOf(first));
-    expect(await chat.provider.sessions()).toHaveLength(1);
+    expect(await widgets.chat.provider.sessions()).toHaveLength(1);
   });
 });

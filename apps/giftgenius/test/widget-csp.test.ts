@@ -4,49 +4,38 @@
  * origin) load, and a request to any other origin is blocked by the browser
  * and reported to the host's log by the widget, so it is neither made nor silent.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { launchWebMcpChromium, listenOnLoopback, type LoopbackListener } from 'agentready/testing';
-import { readWidgetResource, showModelCallInWidget, type ModelCallInWidget } from './support/widget-host/chat-host.ts';
-import { startGiftGeniusChat, type GiftGeniusChat } from './support/widget-host/giftgenius-chat.ts';
+import { listenOnLoopback, type LoopbackListener } from 'agentready/testing';
+import { readWidgetResource } from './support/widget-host/chat-host.ts';
+import { widgetTestSession } from './support/widget-host/widget-test-session.ts';
 import type { GiftSuggestionsData } from '../src/widget/widget-contract.ts';
 
-let browser: Browser;
-let chat: GiftGeniusChat;
-let shown: ModelCallInWidget | null = null;
+const widgets = widgetTestSession();
 let outside: LoopbackListener;
 let outsideRequests = 0;
 
 beforeAll(async () => {
-  browser = await launchWebMcpChromium();
-  chat = await startGiftGeniusChat();
   // An origin the resource does not declare, counting every request it gets.
   outside = await listenOnLoopback(() => {
     outsideRequests += 1;
     return new Response('<svg xmlns="http://www.w3.org/2000/svg"/>', { headers: { 'content-type': 'image/svg+xml' } });
   });
 });
-afterEach(async () => {
-  await shown?.host.close();
-  shown = null;
-});
 afterAll(async () => {
   await outside?.close();
-  await chat?.close();
-  await browser?.close();
 });
 
 const ASK = { recipient: { relationship: 'sibling', age: 25 }, interests: ['music'], limit: 3 };
 
 describe('the widget’s Content-Security-Policy', () => {
   it('is built from the resource’s declared domains: the shop’s origin for pictures, no connections, nothing else', async () => {
-    const tools = (await chat.client.listTools()).tools;
-    const resource = await readWidgetResource(chat.client, tools.find((tool) => tool.name === 'suggest_gifts')!);
-    expect(resource.meta?.ui?.csp).toEqual({ resourceDomains: [chat.provider.url], connectDomains: [] });
+    const tools = (await widgets.chat.client.listTools()).tools;
+    const resource = await readWidgetResource(widgets.chat.client, tools.find((tool) => tool.name === 'suggest_gifts')!);
+    expect(resource.meta?.ui?.csp).toEqual({ resourceDomains: [widgets.chat.provider.url], connectDomains: [] });
 
-    shown = await showModelCallInWidget({ browser, client: chat.client, toolName: 'suggest_gifts', args: ASK });
-    const origin = chat.provider.url;
+    const shown = await widgets.show({ toolName: 'suggest_gifts', args: ASK });
+    const origin = widgets.chat.provider.url;
     expect(shown.host.contentSecurityPolicy).toBe(
       `default-src 'none'; script-src 'self' 'unsafe-inline' ${origin}; style-src 'self' 'unsafe-inline' ${origin}; ` +
         `img-src 'self' data: ${origin}; font-src 'self' ${origin}; media-src 'self' data: ${origin}; connect-src 'none'; ` +
@@ -61,9 +50,7 @@ describe('the widget’s Content-Security-Policy', () => {
 
   it('blocks a picture from an undeclared origin: the widget reports it to the host’s log and the origin gets no request', async () => {
     const blockedUrl = `${outside.url}/tracker.svg`;
-    shown = await showModelCallInWidget({
-      browser,
-      client: chat.client,
+    const shown = await widgets.show({
       toolName: 'suggest_gifts',
       args: ASK,
       // As a server whose data pointed outside its declared domains would send it.

@@ -4,46 +4,20 @@
  * (retryable or not, rate limited), the checkout review, and a result of a
  * newer data contract. Each is what a person sees in the chat.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { secondsInWords } from 'agentready';
-import { launchWebMcpChromium } from 'agentready/testing';
-import { readWidgetResource, showModelCallInWidget, type ModelCallInWidget } from './support/widget-host/chat-host.ts';
+import { readWidgetResource } from './support/widget-host/chat-host.ts';
 import { findViewAccessibilityViolations, openWidgetInHost, textOf } from './support/widget-host/widget-host.ts';
-import { startGiftGeniusChat, type GiftGeniusChat } from './support/widget-host/giftgenius-chat.ts';
+import { startGiftGeniusChat } from './support/widget-host/giftgenius-chat.ts';
+import { amountAsShown, dataOf, widgetTestSession } from './support/widget-host/widget-test-session.ts';
 import type { CheckoutReviewData, GiftSuggestionsData } from '../src/widget/widget-contract.ts';
 
-let browser: Browser;
-let chat: GiftGeniusChat;
-let shown: ModelCallInWidget | null = null;
-
-beforeAll(async () => {
-  browser = await launchWebMcpChromium();
-  chat = await startGiftGeniusChat();
-});
-afterEach(async () => {
-  await shown?.host.close();
-  shown = null;
-  await chat.provider.reset();
-});
-afterAll(async () => {
-  await chat?.close();
-  await browser?.close();
-});
+const widgets = widgetTestSession();
 
 /** The model's call shown in the widget (closed after the test). */
-async function modelCalls(toolName: string, args: Record<string, unknown>, rewriteResult?: (result: CallToolResult) => CallToolResult) {
-  shown = await showModelCallInWidget({ browser, client: chat.client, toolName, args, ...(rewriteResult && { rewriteResult }) });
-  return shown;
-}
-
-function dataOf<T>(result: CallToolResult): T {
-  return (result.structuredContent as { data: T }).data;
-}
-
-function dollars(amountMinor: number, currency = 'USD'): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amountMinor / 100);
+function modelCalls(toolName: string, args: Record<string, unknown>, rewriteResult?: (result: CallToolResult) => CallToolResult) {
+  return widgets.show({ toolName, args, ...(rewriteResult && { rewriteResult }) });
 }
 
 function sameSpaces(text: string): string {
@@ -54,9 +28,9 @@ const FRIEND_WHO_LIKES_COFFEE = { recipient: { relationship: 'friend', age: 34 }
 
 describe('the gift finder before and after the model’s suggest_gifts', () => {
   it('says it is finding gifts while the call runs, with the status announced', async () => {
-    const tools = (await chat.client.listTools()).tools;
+    const tools = (await widgets.chat.client.listTools()).tools;
     const tool = tools.find((candidate) => candidate.name === 'suggest_gifts')!;
-    const host = await openWidgetInHost({ browser, resource: await readWidgetResource(chat.client, tool), tool, tools, callTool: async () => ({ content: [] }) });
+    const host = await openWidgetInHost({ browser: widgets.browser, resource: await readWidgetResource(widgets.chat.client, tool), tool, tools, callTool: async () => ({ content: [] }) });
     try {
       await host.showToolInput(FRIEND_WHO_LIKES_COFFEE);
       await host.view.getByText('Finding gifts…').waitFor();
@@ -79,7 +53,7 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
     for (const [index, gift] of gifts.entries()) {
       const card = cards.nth(index);
       expect(await textOf(card.getByRole('heading', { level: 3 }))).toEqual(gift.name);
-      expect(await textOf(card.locator('.gift-price'))).toEqual(dollars(gift.price.amountMinor, gift.price.currency));
+      expect(await textOf(card.locator('.gift-price'))).toEqual(amountAsShown(gift.price.amountMinor, gift.price.currency));
       if (gift.imageUrl !== null) expect(await card.locator('img').getAttribute('src')).toBe(gift.imageUrl);
       expect(await card.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).toEqual(gift.tags);
       expect(await card.getByRole('button', { name: `Buy ${gift.name}` }).isEnabled()).toBe(true);
@@ -95,13 +69,13 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
     const gift = dataOf<GiftSuggestionsData>(result).gifts[0]!;
     expect(gift.price.currency).toBe('EUR');
     await host.view.getByRole('heading', { name: 'Gift ideas' }).waitFor();
-    expect(await textOf(host.view.locator('.gift-price').first())).toEqual(dollars(gift.price.amountMinor, 'EUR'));
+    expect(await textOf(host.view.locator('.gift-price').first())).toEqual(amountAsShown(gift.price.amountMinor, 'EUR'));
   });
 
   it('marks a gift that is out of stock and offers no Buy for it', async () => {
-    const { gifts } = dataOf<GiftSuggestionsData>((await chat.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE })) as CallToolResult);
+    const { gifts } = dataOf<GiftSuggestionsData>((await widgets.chat.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE })) as CallToolResult);
     const soldOut = gifts[0]!;
-    await chat.provider.setInventory(soldOut.giftId, 0);
+    await widgets.chat.provider.setInventory(soldOut.giftId, 0);
     // Its exact price as the budget: few gifts match, so the sold-out one (listed after those in stock) is among them.
     const price = soldOut.price.amountMinor / 100;
     const { host, result } = await modelCalls('suggest_gifts', { ...FRIEND_WHO_LIKES_COFFEE, budget: { min: price, max: price }, limit: 12 });
@@ -132,7 +106,7 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
   });
 
   it('offers Retry when the shop is down, and Retry calls suggest_gifts again with the same arguments', async () => {
-    await chat.provider.setSwitches({ catalog: 'down' });
+    await widgets.chat.provider.setSwitches({ catalog: 'down' });
     const { host, result } = await modelCalls('suggest_gifts', FRIEND_WHO_LIKES_COFFEE);
     const envelope = result.structuredContent as { code: string; message: string };
     expect(envelope.code).toBe('TEMPORARY_FAILURE');
@@ -140,21 +114,21 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
     expect(await textOf(host.view.locator('.message'))).toEqual(envelope.message);
 
     expect(await findViewAccessibilityViolations(host)).toEqual([]);
-    await chat.provider.setSwitches({ catalog: 'up' });
+    await widgets.chat.provider.setSwitches({ catalog: 'up' });
     await host.view.getByRole('button', { name: 'Retry' }).click();
     await host.view.getByRole('heading', { name: 'Gift ideas' }).waitFor();
     expect(host.toolCalls.map((call) => [call.name, call.arguments])).toEqual([['suggest_gifts', FRIEND_WHO_LIKES_COFFEE]]);
   });
 
   it('shows the review of a prepared checkout: gift, quantity, total, delivery window, and Confirm', async () => {
-    const { gifts } = dataOf<GiftSuggestionsData>((await chat.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE })) as CallToolResult);
+    const { gifts } = dataOf<GiftSuggestionsData>((await widgets.chat.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE })) as CallToolResult);
     const gift = gifts.find((candidate) => candidate.inStock)!;
     const { host, result } = await modelCalls('prepare_checkout', { gift_id: gift.giftId, quantity: 2 });
     const { draft } = dataOf<CheckoutReviewData>(result);
     await host.view.getByRole('heading', { name: 'Review your checkout' }).waitFor();
     expect(await textOf(host.view.locator('.draft-gift'))).toEqual(gift.name);
     expect(await textOf(host.view.locator('.draft-quantity'))).toEqual('2');
-    expect(await textOf(host.view.locator('.draft-total'))).toEqual(dollars(draft.total.amountMinor));
+    expect(await textOf(host.view.locator('.draft-total'))).toEqual(amountAsShown(draft.total.amountMinor));
     const delivery = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(
       new Date(`${draft.delivery.earliest}T00:00:00Z`),
       new Date(`${draft.delivery.latest}T00:00:00Z`),
@@ -187,7 +161,7 @@ describe('the daily allowance', () => {
     const limited = await startGiftGeniusChat({ dailySuggestions: 1 });
     try {
       await limited.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE });
-      shown = await showModelCallInWidget({ browser, client: limited.client, toolName: 'suggest_gifts', args: FRIEND_WHO_LIKES_COFFEE });
+      const shown = await widgets.show({ client: limited.client, toolName: 'suggest_gifts', args: FRIEND_WHO_LIKES_COFFEE });
       const envelope = shown.result.structuredContent as { code: string; message: string; retryAfterSeconds: number };
       expect(envelope.code).toBe('RATE_LIMITED');
       await shown.host.view.getByRole('heading', { name: 'Too many requests' }).waitFor();
@@ -195,8 +169,7 @@ describe('the daily allowance', () => {
       expect(await textOf(shown.host.view.locator('.retry-after'))).toEqual(`You can try again in ${secondsInWords(envelope.retryAfterSeconds)}.`);
       expect(await shown.host.view.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
     } finally {
-      await shown?.host.close();
-      shown = null;
+      await widgets.closeShown();
       await limited.close();
     }
   });
