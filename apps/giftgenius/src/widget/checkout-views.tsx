@@ -30,6 +30,27 @@ function DraftFacts({ draft, locality }: { draft: CheckoutDraft; locality: Local
   );
 }
 
+/** Props of {@link ActionButton}. */
+type ActionButtonProps = {
+  /** Whether the action's call is running: the button is then disabled, `aria-busy`, and says `busyLabel`. */
+  busy: boolean;
+  /** Disabled for another reason as well (nothing to confirm). Default: false. */
+  disabled?: boolean;
+  label: string;
+  /** What the button says while busy. Default: `label`. */
+  busyLabel?: string;
+  onClick(): void;
+};
+
+/** A screen's primary action: one press at a time, its call's progress told to assistive technology. */
+function ActionButton({ busy, disabled = false, label, busyLabel = label, onClick }: ActionButtonProps) {
+  return (
+    <button type="button" class="primary" disabled={disabled || busy} aria-busy={busy} onClick={onClick}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
 /** Props of {@link CheckoutReview}. */
 export type CheckoutReviewProps = {
   draft: CheckoutDraft;
@@ -49,9 +70,7 @@ export function CheckoutReview({ draft, confirmable, confirming, locality, onCon
       <DraftFacts draft={draft} locality={locality} />
       <p class="note">Confirm before {formatMoment(draft.expiresAt, locality.locale, locality.timeZone)}. Nothing is charged until you pay on the checkout page.</p>
       {!confirmable && <p class="note">This checkout cannot be confirmed here. Ask for it again to get a fresh review.</p>}
-      <button type="button" class="primary" disabled={!confirmable || confirming} aria-busy={confirming} onClick={onConfirm}>
-        {confirming ? 'Confirming…' : 'Confirm'}
-      </button>
+      <ActionButton busy={confirming} disabled={!confirmable} label="Confirm" busyLabel="Confirming…" onClick={onConfirm} />
     </section>
   );
 }
@@ -75,9 +94,7 @@ export function CheckoutFailed({ draft, message, retryAfterSeconds, retrying, lo
       {retryAfterSeconds !== null && <RetryAfter seconds={retryAfterSeconds} />}
       <DraftFacts draft={draft} locality={locality} />
       <p class="note">Retrying is safe: it never opens a second checkout.</p>
-      <button type="button" class="primary" disabled={retrying} aria-busy={retrying} onClick={onRetry}>
-        {retrying ? 'Retrying…' : 'Retry'}
-      </button>
+      <ActionButton busy={retrying} label="Retry" busyLabel="Retrying…" onClick={onRetry} />
     </section>
   );
 }
@@ -110,11 +127,7 @@ export function DraftConflict({ message, changes, currency, canReviewAgain, revi
           </li>
         ))}
       </ul>
-      {canReviewAgain && (
-        <button type="button" class="primary" disabled={reviewing} aria-busy={reviewing} onClick={onReviewAgain}>
-          {reviewing ? 'Preparing…' : 'Review again'}
-        </button>
-      )}
+      {canReviewAgain && <ActionButton busy={reviewing} label="Review again" busyLabel="Preparing…" onClick={onReviewAgain} />}
     </section>
   );
 }
@@ -142,9 +155,7 @@ export function CheckoutOpened({ checkout, replayed, opening, linkRefused, local
       </dl>
       {replayed && <p class="note">This is the checkout you already opened; no second one was made.</p>}
       {linkRefused && <p class="note">The host did not open the checkout page.</p>}
-      <button type="button" class="primary" disabled={opening} aria-busy={opening} onClick={onOpen}>
-        Open checkout
-      </button>
+      <ActionButton busy={opening} label="Open checkout" onClick={onOpen} />
     </section>
   );
 }
