@@ -7,7 +7,7 @@
  * `structuredContent`, the text the model reads, and the `_meta` the host
  * hands the widget only.
  */
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { ToolResult } from 'agentready';
 import { toolsForApp, toolsForModel } from 'agentready/mcp';
 
@@ -19,11 +19,22 @@ export type ChatHost = {
   client: Client;
   /** The tool names the host offers the model. */
   modelTools(): Promise<string[]>;
+  /** The server's tools/list and the tool `name` the host offers the model; a tool it does not offer is refused (thrown). */
+  modelTool(name: string): Promise<{ tool: Tool; tools: Tool[] }>;
   /** A call the model makes; a tool the model is not offered is refused by the host (thrown), as a host must. */
   modelCall<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<HostedCall<T>>;
   /** A call the widget makes through the host; a tool not visible to the app is refused (thrown). */
   appCall<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<HostedCall<T>>;
 };
+
+/**
+ * Whether a host may forward the app's (a view's) tools/call of `name`: the
+ * tool must be on the server's list and its `_meta.ui.visibility` (default
+ * `['model', 'app']`) must include 'app' (MCP Apps 2026-01-26, "Visibility").
+ */
+export function appMayCallTool(tools: Tool[], name: string): boolean {
+  return toolsForApp(tools).some((tool) => tool.name === name);
+}
 
 /** Wraps `client` as a {@link ChatHost}. */
 export function chatHostOver(client: Client): ChatHost {
@@ -33,15 +44,22 @@ export function chatHostOver(client: Client): ChatHost {
     const text = (result.content as Array<{ type: string; text?: string }>).map((block) => block.text ?? '').join('\n');
     return { envelope: result.structuredContent as ToolResult<T>, text, meta: (result._meta ?? {}) as Record<string, unknown> };
   };
+  const modelTool = async (name: string) => {
+    const tools = await listed();
+    const tool = toolsForModel(tools).find((candidate) => candidate.name === name);
+    if (tool === undefined) throw new Error(`The host does not offer ${name} to the model.`);
+    return { tool, tools };
+  };
   return {
     client,
     modelTools: async () => toolsForModel(await listed()).map((tool) => tool.name),
+    modelTool,
     async modelCall(name, args) {
-      if (!toolsForModel(await listed()).some((tool) => tool.name === name)) throw new Error(`The host does not offer ${name} to the model.`);
+      await modelTool(name);
       return call(name, args);
     },
     async appCall(name, args) {
-      if (!toolsForApp(await listed()).some((tool) => tool.name === name)) throw new Error(`The host does not let the app call ${name}.`);
+      if (!appMayCallTool(await listed(), name)) throw new Error(`The host does not let the app call ${name}.`);
       return call(name, args);
     },
   };

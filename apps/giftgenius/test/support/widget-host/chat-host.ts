@@ -3,12 +3,15 @@
  * MCP client connected to the real GiftGenius server: read the tool's UI
  * resource (`_meta.ui.resourceUri` → resources/read), render it in the test
  * host, and show the model's call in it (tool input, then the server's tool
- * result), as a chat host does when the model calls a tool with a view.
+ * result), as a chat host does when the model calls a tool with a view. The
+ * model's side is the chat host of ../chat-host.ts (only tools offered to the
+ * model); the view's calls go through the host page, which forwards only
+ * tools visible to the app (`appMayCallTool`).
  */
 import type { Browser } from 'playwright-core';
 import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps';
-import { toolsForModel } from 'agentready/mcp';
+import { chatHostOver } from '../chat-host.ts';
 import { openWidgetInHost, type WidgetInHost, type WidgetResource } from './widget-host.ts';
 
 /** Options of {@link showModelCallInWidget}. */
@@ -38,9 +41,7 @@ export type ModelCallInWidget = { host: WidgetInHost; result: CallToolResult; to
  */
 export async function showModelCallInWidget(options: ModelCallOptions): Promise<ModelCallInWidget> {
   const { client, toolName, args } = options;
-  const tools = (await client.listTools()).tools;
-  const tool = toolsForModel(tools).find((candidate) => candidate.name === toolName);
-  if (tool === undefined) throw new Error(`The model is not offered ${toolName}.`);
+  const { tool, tools } = await chatHostOver(client).modelTool(toolName);
   const resource = await readWidgetResource(client, tool);
   const host = await openWidgetInHost({
     browser: options.browser,

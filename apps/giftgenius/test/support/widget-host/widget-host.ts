@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
 import type { McpUiHostContext, McpUiResourceCsp } from '@modelcontextprotocol/ext-apps';
-import { toolsForApp } from 'agentready/mcp';
+import { appMayCallTool } from '../chat-host.ts';
 import { findAccessibilityViolations, listenOnLoopback, type AccessibilityViolation, type LoopbackListener } from 'agentready/testing';
 import { HOST_PAGE_FILE } from './build-host-page.ts';
 import type { HostPageConfig, WidgetTestHost } from './host-page.ts';
@@ -82,15 +82,6 @@ export const DEFAULT_HOST_CONTEXT: McpUiHostContext = {
     } as NonNullable<NonNullable<McpUiHostContext['styles']>['variables']>,
   },
 };
-
-/**
- * Whether a host may forward a view's tools/call of `name`: the tool must be
- * on this server's list and its `_meta.ui.visibility` (default
- * `['model', 'app']`) must include 'app' (MCP Apps 2026-01-26, "Visibility").
- */
-export function appMayCallTool(tools: Tool[], name: string): boolean {
-  return toolsForApp(tools).some((tool) => tool.name === name);
-}
 
 /**
  * Serves the host page and the widget on 127.0.0.1, opens them in a new
