@@ -6,15 +6,8 @@
  */
 import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
-import { TOKEN_SCOPES, type IdentityTables } from 'agentready/identity';
-import {
-  consentPageData as readConsent,
-  createOAuthAuthorizationServer,
-  identityAccountLookup,
-  type OAuthAuthorizationServer,
-  type OAuthScopeLabels,
-  type OAuthTables,
-} from 'agentready/oauth';
+import { TOKEN_SCOPES } from 'agentready/identity';
+import { consentPageData as readConsent, createIdentityOAuthServer, scopeLabelsOf, type OAuthAuthorizationServer, type OAuthScopeLabels } from 'agentready/oauth';
 import type { Principal } from 'agentready/runtime';
 import type { Logger } from 'pino';
 import type { EventsDatabase } from '../store/schema.ts';
@@ -31,22 +24,14 @@ export const EVENTS_OAUTH_SCOPES = {
  * The site's authorization server: its issuer is `siteUrl`'s origin and its
  * one resource `siteUrl` + `/mcp`; a grant acts for the account it was approved by.
  *
- * @throws what `createOAuthAuthorizationServer` throws (a database that cannot be read, a site URL that is not http(s)).
+ * @throws what `createIdentityOAuthServer` throws (a database that cannot be read, a site URL that is not http(s)).
  */
-export async function createEventsOAuth(db: Kysely<EventsDatabase>, siteUrl: string, logger: Logger, now: () => Date = () => new Date()): Promise<OAuthAuthorizationServer> {
-  return createOAuthAuthorizationServer({
-    db: db as unknown as Kysely<OAuthTables>,
-    siteUrl,
-    scopes: Object.fromEntries(Object.entries(EVENTS_OAUTH_SCOPES).map(([name, scope]) => [name, scope.effects])),
-    resourceName: 'AgentReady Events',
-    now,
-    findAccount: identityAccountLookup({ db: db as unknown as Kysely<IdentityTables>, now }),
-    onError: (error) => logger.warn({ err: error }, 'OAuth request refused or failed'),
-  });
+export function createEventsOAuth(db: Kysely<EventsDatabase>, siteUrl: string, logger: Logger, now: () => Date = () => new Date()): Promise<OAuthAuthorizationServer> {
+  return createIdentityOAuthServer({ db, siteUrl, scopes: EVENTS_OAUTH_SCOPES, resourceName: 'AgentReady Events', logger, now });
 }
 
 /** The words of each scope, for the consent page and the connected apps on /connect. */
-export const EVENTS_OAUTH_SCOPE_LABELS: OAuthScopeLabels = Object.fromEntries(Object.entries(EVENTS_OAUTH_SCOPES).map(([name, scope]) => [name, scope.label]));
+export const EVENTS_OAUTH_SCOPE_LABELS: OAuthScopeLabels = scopeLabelsOf(EVENTS_OAUTH_SCOPES);
 
 /**
  * The consent page's data for the interaction in this request (its cookie

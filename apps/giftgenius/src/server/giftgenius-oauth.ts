@@ -6,8 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { TOKEN_SCOPES, type IdentityTables } from 'agentready/identity';
-import { createOAuthAuthorizationServer, identityAccountLookup, type OAuthAuthorizationServer, type OAuthScopeLabels, type OAuthTables } from 'agentready/oauth';
+import { TOKEN_SCOPES } from 'agentready/identity';
+import { createIdentityOAuthServer, scopeLabelsOf, type OAuthAuthorizationServer, type OAuthScopeLabels } from 'agentready/oauth';
 import type { GiftGeniusDatabase } from '../store/schema.ts';
 
 /** The scopes a chat host may ask for, what each allows, and how the consent page words it. */
@@ -18,22 +18,14 @@ export const GIFTGENIUS_OAUTH_SCOPES = {
 } as const;
 
 /** The words of each scope, for the consent page and the connected apps on /account. */
-export const GIFTGENIUS_OAUTH_SCOPE_LABELS: OAuthScopeLabels = Object.fromEntries(Object.entries(GIFTGENIUS_OAUTH_SCOPES).map(([name, scope]) => [name, scope.label]));
+export const GIFTGENIUS_OAUTH_SCOPE_LABELS: OAuthScopeLabels = scopeLabelsOf(GIFTGENIUS_OAUTH_SCOPES);
 
 /**
  * The app's authorization server: its issuer is `siteUrl`'s origin and its
  * one resource `siteUrl` + `/mcp`; a grant acts for the account that approved it.
  *
- * @throws what `createOAuthAuthorizationServer` throws (a database that cannot be read, a site URL that is not http(s)).
+ * @throws what `createIdentityOAuthServer` throws (a database that cannot be read, a site URL that is not http(s)).
  */
-export async function createGiftGeniusOAuth(db: Kysely<GiftGeniusDatabase>, siteUrl: string, logger: Logger, now: () => Date = () => new Date()): Promise<OAuthAuthorizationServer> {
-  return createOAuthAuthorizationServer({
-    db: db as unknown as Kysely<OAuthTables>,
-    siteUrl,
-    scopes: Object.fromEntries(Object.entries(GIFTGENIUS_OAUTH_SCOPES).map(([name, scope]) => [name, scope.effects])),
-    resourceName: 'GiftGenius',
-    now,
-    findAccount: identityAccountLookup({ db: db as unknown as Kysely<IdentityTables>, now }),
-    onError: (error) => logger.warn({ err: error }, 'OAuth request refused or failed'),
-  });
+export function createGiftGeniusOAuth(db: Kysely<GiftGeniusDatabase>, siteUrl: string, logger: Logger, now: () => Date = () => new Date()): Promise<OAuthAuthorizationServer> {
+  return createIdentityOAuthServer({ db, siteUrl, scopes: GIFTGENIUS_OAUTH_SCOPES, resourceName: 'GiftGenius', logger, now });
 }

@@ -8,6 +8,8 @@ export { createOAuthAuthorizationServer, grantRefOf, OAuthInteractionError } fro
 export type { OAuthAuthorizationServer, OAuthAuthorizationServerOptions, OAuthAccount, OAuthGrantSummary } from './authorization-server.ts';
 export type { OAuthInteraction, OAuthApproval } from './interaction.ts';
 export { oauthRoutes } from './oauth-routes.ts';
+export { createIdentityOAuthServer, scopeLabelsOf } from './identity-authorization-server.ts';
+export type { IdentityOAuthServerOptions, OAuthSiteScopes } from './identity-authorization-server.ts';
 export { oauthMigrations, OAUTH_MIGRATION_TABLE, sweepExpiredOAuth } from './oauth-migrations.ts';
 export type { OAuthTables, OAuthArtifactTable, OAuthKeyTable } from './oauth-migrations.ts';
 export { effectsOfScopes } from './oauth-scopes.ts';
