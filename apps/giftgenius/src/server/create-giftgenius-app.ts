@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { createCallDrain, createRateLimiter, databaseRateLimitStore, drainCallsOnDatabase, type DrainReport } from 'agentready/runtime';
 import { DEFAULT_SESSION_LIFETIMES, sweepExpiredIdentity, type IdentitySweepReport, type IdentityTables } from 'agentready/identity';
 import type { OAuthAuthorizationServer } from 'agentready/oauth';
+import { sweepExpiredOAuth, type OAuthTables } from 'agentready/oauth/migrations';
 import { createMcpHttpEndpoint } from 'agentready/mcp';
 import { createGiftGeniusContext, type GiftGeniusContext } from '../domain/giftgenius-context.ts';
 import type { GiftShop } from '../domain/gift-shop.ts';
@@ -50,8 +51,8 @@ export type GiftGeniusAppOptions = {
   signInLimits?: GiftGeniusSiteOptions['signInLimits'];
 };
 
-/** What one sweep deleted. */
-export type GiftGeniusSweepReport = IdentitySweepReport & { drafts: number; confirmationTokens: number; idempotencyRecords: number };
+/** What one sweep deleted (expired sessions, tokens, drafts, confirmation tokens, idempotency records and OAuth codes, tokens and grants). */
+export type GiftGeniusSweepReport = IdentitySweepReport & { drafts: number; confirmationTokens: number; idempotencyRecords: number; oauthArtifacts: number };
 
 /** The app, its domain context, the sweep of what expired, and its shutdown steps. */
 export type GiftGeniusApp = Hono & {
@@ -118,6 +119,7 @@ export function createGiftGeniusApp(options: GiftGeniusAppOptions): GiftGeniusAp
       drafts: await ctx.drafts.sweep(),
       confirmationTokens: await ctx.confirmations.sweep(),
       idempotencyRecords: await idempotency.sweep(),
+      oauthArtifacts: await sweepExpiredOAuth(db as unknown as Kysely<OAuthTables>, now()),
     }),
     drainCalls: ({ graceMs }: { graceMs: number }) => drainCallsOnDatabase(calls, { db, logger, graceMs }),
     closeMcp: () => endpoint.close(),
