@@ -141,3 +141,38 @@ describe('a price that changed after the review', () => {
     expect(await widgets.chat.provider.sessions()).toHaveLength(1);
   });
 });
+
+describe('a way back when a step is refused for good', () => {
+  it('after a Buy whose gift sold out meanwhile: what changed, and Back to the gifts shows the cards again', async () => {
+    const shown = await widgets.show({ toolName: 'suggest_gifts', args: FOR_A_GARDENER });
+    const gift = dataOf<GiftSuggestionsData>(shown.result).gifts.find((candidate) => candidate.inStock)!;
+    await widgets.chat.provider.setInventory(gift.giftId, 0);
+    const { view } = shown.host;
+    await view.getByRole('button', { name: `Buy ${gift.name}` }).click();
+    await view.getByRole('heading', { name: 'Something changed' }).waitFor();
+    expect(await view.getByRole('button', { name: 'Review again' }).count()).toBe(0);
+    expect(await findViewAccessibilityViolations(shown.host)).toEqual([]);
+
+    await view.getByRole('button', { name: 'Back to the gifts' }).click();
+    await view.getByRole('button', { name: `Buy ${gift.name}` }).waitFor();
+    expect(shown.host.toolCalls.map((call) => call.name)).toEqual(['prepare_checkout']);
+  });
+
+  it('after a Confirm of a version the model replaced meanwhile: Review again shows the current checkout, which Confirm opens once', async () => {
+    const gift = await aGiftInStock();
+    const { host } = await reviewShownFor(gift);
+    // The model prepares the same gift again for two: the draft the widget shows is no longer the current version.
+    await widgets.chat.client.callTool({ name: 'prepare_checkout', arguments: { gift_id: gift.giftId, quantity: 2 } });
+
+    await host.view.getByRole('button', { name: 'Confirm' }).click();
+    await host.view.getByRole('heading', { name: 'This cannot be done now' }).waitFor();
+    expect(await host.view.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    await host.view.getByRole('button', { name: 'Review again' }).click();
+    await host.view.getByRole('heading', { name: 'Review your checkout' }).waitFor();
+    expect(host.toolCalls[1]).toMatchObject({ name: 'prepare_checkout', arguments: { gift_id: gift.giftId, quantity: 1 } });
+
+    await host.view.getByRole('button', { name: 'Confirm' }).click();
+    await host.view.getByRole('heading', { name: 'Your checkout is ready' }).waitFor();
+    expect(await widgets.chat.provider.sessions()).toHaveLength(1);
+  });
+});

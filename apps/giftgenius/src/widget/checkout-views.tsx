@@ -107,13 +107,16 @@ export type DraftConflictProps = {
   currency: CurrencyCode;
   /** Whether Review again is offered (the commit found the reviewed draft stale). */
   canReviewAgain: boolean;
+  /** Whether Back to the gifts is offered (a Buy found the gift gone; the cards are still known). */
+  canGoBack: boolean;
   reviewing: boolean;
   locality: Locality;
   onReviewAgain(): void;
+  onBack(): void;
 };
 
-/** Something changed under the draft: what changed (was → now), and Review again when that may help. */
-export function DraftConflict({ message, changes, currency, canReviewAgain, reviewing, locality, onReviewAgain }: DraftConflictProps) {
+/** Something changed under the draft: what changed (was → now), and Review again or Back to the gifts when that may help. */
+export function DraftConflict({ message, changes, currency, canReviewAgain, canGoBack, reviewing, locality, onReviewAgain, onBack }: DraftConflictProps) {
   return (
     <section aria-labelledby="conflict-heading">
       <h2 id="conflict-heading">Something changed</h2>
@@ -128,6 +131,11 @@ export function DraftConflict({ message, changes, currency, canReviewAgain, revi
         ))}
       </ul>
       {canReviewAgain && <ActionButton busy={reviewing} label="Review again" busyLabel="Preparing…" onClick={onReviewAgain} />}
+      {canGoBack && (
+        <button type="button" onClick={onBack}>
+          Back to the gifts
+        </button>
+      )}
     </section>
   );
 }

@@ -42,13 +42,13 @@ export type FailureView = { code: ErrorCode | null; message: string; retryAfterS
 export type ViewState =
   | { kind: 'waiting' }
   | { kind: 'loading'; label: string }
-  | ({ kind: 'error'; canRetry: boolean } & FailureView)
+  | ({ kind: 'error'; canRetry: boolean; canGoBack: boolean; canReviewAgain: boolean } & FailureView)
   | { kind: 'empty'; reason: string | null; suggestion: GiftSuggestion | null }
   | { kind: 'cards'; gifts: GiftCard[]; criteria: GiftSuggestionsData['criteria']; busyGiftId: string | null }
   | { kind: 'review'; draft: CheckoutDraft; confirmable: boolean; confirming: boolean }
   | ({ kind: 'checkout_failed'; draft: CheckoutDraft; retrying: boolean } & FailureView)
   /** A CONFLICT that lists what changed. Review again is offered when the commit found the reviewed draft stale. */
-  | { kind: 'conflict'; message: string; changes: DraftChange[]; currency: CurrencyCode; canReviewAgain: boolean; reviewing: boolean }
+  | { kind: 'conflict'; message: string; changes: DraftChange[]; currency: CurrencyCode; canReviewAgain: boolean; canGoBack: boolean; reviewing: boolean }
   | { kind: 'done'; checkout: CheckoutSessionView; replayed: boolean; opening: boolean; linkRefused: boolean }
   | { kind: 'outdated'; contractVersion: unknown }
   | { kind: 'cancelled' };
@@ -66,6 +66,8 @@ export class GiftFinderFlow {
   /** The call whose answer is on screen (Retry repeats it with the same arguments). */
   #shownCall: ToolCall | null = null;
   #draft: CheckoutDraft | null = null;
+  /** The cards last shown, so a failed Buy can go back to them. */
+  #cards: Extract<ViewState, { kind: 'cards' }> | null = null;
   #confirmation: CheckoutConfirmationMeta | null = null;
   /** Idempotency keys, one per (draftId, draftVersion), made on first Confirm. */
   readonly #keys = new Map<string, string>();
@@ -134,13 +136,25 @@ export class GiftFinderFlow {
     else if (state.kind === 'error' && state.canRetry) await this.#run(call, { kind: 'loading', label: loadingLabel(call.name) });
   }
 
-  /** Review again after a CONFLICT: prepare_checkout for the same gift, quantity and currency. */
+  /**
+   * Review again after a CONFLICT, or after a Confirm refused for good (its
+   * token expired, the draft moved on): prepare_checkout for the same gift,
+   * quantity and currency, so the person confirms what holds now.
+   */
   async reviewAgain(): Promise<void> {
     const state = this.#state;
     const draft = this.#draft;
-    if (this.#busy || state.kind !== 'conflict' || !state.canReviewAgain || draft === null) return;
+    if (this.#busy || (state.kind !== 'conflict' && state.kind !== 'error') || !state.canReviewAgain || draft === null) return;
     const input: PrepareCheckoutInput = { gift_id: draft.gift.giftId, quantity: draft.quantity, currency: draft.total.currency };
-    await this.#run({ name: 'prepare_checkout', arguments: input }, { ...state, reviewing: true });
+    const pending: ViewState = state.kind === 'conflict' ? { ...state, reviewing: true } : { kind: 'loading', label: loadingLabel('prepare_checkout') };
+    await this.#run({ name: 'prepare_checkout', arguments: input }, pending);
+  }
+
+  /** Back to the gifts after a Buy that could not be prepared (the gift sold out or was discontinued). */
+  backToGifts(): void {
+    const state = this.#state;
+    if (this.#busy || (state.kind !== 'conflict' && state.kind !== 'error') || !state.canGoBack || this.#cards === null) return;
+    this.#set({ ...this.#cards, busyGiftId: null });
   }
 
   /** Open checkout: asks the host to open the provider's payment page. */
@@ -181,8 +195,16 @@ export class GiftFinderFlow {
     if (call.name === 'create_checkout_session' && this.#draft !== null) {
       this.#set({ kind: 'checkout_failed', draft: this.#draft, retrying: false, ...failure });
     } else {
-      this.#set({ kind: 'error', canRetry: false, ...failure });
+      this.#set({ kind: 'error', canRetry: false, ...this.#waysBack(call, false), ...failure });
     }
+  }
+
+  /** Where a failed call may lead back to: the cards after a Buy, a new review after a Confirm refused for good. */
+  #waysBack(call: ToolCall | null, retryable: boolean): { canGoBack: boolean; canReviewAgain: boolean } {
+    return {
+      canGoBack: call?.name === 'prepare_checkout' && this.#cards !== null,
+      canReviewAgain: call?.name === 'create_checkout_session' && this.#draft !== null && !retryable,
+    };
   }
 
   /** Shows the answer to `call` (null when the host did not say which tool the model called). */
@@ -190,7 +212,7 @@ export class GiftFinderFlow {
     this.#shownCall = call;
     const read = readWidgetResult(result);
     if (read.kind === 'unreadable') {
-      this.#set({ kind: 'error', canRetry: false, code: null, message: UNREADABLE_MESSAGE, retryAfterSeconds: null });
+      this.#set({ kind: 'error', canRetry: false, canGoBack: false, canReviewAgain: false, code: null, message: UNREADABLE_MESSAGE, retryAfterSeconds: null });
     } else if (read.kind === 'outdated') {
       this.#set({ kind: 'outdated', contractVersion: read.contractVersion });
     } else if (read.kind === 'failure') {
@@ -198,11 +220,8 @@ export class GiftFinderFlow {
     } else {
       const data = read.data;
       if (data.view === 'gift_suggestions') {
-        this.#set(
-          data.gifts.length === 0
-            ? { kind: 'empty', reason: data.noResultsReason, suggestion: data.suggestion }
-            : { kind: 'cards', gifts: data.gifts, criteria: data.criteria, busyGiftId: null },
-        );
+        this.#cards = data.gifts.length === 0 ? null : { kind: 'cards', gifts: data.gifts, criteria: data.criteria, busyGiftId: null };
+        this.#set(this.#cards ?? { kind: 'empty', reason: data.noResultsReason, suggestion: data.suggestion });
       } else if (data.view === 'checkout_review') {
         this.#draft = data.draft;
         this.#confirmation = readCheckoutConfirmation(result, data.draft);
@@ -224,11 +243,11 @@ export class GiftFinderFlow {
     if (failure.code === 'CONFLICT' && changes.length > 0) {
       const canReviewAgain = call?.name === 'create_checkout_session' && draft !== null;
       const currency = draft?.unitPrice.currency ?? callCurrency(call);
-      this.#set({ kind: 'conflict', message: failure.message, changes, currency, canReviewAgain, reviewing: false });
+      this.#set({ kind: 'conflict', message: failure.message, changes, currency, canReviewAgain, canGoBack: this.#waysBack(call, false).canGoBack, reviewing: false });
     } else if (call?.name === 'create_checkout_session' && failure.retryable && draft !== null) {
       this.#set({ kind: 'checkout_failed', draft, retrying: false, ...view });
     } else {
-      this.#set({ kind: 'error', canRetry: failure.retryable && call !== null, ...view });
+      this.#set({ kind: 'error', canRetry: failure.retryable && call !== null, ...this.#waysBack(call, failure.retryable), ...view });
     }
   }
 

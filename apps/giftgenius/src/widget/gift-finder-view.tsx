@@ -10,7 +10,7 @@ import { CheckoutFailed, CheckoutOpened, CheckoutReview, DraftConflict, RetryAft
 export type GiftFinderViewProps = {
   state: ViewState;
   /** The flow whose buttons the view wires (buy, confirm, retry, reviewAgain, openCheckout). */
-  flow: Pick<GiftFinderFlow, 'buy' | 'confirm' | 'retry' | 'reviewAgain' | 'openCheckout'>;
+  flow: Pick<GiftFinderFlow, 'buy' | 'confirm' | 'retry' | 'reviewAgain' | 'backToGifts' | 'openCheckout'>;
   locality: Locality;
 };
 
@@ -44,6 +44,16 @@ function StateScreen({ state, flow, locality }: GiftFinderViewProps) {
               Retry
             </button>
           )}
+          {state.canReviewAgain && (
+            <button type="button" class="primary" onClick={() => void flow.reviewAgain()}>
+              Review again
+            </button>
+          )}
+          {state.canGoBack && (
+            <button type="button" onClick={() => flow.backToGifts()}>
+              Back to the gifts
+            </button>
+          )}
         </section>
       );
     case 'empty':
@@ -61,7 +71,7 @@ function StateScreen({ state, flow, locality }: GiftFinderViewProps) {
     case 'checkout_failed':
       return <CheckoutFailed {...state} locality={locality} onRetry={() => void flow.retry()} />;
     case 'conflict':
-      return <DraftConflict {...state} locality={locality} onReviewAgain={() => void flow.reviewAgain()} />;
+      return <DraftConflict {...state} locality={locality} onReviewAgain={() => void flow.reviewAgain()} onBack={() => flow.backToGifts()} />;
     case 'done':
       return <CheckoutOpened {...state} locality={locality} onOpen={() => void flow.openCheckout()} />;
     case 'outdated':
