@@ -33,9 +33,12 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     site = await startGiftGeniusSite({ dialect, app: { dailySuggestions: false }, providerTimeouts: { checkoutTimeoutMs: 500 } });
     const connected = await connectPerson({ siteUrl: site.url, ...(await site.addPerson('ada@example.com')) });
     host = chatHostOver(connected.client);
-    const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, limit: 12 });
-    if (!found.envelope.ok) throw new Error(found.envelope.message);
-    giftIds = found.envelope.data.gifts.filter((gift) => gift.inStock).map((gift) => gift.giftId);
+    giftIds = [];
+    for (const interests of [['coffee'], ['board games'], ['gardening']]) {
+      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, interests, limit: 12 });
+      if (!found.envelope.ok) throw new Error(found.envelope.message);
+      giftIds.push(...found.envelope.data.gifts.filter((gift) => gift.inStock && !giftIds.includes(gift.giftId)).map((gift) => gift.giftId));
+    }
     close = async () => {
       await connected.close();
       await site.close();
@@ -79,7 +82,7 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     expect(await sessionsFor(widget.draftId)).toEqual([]);
   });
 
-  it('opens one session when Confirm is sent twice with the same key, even at once, and refuses a second checkout of the same draft', async () => {
+  it('opens one session when Confirm is sent twice with the same key, even at once, and answers another key for the same draft with that session', async () => {
     const { widget } = await prepare(giftIds[2]!);
     const key = randomUUID();
     const [first, second] = await Promise.all([confirm(widget, key), confirm(widget, key)]);
@@ -90,8 +93,9 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     for (const answer of answers) if (!answer.ok) expect(answer.code).toBe('IN_PROGRESS');
     const again = await confirm(widget, key);
     expect(again.envelope).toMatchObject({ ok: true, replayed: true, data: { checkout: { sessionId: done[0]!.data.checkout.sessionId } } });
+    // A second view of the same draft (a host that rendered the widget twice) confirms with a key of its own.
     const otherKey = await confirm(widget, randomUUID());
-    expect(otherKey.envelope).toMatchObject({ ok: false, code: 'CONFLICT', field: 'draft_id' });
+    expect(otherKey.envelope).toMatchObject({ ok: true, data: { checkout: { sessionId: done[0]!.data.checkout.sessionId } } });
     const sessions = await sessionsFor(widget.draftId);
     expect(sessions.map((session) => session.id)).toEqual([done[0]!.data.checkout.sessionId]);
     const paymentPage = await fetch(done[0]!.data.checkout.url);
@@ -136,6 +140,35 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     if (!retried.envelope.ok) throw new Error(retried.envelope.message);
     const sessions = await sessionsFor(widget.draftId);
     expect(sessions.map((session) => session.id)).toEqual([retried.envelope.data.checkout.sessionId]);
+  });
+
+  it('opens the same session on a retry after a lost answer, though the first attempt took the last unit in stock', async () => {
+    const giftId = giftIds[9]!;
+    await site.controlProvider(`products/${giftId}/inventory`, { quantity: 1 });
+    const { widget } = await prepare(giftId);
+    const key = randomUUID();
+    await site.switchProvider({ checkout: 'fail_after_create' });
+    const lost = await confirm(widget, key);
+    await site.switchProvider({ checkout: 'up' });
+    expect(lost.envelope).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
+    expect(lost.envelope.ok === false && lost.envelope.message).toContain('may or may not be open');
+    const retried = await confirm(widget, key);
+    if (!retried.envelope.ok) throw new Error(`${retried.envelope.code}: ${retried.envelope.message}`);
+    expect((await sessionsFor(widget.draftId)).map((session) => session.id)).toEqual([retried.envelope.data.checkout.sessionId]);
+  });
+
+  it('answers Confirms of one draft from several views at once, each with its own key, with one session', async () => {
+    const giftId = giftIds[10]!;
+    await site.controlProvider(`products/${giftId}/inventory`, { quantity: 3 });
+    const { widget } = await prepare(giftId, 3);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => confirm(widget, randomUUID())));
+    const sessions = await sessionsFor(widget.draftId);
+    expect(sessions).toHaveLength(1);
+    for (const { envelope } of answers) {
+      if (envelope.ok) expect(envelope.data.checkout.sessionId).toBe(sessions[0]!.id);
+      else expect(envelope.code).toBe('IN_PROGRESS');
+    }
+    expect(answers.filter(({ envelope }) => envelope.ok).length).toBeGreaterThanOrEqual(1);
   });
 
   it('leaves the journey’s audit evidence in order: prepare, the widget’s confirm, its replay; a guessed token is refused and links to nothing', async () => {

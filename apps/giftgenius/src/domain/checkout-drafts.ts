@@ -65,8 +65,12 @@ export async function prepareCheckout(
   });
 }
 
-/** CONFLICT when the gift is discontinued or short of stock for `quantity`, else null. */
-export function availabilityRefusal(product: GiftProduct, quantity: number) {
+/**
+ * CONFLICT when the gift is discontinued or sold out since the cards showed
+ * it (with `changes`), or when fewer than `quantity` are left (field
+ * `quantity`, naming how many), else null.
+ */
+function availabilityRefusal(product: GiftProduct, quantity: number) {
   if (!product.active) {
     return refused('CONFLICT', `${product.name} is discontinued and can no longer be bought.`, {
       field: 'gift_id',
@@ -74,12 +78,15 @@ export function availabilityRefusal(product: GiftProduct, quantity: number) {
       nextAction: 'Suggest another gift with suggest_gifts.',
     });
   }
-  if (product.stock < quantity) {
-    return refused('CONFLICT', product.stock === 0 ? `${product.name} is out of stock.` : `Only ${product.stock} of ${product.name} are in stock.`, {
-      field: 'quantity',
-      changes: [{ field: 'stock', was: quantity, now: product.stock }],
-      nextAction: product.stock === 0 ? 'Suggest another gift with suggest_gifts.' : `Prepare the checkout again with quantity ${product.stock} or less.`,
+  if (product.stock === 0) {
+    return refused('CONFLICT', `${product.name} is out of stock.`, {
+      field: 'gift_id',
+      changes: [{ field: 'availability', was: 'in_stock', now: 'out_of_stock' }],
+      nextAction: 'Suggest another gift with suggest_gifts.',
     });
+  }
+  if (product.stock < quantity) {
+    return refused('CONFLICT', `Only ${product.stock} of ${product.name} are in stock.`, { field: 'quantity', nextAction: `Prepare the checkout again with quantity ${product.stock} or less.` });
   }
   return null;
 }

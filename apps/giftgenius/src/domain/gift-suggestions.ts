@@ -5,7 +5,7 @@
  * the age). Pure: the catalog is handed in.
  */
 import { formatMoney, toMinorUnits, type Currency, type GiftProduct, type Money } from './gift-catalog.ts';
-import { interestMatches } from './interests.ts';
+import { interestMatches, normalizeInterest } from './interests.ts';
 
 /** Who the gift is for, as the person describes them. */
 export const RELATIONSHIPS = ['partner', 'spouse', 'parent', 'child', 'sibling', 'grandparent', 'friend', 'colleague', 'teacher', 'other'] as const;
@@ -74,7 +74,42 @@ export function suggestGifts(criteria: SuggestionCriteria, catalog: readonly Gif
     -gift.price.amountMinor,
   ];
   const ordered = matches.sort((a, b) => compareScores(score(a), score(b)) || a.product.name.localeCompare(b.product.name, 'en'));
-  return { gifts: ordered.slice(0, criteria.limit), noResultsReason: null, suggestion: null };
+  return { gifts: varied(ordered, criteria.limit), noResultsReason: null, suggestion: null };
+}
+
+/**
+ * At most `limit` gifts in their order, where among gifts that answer as
+ * many interests and are alike in stock, one per product comes first: a
+ * colour or size of a gift already shown ("…, Sage Green" after "…, Slate
+ * Grey") comes after the other gifts of its tier.
+ */
+function varied(ordered: readonly SuggestedGift[], limit: number): SuggestedGift[] {
+  const productOf = (gift: SuggestedGift) => gift.product.name.split(',')[0]!.trim().toLowerCase();
+  const tierOf = (gift: SuggestedGift) => `${gift.matchedInterests.length}|${gift.product.stock > 0}`;
+  const seen = new Set<string>();
+  const repeats = new Set<SuggestedGift>();
+  for (const gift of ordered) {
+    if (seen.has(productOf(gift))) repeats.add(gift);
+    seen.add(productOf(gift));
+  }
+  const tiers = [...new Set(ordered.map(tierOf))];
+  return tiers
+    .flatMap((tier) => {
+      const inTier = ordered.filter((gift) => tierOf(gift) === tier);
+      return [...inTier.filter((gift) => !repeats.has(gift)), ...inTier.filter((gift) => repeats.has(gift))];
+    })
+    .slice(0, limit);
+}
+
+/** The interests as asked, each once: "Tea", "tea" and "tea lovers" are one interest (the first spelling stays). */
+export function distinctInterests(interests: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return interests.filter((interest) => {
+    const normalized = normalizeInterest(interest);
+    if (seen.has(normalized)) return false;
+    seen.add(normalized);
+    return true;
+  });
 }
 
 /** Every tag the catalog uses. */

@@ -9,9 +9,16 @@ import type { ProviderUnavailableError } from './gift-shop.ts';
 
 /**
  * Logs `error` with its detail under `step`, and answers TEMPORARY_FAILURE
- * saying nothing was bought or changed, with `nextAction` for the caller.
+ * with `message` (default: nothing was bought or changed; a step after which
+ * the shop may have acted says so instead) and `nextAction` for the caller.
  */
-export function shopUnavailable(ctx: GiftGeniusContext, error: ProviderUnavailableError, step: string, nextAction = `Call ${step} again with the same arguments in a moment.`): DomainFailure {
+export function shopUnavailable(
+  ctx: GiftGeniusContext,
+  error: ProviderUnavailableError,
+  step: string,
+  nextAction = `Call ${step} again with the same arguments in a moment.`,
+  message = 'The shop is not answering right now; nothing was bought or changed.',
+): DomainFailure {
   ctx.logger.warn({ err: error, detail: error.detail, step }, 'the shop did not answer');
-  return refused('TEMPORARY_FAILURE', 'The shop is not answering right now; nothing was bought or changed.', { nextAction, retryAfterSeconds: 5 });
+  return refused('TEMPORARY_FAILURE', message, { nextAction, retryAfterSeconds: 5 });
 }
