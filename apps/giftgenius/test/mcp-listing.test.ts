@@ -34,9 +34,10 @@ describe('what a chat host reads from GiftGenius', () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(Object.keys(byName).sort()).toEqual(['create_checkout_session', 'prepare_checkout', 'suggest_gifts']);
-    expect(byName['suggest_gifts']!.annotations).toMatchObject({ readOnlyHint: true });
-    expect(byName['prepare_checkout']!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    expect(byName['create_checkout_session']!.annotations).toMatchObject({ readOnlyHint: false });
+    // Each reaches the payment provider (openWorldHint); none removes anything (a checkout is paid on the provider's page).
+    expect(byName['suggest_gifts']!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    expect(byName['prepare_checkout']!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
+    expect(byName['create_checkout_session']!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
     for (const name of ['suggest_gifts', 'prepare_checkout']) {
       expect(byName[name]!._meta).toMatchObject({ ui: { resourceUri: FINDER }, 'ui/resourceUri': FINDER, 'openai/outputTemplate': SKYBRIDGE });
       expect((byName[name]!._meta as { ui: Record<string, unknown> }).ui).not.toHaveProperty('visibility');

@@ -61,6 +61,9 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     expect(stock).toEqual([...stock].sort((a, b) => Number(b) - Number(a)));
     expect(envelope.data.noResultsReason).toBeNull();
     expect(text).toContain(envelope.data.gifts[0]!.giftId);
+    // The shop's names are quoted once, as third-party text, never twice.
+    expect(text).toContain(`: ${JSON.stringify(envelope.data.gifts[0]!.name)}, `);
+    expect(text).not.toContain('\\"');
 
     const inTaiwanDollars = await host.modelCall<Suggested>('suggest_gifts', { ...FOR_A_FRIEND, budget: { max: 2500 }, currency: 'TWD' });
     if (!inTaiwanDollars.envelope.ok) throw new Error(inTaiwanDollars.envelope.message);

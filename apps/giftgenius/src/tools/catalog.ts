@@ -48,6 +48,8 @@ export const suggestGifts = defineTool({
   title: 'Suggest gifts',
   effect: 'read',
   untrustedContent: true,
+  // Every tool reaches the payment provider: its catalog, its checkout sessions.
+  openWorld: true,
   capability: GIFT_CHECKOUT_CAPABILITY,
   description:
     'Suggests gifts from the shop for a recipient: relationship (required), age, interests and a budget in a currency. ' +
@@ -94,6 +96,7 @@ export const prepareCheckout = defineTool({
   title: 'Prepare a checkout',
   effect: 'prepare',
   untrustedContent: true,
+  openWorld: true,
   capability: GIFT_CHECKOUT_CAPABILITY,
   description:
     'Prepares buying one gift (a giftId from suggest_gifts): checks the current price and stock and answers a checkout draft ' +
@@ -122,6 +125,7 @@ export const createCheckoutSession = defineTool({
   name: 'create_checkout_session',
   title: 'Create the checkout session',
   effect: 'commit',
+  openWorld: true,
   capability: GIFT_CHECKOUT_CAPABILITY,
   description:
     "Called by the GiftGenius widget when the person clicks Confirm, never by the model: opens the payment provider's checkout session for the confirmed draft version. " +

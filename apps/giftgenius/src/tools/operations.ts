@@ -10,6 +10,7 @@ import type { OperationMap, Principal } from 'agentready/runtime';
 import { createCheckout, type CreatedCheckout } from '../domain/checkouts.ts';
 import { prepareCheckout as prepare } from '../domain/checkout-drafts.ts';
 import { findGifts } from '../domain/gift-finder.ts';
+import { distinctInterests } from '../domain/gift-suggestions.ts';
 import type { GiftGeniusContext } from '../domain/giftgenius-context.ts';
 import { WIDGET_CONTRACT_VERSION } from '../widget/widget-contract.ts';
 import { prepareCheckout, suggestGifts, type giftgeniusCatalog } from './catalog.ts';
@@ -28,7 +29,7 @@ export function createGiftGeniusOperations(ctx: GiftGeniusContext): OperationMap
       const criteria = {
         relationship: input.recipient.relationship,
         age: input.recipient.age ?? null,
-        interests: input.interests,
+        interests: distinctInterests(input.interests),
         budget: { min: input.budget?.min ?? null, max: input.budget?.max ?? null },
         currency: input.currency,
         limit: input.limit,

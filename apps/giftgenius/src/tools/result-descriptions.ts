@@ -6,7 +6,6 @@
  * in the widget buys it, and the session opened.
  */
 import type { ResultDescriptions } from 'agentready/mcp';
-import { quotedText } from 'agentready/mcp';
 import { formatMoney } from '../domain/gift-catalog.ts';
 import type { giftgeniusCatalog } from './catalog.ts';
 
@@ -17,14 +16,14 @@ export const giftgeniusResultDescriptions: ResultDescriptions<GiftGeniusTool> = 
   suggest_gifts(data) {
     const left = data.remainingToday === null ? '' : ` ${data.remainingToday} suggestion${data.remainingToday === 1 ? '' : 's'} left today.`;
     if (data.gifts.length === 0) return `No gift found. ${data.noResultsReason ?? ''} ${data.suggestion?.text ?? ''}${left}`.replace(/\s+/g, ' ').trim();
-    // Names are the shop's words: quoted like any third-party text.
-    const gifts = data.gifts.map((gift) => `${gift.giftId}: ${quotedText(gift.name)}, ${formatMoney(gift.price)}${gift.inStock ? '' : ' (out of stock)'}`);
+    // Names are the shop's words: the MCP adapter hands them here already quoted, as any third-party text.
+    const gifts = data.gifts.map((gift) => `${gift.giftId}: ${gift.name}, ${formatMoney(gift.price)}${gift.inStock ? '' : ' (out of stock)'}`);
     return `${data.gifts.length} gift${data.gifts.length === 1 ? '' : 's'}, shown as cards in the widget: ${gifts.join('; ')}.${left}`;
   },
   prepare_checkout(data) {
     const { draft } = data;
     return (
-      `Checkout draft ${draft.draftId}, version ${draft.version}: ${draft.quantity} × ${quotedText(draft.gift.name)}, ${formatMoney(draft.total)}, ` +
+      `Checkout draft ${draft.draftId}, version ${draft.version}: ${draft.quantity} × ${draft.gift.name}, ${formatMoney(draft.total)}, ` +
       `delivered between ${draft.delivery.earliest} and ${draft.delivery.latest}. Nothing is bought: the person reviews it in the widget and clicks Confirm there if they want it.`
     );
   },

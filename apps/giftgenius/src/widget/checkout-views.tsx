@@ -180,5 +180,6 @@ function describeValue(field: DraftChange['field'], value: DraftChange['was'], c
   if (field === 'price' && typeof value === 'number') return formatMoney({ amountMinor: value, currency }, locality.locale);
   if (typeof value === 'boolean') return value ? 'available' : 'unavailable';
   if (value === null) return 'none';
-  return String(value);
+  // Availability words are snake_case on the wire (in_stock, out_of_stock): shown as words.
+  return String(value).replaceAll('_', ' ');
 }

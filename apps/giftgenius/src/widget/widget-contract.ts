@@ -158,6 +158,7 @@ export type PrepareCheckoutInput = { gift_id: string; quantity?: number; currenc
  * `stock` as a count.
  */
 export type DraftChange = {
+  /** price: minor units; availability: `available` → `discontinued`, `in_stock` → `out_of_stock`; stock: units. */
   field: 'price' | 'availability' | 'stock';
   was: string | number | boolean | null;
   now: string | number | boolean | null;

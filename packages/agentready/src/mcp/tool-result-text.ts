@@ -60,7 +60,8 @@ export function toolResultText(
   if (currentTarget) parts.push(`Target: ${currentTarget.kind} ${currentTarget.id}.`);
   if (availableActions.length > 0) parts.push(`Next tools: ${availableActions.join(', ')}.`);
   else if (!requiresHumanConfirmation) parts.push('No further tool applies.');
-  if (requiresHumanConfirmation) parts.push(`Nothing is final yet: the person must finish${confirmationUrl ? ` at ${confirmationUrl}` : ' on the site'}.`);
+  // Without a page to name, the app says where the person finishes (a site's page, a widget's button) in its own description.
+  if (requiresHumanConfirmation) parts.push(`Nothing is final yet: the person must finish${confirmationUrl ? ` at ${confirmationUrl}` : ' it themselves'}.`);
   return parts.join(' ') + replayNote;
 }
 
