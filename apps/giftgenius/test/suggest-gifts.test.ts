@@ -70,6 +70,14 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     expect(inTaiwanDollars.envelope.data.gifts.every((gift) => gift.price.currency === 'TWD' && gift.price.amountMinor <= 250_000)).toBe(true);
   });
 
+  it('counts an interest asked twice once, and shows different gifts before another colour or size of one already shown', async () => {
+    const { envelope } = await host.modelCall<Suggested & { criteria: { interests: string[] } }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, interests: ['Coffee', 'coffee', 'coffee lovers'] });
+    if (!envelope.ok) throw new Error(envelope.message);
+    expect(envelope.data.criteria.interests).toEqual(['Coffee']);
+    const products = envelope.data.gifts.map((gift) => gift.name.split(',')[0]);
+    expect(new Set(products).size).toBe(products.length);
+  });
+
   it.each([
     ['an age below 0', { recipient: { relationship: 'child', age: -1 } }, 'recipient.age'],
     ['an age above 120', { recipient: { relationship: 'grandparent', age: 121 } }, 'recipient.age'],
