@@ -191,3 +191,43 @@ describe('the daily allowance', () => {
     }
   });
 });
+
+describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))('the daily allowance under concurrent calls on %s', (dialect) => {
+  it('counts only the suggestions answered: refused and failed calls leave the person exactly what they had', { timeout: 60_000 }, async () => {
+    const perDay = 8;
+    const site = await startGiftGeniusSite({ dialect, app: { dailySuggestions: perDay }, providerTimeouts: { catalogTimeoutMs: 400 } });
+    const ada = await connectPerson({ siteUrl: site.url, ...(await site.addPerson('ada@example.com')) });
+    try {
+      const host = chatHostOver(ada.client);
+      const burst = async (calls: number) => {
+        const answers = await Promise.all(Array.from({ length: calls }, () => host.modelCall<Suggested>('suggest_gifts', FOR_A_FRIEND)));
+        return answers.map(({ envelope }) => envelope);
+      };
+      for (let call = 0; call < 2; call++) expect((await host.modelCall('suggest_gifts', FOR_A_FRIEND)).envelope.ok).toBe(true);
+      const left = perDay - 2;
+      const extra = 4;
+
+      // The catalog too slow: every call either fails (given back) or is refused (the allowance was taken by calls in flight).
+      await site.switchProvider({ catalog: 'slow', slowMs: 1500 });
+      const duringOutage = await burst(left + extra);
+      expect(duringOutage.every((envelope) => envelope.code === 'TEMPORARY_FAILURE' || envelope.code === 'RATE_LIMITED')).toBe(true);
+      expect(duringOutage.filter((envelope) => envelope.code === 'TEMPORARY_FAILURE').length).toBeGreaterThanOrEqual(left);
+
+      // Nothing was answered, so all of them are still there: exactly `left` succeed, the rest are refused.
+      await site.switchProvider({ catalog: 'up' });
+      const afterwards = await burst(left + extra);
+      const succeeded = afterwards.filter((envelope) => envelope.ok);
+      expect(succeeded.length).toBe(left);
+      expect(afterwards.filter((envelope) => envelope.code === 'RATE_LIMITED').length).toBe(extra);
+      expect(succeeded.map((envelope) => (envelope.ok ? envelope.data.remainingToday : null)).sort()).toEqual(Array.from({ length: left }, (_, index) => index));
+
+      // The day's suggestions are used, and no more than used: one more is refused, as the limit says.
+      const over = await host.modelCall('suggest_gifts', FOR_A_FRIEND);
+      expect(over.envelope).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
+      expect(over.envelope.ok === false && over.envelope.message).toBe(`You have used today's ${perDay} gift suggestions. More are available from midnight UTC.`);
+    } finally {
+      await ada.close();
+      await site.close();
+    }
+  });
+});

@@ -21,8 +21,9 @@ export type FoundGifts = Suggestions & { remainingToday: number | null };
  *
  * @returns the suggestions (possibly none, with the reason and a hint);
  *   RATE_LIMITED with `retryAfterSeconds` until midnight UTC when the
- *   person's daily suggestions are used up (nothing counted); TEMPORARY_FAILURE
- *   when the catalog does not answer (the call is given back to the allowance).
+ *   person's daily suggestions are used up (nothing counted, however many
+ *   calls come at once); TEMPORARY_FAILURE when the catalog does not answer
+ *   (the call is given back to the allowance).
  */
 export async function findGifts(ctx: GiftGeniusContext, principal: Principal, criteria: SuggestionCriteria): Promise<DomainResult<FoundGifts>> {
   const allowance = await takeDailySuggestion(ctx, principal);
@@ -41,7 +42,13 @@ export async function findGifts(ctx: GiftGeniusContext, principal: Principal, cr
   }
 }
 
-/** One suggestion counted for today, or RATE_LIMITED until the next day begins (UTC). */
+/**
+ * One suggestion counted for today, or RATE_LIMITED until the next day begins
+ * (UTC), counting nothing. The count is always the suggestions answered today
+ * plus the calls in flight: a refused call and a call given back (`giveBack`)
+ * leave it as it was, so calls at once never use up more than the allowance
+ * they were answered from.
+ */
 async function takeDailySuggestion(ctx: GiftGeniusContext, principal: Principal): Promise<DomainResult<{ remaining: number | null; giveBack(): Promise<void> }>> {
   if (ctx.dailySuggestions === null) return succeeded({ remaining: null, giveBack: async () => {} });
   const { limiter, perDay } = ctx.dailySuggestions;
@@ -49,7 +56,17 @@ async function takeDailySuggestion(ctx: GiftGeniusContext, principal: Principal)
   // A new key each day: the allowance starts again at midnight UTC whatever the limiter's window.
   const key = `${principalRateLimitKey(principal, { surface: 'mcp' })}:${today.toISODate()}`;
   const decision = await limiter.consume(key);
-  if (decision.allowed) return succeeded({ remaining: decision.remaining ?? null, giveBack: () => limiter.reward(key) });
+  const giveBack = async () => {
+    try {
+      await limiter.reward(key);
+    } catch (error) {
+      ctx.logger.warn({ err: error }, 'a suggestion could not be given back to the daily allowance');
+    }
+  };
+  if (decision.allowed) return succeeded({ remaining: decision.remaining ?? null, giveBack });
+  // The limiter counts a refused call too (rate-limiter-flexible adds its point before it says no):
+  // give it back, so the count stays the suggestions answered and the calls in flight.
+  if (decision.reason === 'limited') await giveBack();
   const untilTomorrow = Math.ceil(today.plus({ days: 1 }).startOf('day').diff(today, 'seconds').seconds);
   if (decision.reason === 'store-failed') {
     return refused('TEMPORARY_FAILURE', 'Your daily allowance could not be checked right now; nothing was changed.', { retryAfterSeconds: decision.retryAfterSeconds });
