@@ -8,6 +8,7 @@
  * the secret key in what it reports.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenOnLoopback, type LoopbackListener } from 'agentready/testing';
 import { GIFT_PRODUCTS } from '../src/provider/gift-products.ts';
 import { startProviderStandIn } from '../src/provider/provider-main.ts';
 import {
@@ -20,9 +21,9 @@ import {
 } from '../src/provider/provider-client.ts';
 import { startTestProvider, TEST_PROVIDER_KEY, type TestProvider } from './support/provider-stand-in-control.ts';
 
-const open: TestProvider[] = [];
+const open: Array<TestProvider | LoopbackListener> = [];
 afterEach(async () => {
-  for (const provider of open.splice(0)) await provider.close();
+  for (const running of open.splice(0).reverse()) await running.close();
 });
 
 async function start(): Promise<{ provider: TestProvider; client: ProviderClient }> {
@@ -79,6 +80,45 @@ describe('reading the catalog', () => {
     expect(product).toMatchObject({ name: 'Walnut Chess Set, Inlaid Board', prices: { USD: 12900 } });
     expect(await client.getProduct('prod_no-such-gift')).toBeNull();
     expect(await client.getProduct('../_stand-in/sessions')).toBeNull();
+  });
+});
+
+/** A front of the stand-in that counts the catalog pages asked of it and passes every request on, unchanged. */
+async function countingFront(provider: TestProvider): Promise<{ url: string; pagesAsked(): number }> {
+  let pages = 0;
+  const front = await listenOnLoopback(async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === '/v1/products') pages += 1;
+    const answer = await fetch(`${provider.url}${url.pathname}${url.search}`, { method: request.method, headers: request.headers });
+    return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { 'content-type': answer.headers.get('content-type') ?? 'application/json' } });
+  });
+  open.push(front);
+  return { url: front.url, pagesAsked: () => pages };
+}
+
+describe('callers reading the catalog at once', () => {
+  it('share one reading of the product list: 20 callers, one set of page requests, each the whole catalog', async () => {
+    const { provider } = await start();
+    const front = await countingFront(provider);
+    const client = createProviderClient({ baseUrl: front.url, secretKey: TEST_PROVIDER_KEY });
+    const pagesOfOneReading = Math.ceil(GIFT_PRODUCTS.length / 100);
+    const catalogs = await Promise.all(Array.from({ length: 20 }, () => client.listProducts()));
+    expect(front.pagesAsked()).toBe(pagesOfOneReading);
+    for (const catalog of catalogs) expect(catalog.map((product) => product.id)).toEqual(GIFT_PRODUCTS.map((product) => product.id));
+  });
+
+  it('keeps nothing once a reading ends: the next caller reads again, and sees an outage that began since', async () => {
+    const { provider } = await start();
+    const front = await countingFront(provider);
+    const client = createProviderClient({ baseUrl: front.url, secretKey: TEST_PROVIDER_KEY });
+    await client.listProducts();
+    await client.listProducts();
+    expect(front.pagesAsked()).toBe(2 * Math.ceil(GIFT_PRODUCTS.length / 100));
+    await provider.setSwitches({ catalog: 'down' });
+    const failures = await Promise.all(Array.from({ length: 5 }, () => failureOf(client.listProducts())));
+    for (const failure of failures) expect(failure).toBeInstanceOf(ProviderUnavailableError);
+    await provider.setSwitches({ catalog: 'up' });
+    expect(await client.listProducts()).toHaveLength(GIFT_PRODUCTS.length);
   });
 });
 

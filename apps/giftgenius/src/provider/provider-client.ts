@@ -49,7 +49,11 @@ export type ProviderClientOptions = {
 
 /** The app's client of the payment provider. */
 export type ProviderClient = {
-  /** Every product, active or not, in id order (pages through `GET /v1/products` 100 at a time). */
+  /**
+   * Every product, active or not, in id order (pages through `GET /v1/products`
+   * 100 at a time). Callers while a reading runs share it, and its outcome;
+   * a call after it ended reads again.
+   */
   listProducts(): Promise<ProviderProduct[]>;
   /** One product, or null when the provider has no such product. */
   getProduct(id: string): Promise<ProviderProduct | null>;
@@ -113,20 +117,34 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     throw failureOf(answer, what);
   }
 
+  /** Every page of `GET /v1/products`, in order. */
+  async function readProductList(): Promise<ProviderProduct[]> {
+    const products: ProviderProduct[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(after !== undefined && { starting_after: after }) });
+      const answer = await call({ method: 'GET', path: `/v1/products?${query}`, timeoutMs: catalogTimeoutMs });
+      const list = expect(answer, productListWireSchema, 'the product list');
+      products.push(...list.data.map(toProviderProduct));
+      const last = list.data.at(-1);
+      if (!list.has_more || last === undefined) return products;
+      after = last.id;
+    }
+    throw new ProviderUnavailableError(`the product list did not end after ${MAX_PAGES} pages`);
+  }
+
+  // One reading of the list at a time, shared by every caller that comes while it runs
+  // (single flight): under load the provider gets one set of page requests, not one per call.
+  // Nothing is kept once it ends, so the next caller sees the catalog, or an outage, as it is then.
+  let reading: Promise<ProviderProduct[]> | null = null;
+
   return {
     async listProducts() {
-      const products: ProviderProduct[] = [];
-      let after: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page += 1) {
-        const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(after !== undefined && { starting_after: after }) });
-        const answer = await call({ method: 'GET', path: `/v1/products?${query}`, timeoutMs: catalogTimeoutMs });
-        const list = expect(answer, productListWireSchema, 'the product list');
-        products.push(...list.data.map(toProviderProduct));
-        const last = list.data.at(-1);
-        if (!list.has_more || last === undefined) return products;
-        after = last.id;
-      }
-      throw new ProviderUnavailableError(`the product list did not end after ${MAX_PAGES} pages`);
+      reading ??= readProductList().finally(() => {
+        reading = null;
+      });
+      // Each caller gets a list of its own; the products are shared and never changed.
+      return [...(await reading)];
     },
     async getProduct(id) {
       const answer = await call({ method: 'GET', path: `/v1/products/${encodeURIComponent(id)}`, timeoutMs: catalogTimeoutMs });
