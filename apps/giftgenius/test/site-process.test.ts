@@ -2,12 +2,18 @@
  * GiftGenius as an operator starts it (src/server/main.ts, its own process):
  * on a database of either dialect, with the payment provider stand-in it
  * starts itself, it serves; on SIGTERM it stops and exits 0, and listens no
- * more. A setting it cannot start with ends it with exit code 2.
+ * more. A setting it cannot start with ends it with exit code 2. The payment
+ * provider stand-in listens on loopback even when the site listens on every
+ * address (unless GIFTGENIUS_PROVIDER_HOST says otherwise), and
+ * TOOL_CALLS_PER_MINUTE limits a person's tool calls.
  */
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requirePostgresForTests, startSiteProcess, type SiteProcess } from 'agentready/testing';
+import { DEMO_PERSON } from '../src/store/demo-accounts.ts';
+import { chatHostOver } from './support/chat-host.ts';
+import { connectPerson } from './support/giftgenius-person.ts';
 import { DIALECTS, openTestDatabase, POSTGRES_TEST_URL } from './support/giftgenius-site.ts';
 
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
@@ -57,10 +63,50 @@ describe.each(DIALECTS)('the GiftGenius process on %s', (dialect) => {
 
 describe('a setting GiftGenius cannot start with', () => {
   it('ends the process with exit code 2 before it opens anything', async () => {
-    const refused: Array<Record<string, string>> = [{ PORT: '70000' }, { GIFTGENIUS_DAILY_SUGGESTIONS: 'many' }, { GIFTGENIUS_PROVIDER_PORT: '-1' }];
+    const refused: Array<Record<string, string>> = [{ PORT: '70000' }, { GIFTGENIUS_DAILY_SUGGESTIONS: 'many' }, { GIFTGENIUS_PROVIDER_PORT: '-1' }, { TOOL_CALLS_PER_MINUTE: '-5' }];
     for (const env of refused) {
       const start = startSiteProcess({ entry: MAIN, env: { ...env, DATABASE_URL: 'file:/nonexistent/never-opened.sqlite' }, listeningMessage: LISTENING });
       await expect(start, JSON.stringify(env)).rejects.toThrow('exited with code 2');
     }
+  });
+});
+
+/** Whether anything answers HTTP at `origin` (any status), or the connection is refused. */
+async function answersAt(origin: string): Promise<boolean> {
+  return fetch(`${origin}/v1/products`).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('where the payment provider stand-in listens', () => {
+  // Linux routes all of 127.0.0.0/8 to loopback: a listener on every address answers at 127.0.0.2, one on 127.0.0.1 does not.
+  it('listens on 127.0.0.1 only when the site listens on every address, unless GIFTGENIUS_PROVIDER_HOST says otherwise', { timeout: 60_000 }, async () => {
+    for (const providerHost of [undefined, '0.0.0.0']) {
+      const [port, providerPort] = [await freePort(), await freePort()];
+      const site = started(
+        await startSiteProcess({
+          entry: MAIN,
+          env: { PORT: String(port), HOST: '0.0.0.0', GIFTGENIUS_PROVIDER_PORT: String(providerPort), DATABASE_URL: ':memory:', DEMO_ACCOUNTS: 'off', ...(providerHost && { GIFTGENIUS_PROVIDER_HOST: providerHost }) },
+          listeningMessage: LISTENING,
+        }),
+      );
+      expect((await fetch(`http://127.0.0.2:${port}/signin`)).status).toBe(200);
+      expect(await answersAt(`http://127.0.0.1:${providerPort}`)).toBe(true);
+      expect(await answersAt(`http://127.0.0.2:${providerPort}`), `GIFTGENIUS_PROVIDER_HOST=${providerHost}`).toBe(providerHost === '0.0.0.0');
+      await site.kill();
+    }
+  });
+});
+
+describe('TOOL_CALLS_PER_MINUTE', () => {
+  it('refuses a person’s tool calls over the limit with RATE_LIMITED', { timeout: 60_000 }, async () => {
+    const site = started(await startSiteProcess({ entry: MAIN, env: { PORT: String(await freePort()), DATABASE_URL: ':memory:', GIFTGENIUS_PROVIDER_PORT: '0', TOOL_CALLS_PER_MINUTE: '2' }, listeningMessage: LISTENING }));
+    const gina = await connectPerson({ siteUrl: site.url, ...DEMO_PERSON });
+    cleanups.push(() => gina.close());
+    const host = chatHostOver(gina.client);
+    const codes = [];
+    for (let call = 0; call < 3; call++) codes.push((await host.modelCall('suggest_gifts', { recipient: { relationship: 'friend' }, interests: ['tea'] })).envelope.code);
+    expect(codes).toEqual(['SUCCESS', 'SUCCESS', 'RATE_LIMITED']);
   });
 });

@@ -8,10 +8,13 @@
  * default `http://127.0.0.1:<PORT>`), ALLOWED_HOSTS (host names `/mcp`
  * answers besides localhost, 127.0.0.1, [::1] and SITE_URL's host).
  * GIFTGENIUS_PROVIDER_URL (the payment provider; default: a stand-in started
- * in this process on GIFTGENIUS_PROVIDER_PORT, default 3210),
- * GIFTGENIUS_PROVIDER_KEY (its secret key). GIFTGENIUS_DAILY_SUGGESTIONS
- * (default 50; 0 for no limit). DEMO_ACCOUNTS (`on` | `off`; default on when
- * SITE_URL is not set). SHUTDOWN_GRACE_MS (default 5000).
+ * in this process on GIFTGENIUS_PROVIDER_HOST, default 127.0.0.1 whatever
+ * HOST is, since its switches are behind a public key, and
+ * GIFTGENIUS_PROVIDER_PORT, default 3210), GIFTGENIUS_PROVIDER_KEY (its
+ * secret key). GIFTGENIUS_DAILY_SUGGESTIONS (default 50; 0 for no limit).
+ * TOOL_CALLS_PER_MINUTE (per person, default 120; 0 for no limit).
+ * DEMO_ACCOUNTS (`on` | `off`; default on when SITE_URL is not set).
+ * SHUTDOWN_GRACE_MS (default 5000).
  */
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
@@ -40,6 +43,7 @@ const siteUrl = siteUrlSetting.siteUrl ?? `http://${shownHost}:${port}`;
 const shutdownGrace = readShutdownGraceMs(process.env.SHUTDOWN_GRACE_MS);
 if (!shutdownGrace.ok) refuseSetting(logger, { SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS }, shutdownGrace.problem);
 const dailySuggestions = wholeNumberSetting(logger, 'GIFTGENIUS_DAILY_SUGGESTIONS', { fallback: 50, min: 0 });
+const toolCallsPerMinute = wholeNumberSetting(logger, 'TOOL_CALLS_PER_MINUTE', { fallback: 120, min: 0 });
 const allowedHostnames = readAllowedHostnames(siteUrlSetting.siteUrl, process.env.ALLOWED_HOSTS);
 const providerKey = process.env.GIFTGENIUS_PROVIDER_KEY || DEFAULT_PROVIDER_KEY;
 
@@ -47,13 +51,15 @@ let providerUrl = process.env.GIFTGENIUS_PROVIDER_URL;
 let closeProvider = async () => {};
 if (!providerUrl) {
   const providerPort = wholeNumberSetting(logger, 'GIFTGENIUS_PROVIDER_PORT', { fallback: DEFAULT_PROVIDER_PORT, min: 0, max: 65_535 });
+  // Loopback unless told otherwise, whatever HOST is: the stand-in's switches answer to a public key.
+  const providerHost = process.env.GIFTGENIUS_PROVIDER_HOST || '127.0.0.1';
   try {
-    const standIn = await startProviderStandIn({ port: providerPort, host, secretKey: providerKey, logger: logger.child({ part: 'provider-stand-in' }) });
+    const standIn = await startProviderStandIn({ port: providerPort, host: providerHost, secretKey: providerKey, logger: logger.child({ part: 'provider-stand-in' }) });
     ({ url: providerUrl } = standIn);
     closeProvider = standIn.close;
     logger.info({ url: standIn.url }, 'the payment provider stand-in is listening (set GIFTGENIUS_PROVIDER_URL to use another provider)');
   } catch (error) {
-    logger.fatal({ err: error }, `the payment provider stand-in could not listen on port ${providerPort}; set GIFTGENIUS_PROVIDER_PORT to another one`);
+    logger.fatal({ err: error, host: providerHost }, `the payment provider stand-in could not listen on port ${providerPort}; set GIFTGENIUS_PROVIDER_PORT to another one`);
     process.exit(1);
   }
 }
@@ -80,6 +86,7 @@ const app = createGiftGeniusApp({
   siteUrl,
   allowedHostnames,
   dailySuggestions: dailySuggestions === 0 ? false : dailySuggestions,
+  toolCallsPerMinute: toolCallsPerMinute === 0 ? false : toolCallsPerMinute,
 });
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   logger.info({ url: siteUrl, mcp: `${siteUrl}/mcp`, listening: `http://${shownHost}:${info.port}/` }, 'GiftGenius is listening');
