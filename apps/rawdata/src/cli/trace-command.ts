@@ -8,8 +8,7 @@
  * in that version and who changed it, the confirmation, and the application
  * id or the error.
  */
-import { findJourney, readTraceArguments, type JourneyEntry } from 'agentready/runtime';
-import { MissingDatabaseError } from 'agentready/store';
+import { findJourney, runTraceCommand as runToolkitTraceCommand, type CommandOutput, type JourneyEntry } from 'agentready/runtime';
 import type { Kysely } from 'kysely';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareRawdataDatabase } from '../store/prepare-database.ts';
@@ -23,43 +22,32 @@ export const TRACE_USAGE = `  trace <traceId> [--json]
          Environment: DATABASE_URL (default: file:data/rawdata.sqlite in the repository)`;
 
 /** Where {@link runTraceCommand} writes: the journey to `out`, problems to `err`. */
-export type TraceOutput = { out(text: string): void; err(text: string): void };
+export type TraceOutput = CommandOutput;
 
 /** One journey entry with what changed in its draft version and who changed it (null when it touched no draft). */
 export type JourneyStep = JourneyEntry & { draftChange: { changedBy: string; changedFields: string[] } | null };
 
 /**
- * Runs `trace` with the arguments after the command's name.
+ * Runs `trace` with the arguments after the command's name (agentready/runtime,
+ * runTraceCommand), each step with who changed its draft version and what.
  *
  * @returns the exit code: 0 with the journey printed; 1 for a malformed or
  *   unknown trace id (one line on `err`); 2 for wrong arguments, or a
  *   database that does not exist (never created) or cannot be opened.
  */
-export async function runTraceCommand(args: string[], env: { DATABASE_URL?: string }, output: TraceOutput): Promise<number> {
-  const read = readTraceArguments(args, 'agentready-rawdata trace');
-  if (!read.ok) {
-    output.err(`${read.problem}\n`);
-    return read.exitCode;
-  }
-  const { traceId } = read;
-  let db: Kysely<RawdataDatabase>;
-  try {
-    db = await prepareRawdataDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true });
-  } catch (error) {
-    output.err(error instanceof MissingDatabaseError ? `No Rawdata database at the ${error.location} (DATABASE_URL).\n` : `The Rawdata database could not be opened (DATABASE_URL): ${(error as Error).message}\n`);
-    return 2;
-  }
-  try {
-    const journey = await readJourney(db, traceId);
-    if (journey.length === 0) {
-      output.err(`No audit record has the trace id ${traceId} in this database (DATABASE_URL).\n`);
-      return 1;
-    }
-    output.out(read.json ? `${JSON.stringify(journey, null, 2)}\n` : journey.map((step) => journeyLines(step, traceId)).join('\n') + '\n');
-    return 0;
-  } finally {
-    await db.destroy();
-  }
+export function runTraceCommand(args: string[], env: { DATABASE_URL?: string }, output: TraceOutput): Promise<number> {
+  return runToolkitTraceCommand(
+    args,
+    {
+      command: 'agentready-rawdata trace',
+      appName: 'Rawdata',
+      openDatabase: () => prepareRawdataDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true }),
+      readJourney,
+      moreEvidence: ({ draftChange }: JourneyStep) =>
+        draftChange === null ? [] : [draftChange.changedFields.length === 0 ? `made by ${draftChange.changedBy}` : `changed by ${draftChange.changedBy}: ${draftChange.changedFields.join(', ')}`],
+    },
+    output,
+  );
 }
 
 /**
@@ -97,20 +85,4 @@ async function withDecisions(db: Kysely<RawdataDatabase>, journey: JourneyEntry[
   const known = new Set(journey.map((entry) => entry.traceId));
   const decisions = (await Promise.all(decided.filter((row) => !known.has(row.trace_id)).map((row) => findJourney(db, row.trace_id)))).map((steps) => steps.find((step) => step.tool === 'decide_application')!);
   return [...journey, ...decisions].sort((a, b) => (a.occurredAt === b.occurredAt ? a.traceId.localeCompare(b.traceId) : a.occurredAt < b.occurredAt ? -1 : 1));
-}
-
-/** One step as two lines: what was called and its outcome, then its evidence. */
-function journeyLines(step: JourneyStep, asked: string): string {
-  const who = step.principalKind === null ? 'nobody' : `${step.principalKind}${step.credentialRef === null ? '' : ` ${step.credentialRef}`}`;
-  const client = step.clientName === null ? (step.principalKind === 'session' ? `the person ${step.accountRef ?? ''} on the site`.replace('  ', ' ') : '-') : JSON.stringify(step.clientName);
-  const first = [step.traceId === asked ? '>' : ' ', step.occurredAt, step.capability ?? '-', step.tool, step.surface, who, client, step.outcomeCode + (step.replayed ? ' (replayed)' : ''), `${step.durationMs} ms`, step.traceId].join('  ');
-  const evidence = [
-    step.ruleVersion && `rules ${step.ruleVersion}`,
-    step.metadataVersion && `metadata ${step.metadataVersion}`,
-    step.draft && `draft ${step.draft.id} v${step.draft.version} #${step.draft.hash.slice(0, 12)}`,
-    step.draftChange && (step.draftChange.changedFields.length === 0 ? `made by ${step.draftChange.changedBy}` : `changed by ${step.draftChange.changedBy}: ${step.draftChange.changedFields.join(', ')}`),
-    step.confirmationId && `confirmation ${step.confirmationId}`,
-    step.resultingIds.length > 0 && `result ${step.resultingIds.join(', ')}`,
-  ].filter(Boolean);
-  return evidence.length === 0 ? first : `${first}\n      ${evidence.join('; ')}`;
 }

@@ -53,3 +53,5 @@ export { runCommitUnderKey, isKeptForKey } from './commit-step.ts';
 export type { CommitContext, StoredCommitAnswer } from './commit-step.ts';
 export { readTraceArguments } from './trace-arguments.ts';
 export type { TraceArguments } from './trace-arguments.ts';
+export { runTraceCommand, journeyStepLines } from './trace-command.ts';
+export type { CommandOutput, TraceCommandOptions } from './trace-command.ts';

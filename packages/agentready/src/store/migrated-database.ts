@@ -63,3 +63,19 @@ export async function openMigratedDatabase<DB>(options: OpenMigratedDatabaseOpti
     throw error;
   }
 }
+
+/**
+ * What an operator's command says when the site's database would not open
+ * ({@link openMigratedDatabase} with `mustExist`), in one line naming
+ * DATABASE_URL: where no database of the app is, or why it could not be
+ * opened (the driver's message, which never holds the URL's password).
+ *
+ * @param error what the opening threw.
+ * @param appName the app's name ("GiftGenius").
+ */
+export function databaseOpeningProblem(error: unknown, appName: string): string {
+  if (error instanceof MissingDatabaseError) {
+    return `No ${appName} database at the ${error.location} (DATABASE_URL): start the site once with this DATABASE_URL to create it.`;
+  }
+  return `The ${appName} database could not be opened (DATABASE_URL): ${(error as Error).message}`;
+}
