@@ -3,8 +3,8 @@
  * account), domain (the rules and the services on the store and the shop
  * port; no HTTP), provider (the payment provider stand-in and the app's
  * client of it, on the domain's port), tools (contracts, operations, the
- * pipeline, the MCP server's options), server (Hono: /mcp and the pages) on
- * top. The widget runs in the host's iframe: it knows nothing of the
+ * pipeline, the MCP server's options), server (Hono: /mcp and the pages) and
+ * cli (an operator's commands, on the store) on top. The widget runs in the host's iframe: it knows nothing of the
  * server, and the tools read only its data contract. Web pages are rendered
  * by the server and use the domain and server types only.
  */
@@ -27,6 +27,7 @@ const GIFTGENIUS_LAYERS: Record<string, LayerRule> = {
   provider: { uses: ['domain'], forbiddenPackages: [...SURFACES, '@modelcontextprotocol', 'agentready/store', ...PAGES] },
   tools: { uses: ['store', 'domain', 'widget'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing', 'hono', '@hono', ...PAGES] },
   server: { uses: ['store', 'domain', 'provider', 'tools', 'web', 'widget'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
+  cli: { uses: ['store'], forbiddenPackages: [...SURFACES, ...HTTP, ...PAGES] },
   web: { uses: ['domain'], usesTypesOf: ['server'], forbiddenPackages: ['pg', 'better-sqlite3', 'agentready/store', 'agentready/mcp', 'agentready/testing', ...HTTP] },
 };
 

@@ -19,6 +19,17 @@ export const GIFTGENIUS_MIGRATION_SETS: readonly MigrationSet[] = [
   { tableName: GIFTGENIUS_MIGRATION_TABLE, migrations: giftgeniusMigrations },
 ];
 
+/** Options of {@link prepareGiftGeniusDatabase}. */
+export type PrepareGiftGeniusDatabaseOptions = {
+  /** `file:…`/a path for SQLite or `postgres://…` (see `openDatabase`). */
+  url: string;
+  /** Folder relative SQLite paths resolve against. Default: `process.cwd()`. */
+  baseDir?: string;
+  logger?: Logger;
+  /** Only a database the site has set up before (an operator's command): migrated forward, never created. Default: false. */
+  mustExist?: boolean;
+};
+
 /**
  * Opens and migrates the database (`file:…`/a path for SQLite, `postgres://…`
  * for PostgreSQL) with {@link GIFTGENIUS_MIGRATION_SETS} (agentready/store,
@@ -26,8 +37,14 @@ export const GIFTGENIUS_MIGRATION_SETS: readonly MigrationSet[] = [
  * processes at once.
  *
  * @returns the open database; the caller ends it with `db.destroy()`.
+ * @throws MissingDatabaseError (`mustExist`) when there is no such file or the GiftGenius migrations never ran there.
  * @throws Error when the database cannot be opened or a migration fails (the database is closed first).
  */
-export function prepareGiftGeniusDatabase(options: { url: string; baseDir?: string; logger?: Logger }): Promise<Kysely<GiftGeniusDatabase>> {
-  return openMigratedDatabase<GiftGeniusDatabase>({ ...options, migrationSets: GIFTGENIUS_MIGRATION_SETS });
+export function prepareGiftGeniusDatabase(options: PrepareGiftGeniusDatabaseOptions): Promise<Kysely<GiftGeniusDatabase>> {
+  const { mustExist, ...rest } = options;
+  return openMigratedDatabase<GiftGeniusDatabase>({
+    ...rest,
+    migrationSets: GIFTGENIUS_MIGRATION_SETS,
+    ...(mustExist && { mustExist: { migrationTable: GIFTGENIUS_MIGRATION_TABLE, appName: 'GiftGenius' } }),
+  });
 }

@@ -33,6 +33,8 @@ export type GiftGeniusSite = {
   /** `<url>/mcp`. */
   mcpUrl: string;
   db: Kysely<GiftGeniusDatabase>;
+  /** The database's URL, for the site's commands (`DATABASE_URL`). */
+  databaseUrl: string;
   app: GiftGeniusApp;
   /** The stand-in: `url` and `standIn` (switches, sessions, reset) in this process. */
   provider: RunningProviderStandIn;
@@ -90,14 +92,14 @@ export async function startGiftGeniusSite(options: StartGiftGeniusSiteOptions): 
     });
     const started = app;
     closers.push(() => started.closeMcp());
-    return siteOf({ url: listener.url, db: database.db, app: started, provider, now, close: closeAll });
+    return siteOf({ url: listener.url, db: database.db, databaseUrl: database.url, app: started, provider, now, close: closeAll });
   } catch (error) {
     await closeAll();
     throw error;
   }
 }
 
-function siteOf(parts: { url: string; db: Kysely<GiftGeniusDatabase>; app: GiftGeniusApp; provider: RunningProviderStandIn; now: () => Date; close(): Promise<void> }): GiftGeniusSite {
+function siteOf(parts: { url: string; db: Kysely<GiftGeniusDatabase>; databaseUrl: string; app: GiftGeniusApp; provider: RunningProviderStandIn; now: () => Date; close(): Promise<void> }): GiftGeniusSite {
   const { provider } = parts;
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${provider.url}${path}`, {
@@ -112,6 +114,7 @@ function siteOf(parts: { url: string; db: Kysely<GiftGeniusDatabase>; app: GiftG
     url: parts.url,
     mcpUrl: `${parts.url}/mcp`,
     db: parts.db,
+    databaseUrl: parts.databaseUrl,
     app: parts.app,
     provider,
     async switchProvider(switches) {

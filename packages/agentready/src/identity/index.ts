@@ -7,6 +7,8 @@ export type { IdentityTables, AccountTable, SessionTable, AccessTokenTable } fro
 export { createAccount, checkCredentials, changePassword, findAccount, findAccountByEmail, normalizeEmail } from './accounts.ts';
 export type { Account, IdentityContext } from './accounts.ts';
 export { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from './passwords.ts';
+export { readNewPassword } from './password-input.ts';
+export type { NewPasswordInput, PasswordStreams } from './password-input.ts';
 export {
   DEFAULT_SESSION_LIFETIMES,
   findSession,

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// The `agentready-giftgenius` command (`npm run giftgenius:person -- add <email>`,
+// `npm run giftgenius:trace -- <traceId>` in this repository, or
+// `node <repo>/apps/giftgenius/bin/agentready-giftgenius.mjs` from anywhere).
+// The sources are TypeScript: load them through tsx, resolved from this file's folder.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/cli/giftgenius-command.ts');
