@@ -5,9 +5,11 @@
  * the tools; Deny sends the client back with access_denied and grants
  * nothing; /account lists the connected app, and Revoke stops its token at
  * the next call; a tool call without a token is answered 401 with the
- * challenge that starts the flow; a decision sent from another origin, or a
+ * challenge that starts the flow, while listing the tools and reading the
+ * widget need none; a decision sent from another origin, or a
  * revoke without the page's CSRF token, changes nothing.
  */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForRedirect, requirePostgresForTests, TEST_CLIENT_NAME, type RedirectListener } from 'agentready/testing';
@@ -46,6 +48,19 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     expect(metadataUrl).toBe(`${site.url}/.well-known/oauth-protected-resource/mcp`);
     const metadata = (await (await fetch(metadataUrl!)).json()) as Record<string, unknown>;
     expect(metadata).toMatchObject({ resource: site.mcpUrl, authorization_servers: [site.url], scopes_supported: ['giftgenius:suggest', 'giftgenius:checkout'] });
+  });
+
+  it('answers initialize, tools/list, resources/list and resources/read without a token; only tools/call asks for one', async () => {
+    const client = new Client({ name: 'anonymous-host', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(site.mcpUrl)));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['suggest_gifts', 'prepare_checkout']));
+      const [widget] = (await client.listResources()).resources;
+      expect((await client.readResource({ uri: widget!.uri })).contents[0]).toMatchObject({ uri: widget!.uri });
+      await expect(client.callTool({ name: 'suggest_gifts', arguments: { recipient: { relationship: 'friend' } } })).rejects.toThrow('This tool acts for a person: sign in');
+    } finally {
+      await client.close();
+    }
   });
 
   it('connects a client the person allowed: it lists the tools and its token carries both scopes', async () => {
