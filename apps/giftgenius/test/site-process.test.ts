@@ -2,17 +2,20 @@
  * GiftGenius as an operator starts it (src/server/main.ts, its own process):
  * on a database of either dialect, with the payment provider stand-in it
  * starts itself, it serves; on SIGTERM it stops and exits 0, and listens no
- * more. A setting it cannot start with ends it with exit code 2. The payment
- * provider stand-in listens on loopback even when the site listens on every
- * address (unless GIFTGENIUS_PROVIDER_HOST says otherwise), and
- * TOOL_CALLS_PER_MINUTE limits a person's tool calls.
+ * more; a checkout in flight at SIGTERM (the provider slow) still reaches
+ * its client with its whole answer. A setting it cannot start with ends it
+ * with exit code 2. The payment provider stand-in listens on loopback even
+ * when the site listens on every address (unless GIFTGENIUS_PROVIDER_HOST
+ * says otherwise), and TOOL_CALLS_PER_MINUTE limits a person's tool calls.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requirePostgresForTests, startSiteProcess, type SiteProcess } from 'agentready/testing';
+import { pollUntil, requirePostgresForTests, startSiteProcess, type SiteProcess } from 'agentready/testing';
 import { DEMO_PERSON } from '../src/store/demo-accounts.ts';
-import { chatHostOver } from './support/chat-host.ts';
+import { chatHostOver, type ChatHost } from './support/chat-host.ts';
 import { connectPerson } from './support/giftgenius-person.ts';
 import { DIALECTS, openTestDatabase, POSTGRES_TEST_URL } from './support/giftgenius-site.ts';
 
@@ -59,7 +62,87 @@ describe.each(DIALECTS)('the GiftGenius process on %s', (dialect) => {
     expect(await site.exited).toBe(0);
     await expect(fetch(`${site.url}/signin`)).rejects.toThrow();
   });
+
+  it.runIf(dialect === 'sqlite' || runPostgres)('answers checkouts in flight at SIGTERM in full, to clients of both protocol eras, before it exits 0', { timeout: 60_000 }, async () => {
+    const database = await openTestDatabase(dialect);
+    cleanups.push(() => database.close());
+    const [port, providerPort] = [await freePort(), await freePort()];
+    const site = started(
+      await startSiteProcess({
+        entry: MAIN,
+        env: { PORT: String(port), DATABASE_URL: database.url, DEMO_ACCOUNTS: 'on', GIFTGENIUS_PROVIDER_PORT: String(providerPort), GIFTGENIUS_PROVIDER_KEY: PROVIDER_KEY },
+        listeningMessage: LISTENING,
+        ...(dialect === 'postgres' && { adminUrl: POSTGRES_TEST_URL }),
+      }),
+    );
+    const provider = standInAt(`http://127.0.0.1:${providerPort}`);
+    const connected = await connectPerson({ siteUrl: site.url, ...DEMO_PERSON });
+    cleanups.push(() => connected.close().catch(() => undefined));
+    const host = chatHostOver(connected.client);
+    const modern = new Client({ name: 'giftgenius-test-host-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new StreamableHTTPClientTransport(new URL('/mcp', site.url), { requestInit: { headers: { authorization: `Bearer ${connected.accessToken}` } } }));
+    cleanups.push(() => modern.close().catch(() => undefined));
+
+    const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, limit: 5 });
+    if (!found.envelope.ok) throw new Error(found.envelope.message);
+    const [firstGift, secondGift] = found.envelope.data.gifts.filter((gift) => gift.inStock).map((gift) => gift.giftId);
+    const reviewed = [await prepareCheckout(host, firstGift!), await prepareCheckout(host, secondGift!)];
+
+    // The provider creates a session at once and answers 1.5 s later: from its session's creation on, a checkout is in flight.
+    await provider.control('PUT', '/_stand-in/switches', { checkout: 'slow', slowMs: 1_500 });
+    const answers = [connected.client, modern].map((client, index) => widgetConfirms(client, reviewed[index]!));
+    const sessions = await pollUntil('the provider sessions of both checkouts in flight', async () => {
+      const listed = (await provider.control('GET', '/_stand-in/sessions')) as { data: Array<{ id: string; client_reference_id: string | null }> };
+      const ofDrafts = reviewed.map((widget) => listed.data.find((session) => session.client_reference_id?.startsWith(widget.draftId)));
+      return ofDrafts.every((session) => session !== undefined) ? ofDrafts : undefined;
+    });
+    process.kill(site.pid, 'SIGTERM');
+
+    const results = await Promise.all(answers);
+    results.forEach((result, index) => expect(result.structuredContent).toMatchObject({ ok: true, code: 'SUCCESS', data: { checkout: { sessionId: sessions[index]!.id } } }));
+    expect(await site.exited).toBe(0);
+  });
 });
+
+/** The secret key the process's own provider stand-in is started with. */
+const PROVIDER_KEY = 'sk_test_giftgenius_site_process';
+
+/**
+ * How long a test client waits for a tool's answer before it gives up: a guard,
+ * not a measurement (a stream cut mid-answer is no error to the client, which
+ * would otherwise wait out its own 60 s).
+ */
+const ANSWER_GIVE_UP_MS = 20_000;
+
+type WidgetConfirmation = { confirmationToken: string; draftId: string; draftVersion: number };
+
+/** The model prepares the checkout of one `giftId`; answers what the host hands only the widget. */
+async function prepareCheckout(host: ChatHost, giftId: string): Promise<WidgetConfirmation> {
+  const review = await host.modelCall('prepare_checkout', { gift_id: giftId, quantity: 1 });
+  if (!review.envelope.ok) throw new Error(review.envelope.message);
+  return review.meta['giftgenius/checkout'] as WidgetConfirmation;
+}
+
+/** The widget's Confirm through `client`: the token it received and a key of its own. */
+function widgetConfirms(client: Client, widget: WidgetConfirmation): Promise<CallToolResult> {
+  const args = { draft_id: widget.draftId, draft_version: widget.draftVersion, confirmation_token: widget.confirmationToken, idempotency_key: randomUUID() };
+  return client.callTool({ name: 'create_checkout_session', arguments: args }, { timeout: ANSWER_GIVE_UP_MS });
+}
+
+/** Requests to the site process's provider stand-in, as an operator sends them with curl; throws on any answer but 200. */
+function standInAt(url: string) {
+  return {
+    async control(method: string, path: string, body?: unknown): Promise<unknown> {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${PROVIDER_KEY}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+      return response.json();
+    },
+  };
+}
 
 describe('a setting GiftGenius cannot start with', () => {
   it('ends the process with exit code 2 before it opens anything', async () => {
