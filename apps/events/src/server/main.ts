@@ -36,6 +36,7 @@ import { Redis } from 'ioredis';
 import type { OAuthAuthorizationServer } from 'agentready/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { createEventsOAuth } from './oauth-consent.ts';
+import { superviseSiteProcess } from 'agentready/runtime';
 import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts } from 'agentready/settings';
 
 const logger = pino({ name: 'agentready-events' });
@@ -135,41 +136,13 @@ server.on('error', function failedToListen(error: NodeJS.ErrnoException) {
   void db.destroy().then(() => process.exit(1));
 });
 
-/** How long answers already given may take to reach their clients before the last connections are cut, in milliseconds. */
-const ANSWER_DELIVERY_MS = 2_000;
-
-async function shutDown(signal: NodeJS.Signals): Promise<void> {
-  logger.info({ signal, shutdownGraceMs }, 'shutting down: new calls are refused, calls in flight may finish');
-  // Still listening meanwhile, so a new call hears 503 and Retry-After rather than a refused connection.
-  const { finishedInGrace, abandoned } = await app.drainCalls({ graceMs: shutdownGraceMs });
-  if (!finishedInGrace) logger.warn({ shutdownGraceMs }, 'calls still running after the grace period were rolled back and answered TEMPORARY_FAILURE');
-  if (abandoned > 0) logger.warn({ abandoned }, 'requests still unanswered after the interrupt (a client still sending, say) are cut off');
-  // No new connections; open ones stay until the answers just given are out.
-  let serverClosed = false;
-  server.close(() => (serverClosed = true));
-  // Connections close as soon as their last answer is out; a client that keeps one open must not keep the server up.
-  for (const giveUpAt = Date.now() + ANSWER_DELIVERY_MS; !serverClosed && Date.now() < giveUpAt; ) {
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  await app.closeMcp().catch((error: unknown) => logger.warn({ err: error }, 'the MCP endpoint did not close cleanly'));
-  if ('closeAllConnections' in server) server.closeAllConnections();
-  await db.destroy();
-  await redis?.quit().catch(() => undefined);
-  process.exit(0);
-}
-/** How often the running site deletes expired sessions, tokens, drafts, confirmation tokens and idempotency records, in milliseconds. */
-const SWEEP_INTERVAL_MS = 10 * 60_000;
-async function sweepExpired(): Promise<void> {
-  try {
-    const swept = await app.identity.sweep();
-    logger.info({ swept }, 'expired sessions, tokens, drafts, confirmation tokens and idempotency records swept');
-  } catch (error) {
-    logger.warn({ err: error }, 'the sweep of expired rows failed; it runs again later');
-  }
-}
-void sweepExpired();
-setInterval(() => void sweepExpired(), SWEEP_INTERVAL_MS).unref();
-
-process.once('SIGINT', (signal) => void shutDown(signal));
-process.once('SIGTERM', (signal) => void shutDown(signal));
+// Sweeps at start and every ten minutes; on SIGTERM or SIGINT, drains the calls, lets their answers go out, and closes.
+superviseSiteProcess({
+  logger,
+  app: { drainCalls: app.drainCalls, closeMcp: app.closeMcp, sweep: () => app.identity.sweep() },
+  server,
+  graceMs: shutdownGraceMs,
+  sweepOnStart: true,
+  alsoClose: [async () => redis?.quit().catch(() => undefined)],
+  db,
+});
