@@ -90,9 +90,23 @@ describe('on Redis', () => {
   });
 });
 
-describe('the sign-in limits', () => {
+/** The sign-in limits' stores: the site's database (SQLite, PostgreSQL) or Redis. */
+const SIGN_IN_STORES: Array<[string, () => Promise<RateLimitStore>]> = [
+  ['SQLite', sqliteStore],
+  ...(runPostgres ? [['PostgreSQL', async () => databaseRateLimitStore((await postgresDatabase()).db)] as [string, () => Promise<RateLimitStore>]] : []),
+  ['Redis', redisStore],
+];
+
+async function sqliteStore(): Promise<RateLimitStore> {
+  const db = openDatabase<RuntimeTables>({ url: ':memory:' });
+  cleanups.push(() => db.destroy());
+  await migrateToLatest(db, [{ tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations }]);
+  return databaseRateLimitStore(db);
+}
+
+describe.each(SIGN_IN_STORES)('the sign-in limits on %s', (_store, openStore) => {
   it('refuse an account after its failed attempts, per account, and a success clears them', async () => {
-    const limits = createSignInLimits({ store: await redisStore(), logger, perAccount: { points: 2, durationSeconds: 60 } });
+    const limits = createSignInLimits({ store: await openStore(), logger, perAccount: { points: 2, durationSeconds: 60 } });
     expect(await limits.attempt({ account: 'Person@Example.org', callerAddress: '192.0.2.1' })).toBeNull();
     expect(await limits.attempt({ account: 'person@example.org ', callerAddress: '192.0.2.1' })).toBeNull();
     const refused = await limits.attempt({ account: 'person@example.org', callerAddress: '192.0.2.1' });
@@ -100,8 +114,34 @@ describe('the sign-in limits', () => {
     expect(refused?.retryAfterSeconds).toBeGreaterThan(1);
     expect(refused?.message).not.toContain('example.org');
     expect(await limits.attempt({ account: 'someone@example.org', callerAddress: '192.0.2.1' })).toBeNull();
-    await limits.succeeded('person@example.org');
-    expect(await limits.attempt({ account: 'person@example.org', callerAddress: '192.0.2.1' })).toBeNull();
+    await limits.succeeded({ account: 'someone@example.org', callerAddress: '192.0.2.1' });
+    expect(await limits.attempt({ account: 'someone@example.org', callerAddress: '192.0.2.1' })).toBeNull();
+    expect(await limits.attempt({ account: 'someone@example.org', callerAddress: '192.0.2.1' })).toBeNull();
+  });
+
+  it('count no successful sign-in against its address: 25 from one address all go on, with the default limits', async () => {
+    const limits = createSignInLimits({ store: await openStore(), logger });
+    for (let signIn = 1; signIn <= 25; signIn += 1) {
+      const attempt = { account: 'host@example.org', callerAddress: '192.0.2.7' };
+      expect(await limits.attempt(attempt), `sign-in ${signIn}`).toBeNull();
+      await limits.succeeded(attempt);
+    }
+    // The failures that follow are still counted in full: the address stops after its 20th.
+    for (let failure = 1; failure <= 20; failure += 1) expect(await limits.attempt({ account: `guess-${failure}@example.org`, callerAddress: '192.0.2.7' }), `failure ${failure}`).toBeNull();
+    expect(await limits.attempt({ account: 'host@example.org', callerAddress: '192.0.2.7' })).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(await limits.attempt({ account: 'host@example.org', callerAddress: '198.51.100.1' })).toBeNull();
+  });
+
+  it('still lock an account after 5 failures in a row, whatever successes came before', async () => {
+    const limits = createSignInLimits({ store: await openStore(), logger });
+    const attempt = { account: 'person@example.org', callerAddress: '192.0.2.9' };
+    for (let round = 1; round <= 3; round += 1) {
+      for (let failure = 1; failure <= 4; failure += 1) expect(await limits.attempt(attempt)).toBeNull();
+      expect(await limits.attempt(attempt)).toBeNull();
+      await limits.succeeded(attempt);
+    }
+    for (let failure = 1; failure <= 5; failure += 1) expect(await limits.attempt(attempt)).toBeNull();
+    expect(await limits.attempt(attempt)).toMatchObject({ code: 'RATE_LIMITED' });
   });
 });
 

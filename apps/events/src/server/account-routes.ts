@@ -8,7 +8,7 @@
 import { Hono, type Context } from 'hono';
 import { callerAddressOf, clearSessionCookies, sessionCookiePolicy, setSessionCookie, type SessionCookiePolicy, type StartedSession } from 'agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
-import type { SignInLimits } from 'agentready/runtime';
+import type { SignInAttempt, SignInLimits } from 'agentready/runtime';
 import { respondWithFailure, type ApiFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
 import { parseJsonBody } from './request-input.ts';
@@ -24,7 +24,9 @@ export type AccountRoutesOptions = {
    * included), and every sign-up per caller address (and per address signed
    * up with): a refusal (RATE_LIMITED with
    * `retryAfterSeconds`, or TEMPORARY_FAILURE when the count cannot be kept)
-   * answers at once. A successful sign-in clears the account's count. Default: none.
+   * answers at once. A successful sign-in (or password check) clears the
+   * account's count and gives its address's point back, so only failures
+   * count against an address; a sign-up keeps its point. Default: none.
    */
   signInLimits?: SignInLimits;
 };
@@ -43,7 +45,7 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
     const body = await parseJsonBody(c, credentialsBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
     // Sign-ups spend the same per-address budget as sign-ins, so one place cannot mint accounts (or probe addresses) without end.
-    const limited = await countAttempt(c, signInLimits, `sign-up ${body.value.email}`);
+    const limited = await signInLimits?.attempt(signInAttemptOf(c, `sign-up ${body.value.email}`));
     if (limited) return respondWithFailure(c, limited);
     const result = await identity.signUp(body.value, requiredSession(c).sessionId);
     if (!result.ok) return respondWithFailure(c, result);
@@ -53,11 +55,12 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
   routes.post('/account/sign-in', async function signIn(c) {
     const body = await parseJsonBody(c, credentialsBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
-    const limited = await countAttempt(c, signInLimits, body.value.email);
+    const attempt = signInAttemptOf(c, body.value.email);
+    const limited = await signInLimits?.attempt(attempt);
     if (limited) return respondWithFailure(c, limited);
     const result = await identity.signIn(body.value, requiredSession(c).sessionId);
     if (!result.ok) return respondWithFailure(c, result);
-    await signInLimits?.succeeded(body.value.email);
+    await signInLimits?.succeeded(attempt);
     return signedIn(c, policyOf(c), result.value, 200);
   });
 
@@ -81,11 +84,12 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
     const session = requiredSession(c);
     if (!session.account) return respondWithFailure(c, notSignedIn());
     // Checking the current password is a sign-in attempt too: someone holding a stolen session must not guess it without end.
-    const limited = await countAttempt(c, signInLimits, session.account.email);
+    const attempt = signInAttemptOf(c, session.account.email);
+    const limited = await signInLimits?.attempt(attempt);
     if (limited) return respondWithFailure(c, limited);
     const result = await identity.changePassword(session.account.id, session.sessionId, body.value);
     if (!result.ok) return respondWithFailure(c, result);
-    await signInLimits?.succeeded(session.account.email);
+    await signInLimits?.succeeded(attempt);
     return c.json(result.value);
   });
 
@@ -102,13 +106,8 @@ function notSignedIn(): ApiFailure {
   return { code: 'UNAUTHENTICATED', message: 'You are not signed in.', nextAction: 'Sign in, then try again.' };
 }
 
-/**
- * Counts one attempt under `account` and the caller's address (the socket's,
- * never a forwarded header) when the site limits sign-ins.
- *
- * @returns the refusal to answer at once (RATE_LIMITED or TEMPORARY_FAILURE), or null to go on.
- */
-async function countAttempt(c: Context, limits: SignInLimits | undefined, account: string) {
+/** One sign-in attempt under `account` from the caller's address (the socket's, never a forwarded header), for the sign-in limits. */
+function signInAttemptOf(c: Context, account: string): SignInAttempt {
   const address = callerAddressOf(c);
-  return (await limits?.attempt({ account, ...(address !== undefined && { callerAddress: address }) })) ?? null;
+  return { account, ...(address !== undefined && { callerAddress: address }) };
 }

@@ -50,8 +50,9 @@ export type PageSessions = {
   /**
    * Checks the e-mail and password and signs in (a new session and cookie,
    * the old session ended). UNAUTHENTICATED when they are wrong; RATE_LIMITED
-   * (with `retryAfterSeconds`, no password checked) after too many attempts
-   * for the account or from the address; TEMPORARY_FAILURE when the limits' store failed.
+   * (with `retryAfterSeconds`, no password checked) after too many failed
+   * attempts for the account or from the address (a success clears the
+   * account's and costs the address nothing); TEMPORARY_FAILURE when the limits' store failed.
    */
   signIn(c: Context<PageSessionEnv>, credentials: { email: string; password: string }): Promise<IdentityResult<StartedSession>>;
   /** Ends the request's session and clears its cookie. */
@@ -82,11 +83,12 @@ export function createPageSessions(options: PageSessionsOptions): PageSessions {
     },
     async signIn(c, credentials) {
       const address = callerAddressOf(c);
-      const limited = await signInLimits?.attempt({ account: credentials.email, ...(address !== undefined && { callerAddress: address }) });
+      const attempt = { account: credentials.email, ...(address !== undefined && { callerAddress: address }) };
+      const limited = await signInLimits?.attempt(attempt);
       if (limited) return { ok: false, ...limited };
       const checked = await checkCredentials(identity, credentials);
       if (!checked.ok) return checked;
-      await signInLimits?.succeeded(credentials.email);
+      await signInLimits?.succeeded(attempt);
       const started = await signInSession(identity, lifetimes, checked.value, c.get('session')?.sessionId ?? null);
       setSessionCookie(c, policyOf(c), started);
       return { ok: true, value: started };

@@ -32,7 +32,7 @@ export type { SiteListener, SiteProcessParts } from './site-shutdown.ts';
 export { createRateLimiter, databaseRateLimitStore, rateLimitFailure } from './rate-limits.ts';
 export type { RateLimiter, RateLimiterOptions, RateLimitDecision, RateLimitStore, WhenStoreFails } from './rate-limits.ts';
 export { createSignInLimits } from './sign-in-limits.ts';
-export type { SignInLimit, SignInLimits, SignInLimitsOptions } from './sign-in-limits.ts';
+export type { SignInAttempt, SignInLimit, SignInLimits, SignInLimitsOptions } from './sign-in-limits.ts';
 export {
   IDEMPOTENCY_KEY_PATTERN,
   idempotencyKeySchema,

@@ -23,7 +23,10 @@ export type SignInLimitsOptions = {
   perAddress?: SignInLimit;
 };
 
-/** The two limits of a sign-in, and the three moments a sign-in uses them. */
+/** One sign-in attempt: the account the person names (their e-mail address) and the address the request came from, when known. */
+export type SignInAttempt = { account: string; callerAddress?: string };
+
+/** The two limits of a sign-in, and the two moments a sign-in uses them. */
 export type SignInLimits = {
   /** Counts attempts per account (keys: a SHA-256 of the identifier, so no e-mail address is stored). */
   readonly perAccount: RateLimiter;
@@ -31,31 +34,40 @@ export type SignInLimits = {
   readonly perAddress: RateLimiter;
   /**
    * Counts one attempt, before the password is checked: under the account
-   * the person names (their e-mail address, trimmed and lowercased here) and
-   * the address the request came from (when known).
+   * the person names (trimmed and lowercased here) and the address the
+   * request came from (when known).
    *
    * @returns null when the attempt may go on; otherwise the failure to answer
    *   without checking the password: RATE_LIMITED with `retryAfterSeconds`
    *   (the longer wait of the two limits), or TEMPORARY_FAILURE when the
    *   store failed.
    */
-  attempt(call: { account: string; callerAddress?: string }): Promise<FailureDetails | null>;
-  /** A sign-in succeeded: that account's count is cleared (its address's count stays). */
-  succeeded(account: string): Promise<void>;
+  attempt(call: SignInAttempt): Promise<FailureDetails | null>;
+  /**
+   * The attempt's password matched: the account's count is cleared (its
+   * failed attempts are forgotten) and the address gets back the point the
+   * attempt took, so only failed attempts count against an address (a chat
+   * host that connects again and again signs in each time). Pass what was
+   * passed to {@link SignInLimits.attempt}. Never throws: a store that fails
+   * here is logged at `error` and the counts stay as they were (stricter, not looser).
+   */
+  succeeded(call: SignInAttempt): Promise<void>;
 };
 
 const FIFTEEN_MINUTES = 15 * 60;
 
 /**
  * Builds the sign-in limits on `store` (the site's database or Redis). Needs
- * no account table: keys are hashed identifiers and addresses.
+ * no account table: keys are hashed identifiers and addresses. Only failed
+ * attempts stay counted: a success clears its account's count and gives its
+ * address's point back ({@link SignInLimits.succeeded}).
  *
  * @throws Error for limits that are not positive whole numbers (see createRateLimiter).
  * @example
  * const limits = createSignInLimits({ store: databaseRateLimitStore(db), logger });
  * const refusal = await limits.attempt({ account: email, callerAddress });
  * if (refusal) return refusal;
- * if (passwordMatches) await limits.succeeded(email);
+ * if (passwordMatches) await limits.succeeded({ account: email, callerAddress });
  */
 export function createSignInLimits(options: SignInLimitsOptions): SignInLimits {
   const { store, logger } = options;
@@ -85,8 +97,13 @@ export function createSignInLimits(options: SignInLimitsOptions): SignInLimits {
       const worst = refusals.find((refusal) => refusal.reason === 'store-failed') ?? refusals.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a));
       return rateLimitFailure(worst, 'Too many sign-in attempts');
     },
-    async succeeded(account) {
-      await perAccount.reset(accountKey(account));
+    async succeeded({ account, callerAddress }) {
+      try {
+        await perAccount.reset(accountKey(account));
+        if (callerAddress) await perAddress.reward(callerAddress);
+      } catch (error) {
+        logger.error({ err: error }, 'a successful sign-in could not clear its counts; they stay until their window ends');
+      }
     },
   };
 }
