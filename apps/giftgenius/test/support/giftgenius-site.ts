@@ -82,7 +82,7 @@ export async function startGiftGeniusSite(options: StartGiftGeniusSiteOptions): 
     app = createGiftGeniusApp({
       shop: createProviderClient({ baseUrl: provider.url, secretKey: TEST_PROVIDER_KEY, ...options.providerTimeouts }),
       widget: { html: () => readWidgetDocument(), imageOrigins: [provider.url] },
-      // Every test person signs in from 127.0.0.1: the per-address limit is raised so that only tests of the limit meet it.
+      // Every test signs in from 127.0.0.1, the refused attempts of a whole file too: the per-address limit is raised so that only tests of the limit meet it.
       signInLimits: { perAddress: { points: 500, durationSeconds: 900 } },
       ...options.app,
       db: database.db,
