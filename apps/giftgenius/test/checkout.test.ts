@@ -20,7 +20,7 @@ const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 't
 
 type Money = { amountMinor: number; currency: string };
 type Review = { draft: { draftId: string; version: number; gift: { giftId: string; name: string }; quantity: number; unitPrice: Money; total: Money; delivery: { earliest: string; latest: string } } };
-type Created = { checkout: { sessionId: string; url: string; status: string; total: Money } };
+type Created = { checkout: { sessionId: string; url: string; status: string; total: Money; openedBefore: boolean } };
 type WidgetConfirmation = { confirmationToken: string; draftId: string; draftVersion: number };
 
 describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))('the checkout on %s', (dialect) => {
@@ -95,7 +95,9 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     expect(again.envelope).toMatchObject({ ok: true, replayed: true, data: { checkout: { sessionId: done[0]!.data.checkout.sessionId } } });
     // A second view of the same draft (a host that rendered the widget twice) confirms with a key of its own.
     const otherKey = await confirm(widget, randomUUID());
-    expect(otherKey.envelope).toMatchObject({ ok: true, data: { checkout: { sessionId: done[0]!.data.checkout.sessionId } } });
+    expect(otherKey.envelope).toMatchObject({ ok: true, data: { checkout: { sessionId: done[0]!.data.checkout.sessionId, openedBefore: true } } });
+    expect(otherKey.text).toContain('was already open (no second one was made)');
+    expect(done[0]!.data.checkout.openedBefore).toBe(false);
     const sessions = await sessionsFor(widget.draftId);
     expect(sessions.map((session) => session.id)).toEqual([done[0]!.data.checkout.sessionId]);
     const paymentPage = await fetch(done[0]!.data.checkout.url);

@@ -193,6 +193,13 @@ describe('when the provider fails', () => {
     expect(await provider.sessions()).toHaveLength(1);
   });
 
+  it('waits for a slow catalog as long as each page takes, not twice that: pages under the timeout are read', async () => {
+    const { provider } = await start();
+    const patient = createProviderClient({ baseUrl: provider.url, secretKey: TEST_PROVIDER_KEY, catalogTimeoutMs: 1000 });
+    await provider.setSwitches({ catalog: 'slow', slowMs: 600 });
+    expect((await patient.listProducts()).length).toBeGreaterThanOrEqual(300);
+  });
+
   it('after fail_after_create, a retry with the same key gets the one session the provider created', async () => {
     const { provider, client } = await start();
     const product = await sellable(client);

@@ -30,6 +30,8 @@ export type CreatedCheckout = {
   status: string;
   total: Money;
   expiresAt: string;
+  /** True when this answer is a checkout the person had already opened from this draft version (another view, another key). */
+  openedBefore: boolean;
   evidence: { draft: { id: string; version: number; hash: string }; confirmationId: string };
 };
 
@@ -81,6 +83,7 @@ export async function createCheckout(
       status: session.status,
       total: { amountMinor: session.amountTotal, currency: session.currency },
       expiresAt: session.expiresAt.toISOString(),
+      openedBefore: false,
       evidence: { draft: consumed.consumed.draft, confirmationId: consumed.consumed.confirmationId },
     };
     await recordCheckout(trx, ctx, principal, content, created);
@@ -190,6 +193,7 @@ async function existingCheckout(ctx: GiftGeniusContext, principal: Principal, re
     status: 'open',
     total: { amountMinor: row.amount_total, currency: row.currency as Currency },
     expiresAt: row.expires_at,
+    openedBefore: true,
     evidence: { draft: { id: row.draft_id, version: row.draft_version, hash: row.draft_hash }, confirmationId: row.confirmation_id },
   };
 }

@@ -25,7 +25,7 @@ const productListQuery = z.strictObject({
 /** Registers the `/v1` routes on `app` (authentication is the caller's middleware). */
 export function registerStandInV1Routes(app: Hono, context: StandInContext): void {
   const { state } = context;
-  app.use('/v1/products', catalogSwitch(context));
+  // '/v1/products/*' matches '/v1/products' as well (Hono): one switch per request, never two.
   app.use('/v1/products/*', catalogSwitch(context));
   app.use('/v1/checkout/*', checkoutSwitch(context));
 

@@ -140,7 +140,14 @@ export const createCheckoutSession = defineTool({
   output: z.object({
     contractVersion,
     view: z.literal('checkout_created'),
-    checkout: z.object({ sessionId: z.string(), url: z.string(), status: z.string(), total: money, expiresAt: z.string() }),
+    checkout: z.object({
+      sessionId: z.string(),
+      url: z.string(),
+      status: z.string(),
+      total: money,
+      expiresAt: z.string(),
+      openedBefore: z.boolean().describe('True when this person had already opened this checkout from the same draft version (another view, another key): no second one was made.'),
+    }),
   }),
 });
 

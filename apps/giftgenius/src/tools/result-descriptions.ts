@@ -28,6 +28,7 @@ export const giftgeniusResultDescriptions: ResultDescriptions<GiftGeniusTool> = 
     );
   },
   create_checkout_session(data) {
-    return `Checkout session ${data.checkout.sessionId} opened for ${formatMoney(data.checkout.total)}; the person pays at ${data.checkout.url} until ${data.checkout.expiresAt}.`;
+    const when = data.checkout.openedBefore ? 'was already open (no second one was made)' : 'opened';
+    return `Checkout session ${data.checkout.sessionId} ${when} for ${formatMoney(data.checkout.total)}; the person pays at ${data.checkout.url} until ${data.checkout.expiresAt}.`;
   },
 };

@@ -228,7 +228,7 @@ export class GiftFinderFlow {
         this.#set({ kind: 'review', draft: data.draft, confirmable: this.#confirmation !== null, confirming: false });
       } else {
         this.#confirmation = null;
-        this.#set({ kind: 'done', checkout: data.checkout, replayed: read.replayed, opening: false, linkRefused: false });
+        this.#set({ kind: 'done', checkout: data.checkout, replayed: read.replayed || data.checkout.openedBefore === true, opening: false, linkRefused: false });
       }
     }
   }

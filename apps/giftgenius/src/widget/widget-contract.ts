@@ -113,6 +113,8 @@ export type CheckoutSessionView = {
   total: Money;
   /** ISO 8601 with offset. */
   expiresAt: string;
+  /** True when this person had already opened this checkout from the same draft version (another view, another key): no second one was made. */
+  openedBefore?: boolean;
 };
 
 /** create_checkout_session `data`. */
