@@ -69,7 +69,8 @@ export async function createCheckout(
     return refused('CONFLICT', `The checkout changed: version ${request.draftVersion} is not the current version ${draft.version}.`, { field: 'draft_version', nextAction: 'Show the person the current version and let them confirm it.' });
   }
   const tokenRefusal = await ctx.confirmations.check({ ownerId: principal.id, action: CHECKOUT_ACTION, token: request.confirmationToken, draftId: draft.id });
-  if (tokenRefusal) return refusedWith(inTheWidget(tokenRefusal));
+  // A token just used may be another view's Confirm of this draft, committed a moment ago: its checkout is this one's.
+  if (tokenRefusal) return succeededWith(await existingCheckout(ctx, principal, request)) ?? refusedWith(inTheWidget(tokenRefusal));
   const content = draft.content as CheckoutDraftContent;
   const opened = await openSession(ctx, content, `${draft.id}:v${draft.version}`);
   if (!opened.ok) return opened;
