@@ -86,6 +86,8 @@ describe('envelope', () => {
     expect(envelopeSchema(lookup.output).safeParse(conflict).success).toBe(true);
     expect(readToolResult(JSON.parse(JSON.stringify(conflict)))).toEqual(conflict);
     expect(readToolResult({ ...conflict, changes: { field: 'price' } })).toBeNull();
+    expect(readToolResult({ ...conflict, changes: [{ field: 'price', was: { amount: 1 }, now: 2 }] })).toBeNull();
+    expect(readToolResult({ ...conflict, changes: [{ was: 1, now: 2 }] })).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@
  * per test run, so every browser test serves the same fresh bundle.
  */
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+import { buildForProduction } from 'agentready/testing';
 
 /** The Vite config of the events site. */
 export const EVENTS_VITE_CONFIG = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));
@@ -15,5 +15,5 @@ export const EVENTS_VITE_CONFIG = fileURLToPath(new URL('../../vite.config.ts', 
  * @throws the build's error, which fails the run before any test starts.
  */
 export default async function buildEventsWeb(): Promise<void> {
-  await build({ configFile: EVENTS_VITE_CONFIG, logLevel: 'warn', mode: 'production' });
+  await buildForProduction(EVENTS_VITE_CONFIG);
 }

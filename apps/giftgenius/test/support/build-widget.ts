@@ -6,7 +6,7 @@
  * so the server serves, and the browser tests load, the fresh bundle.
  */
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+import { buildForProduction } from 'agentready/testing';
 import { buildWidgetHostPage } from './widget-host/build-host-page.ts';
 
 /** The Vite config of the widget. */
@@ -21,6 +21,6 @@ export const GIFTGENIUS_WIDGET_FILE = fileURLToPath(new URL('../../dist/widget/g
  * @throws the build's error, which fails the run before any test starts.
  */
 export default async function buildGiftGeniusWidget(): Promise<void> {
-  await build({ configFile: GIFTGENIUS_WIDGET_VITE_CONFIG, logLevel: 'warn', mode: 'production' });
+  await buildForProduction(GIFTGENIUS_WIDGET_VITE_CONFIG);
   await buildWidgetHostPage();
 }

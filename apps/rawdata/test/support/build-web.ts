@@ -5,7 +5,7 @@
  * fresh bundle the server serves.
  */
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+import { buildForProduction } from 'agentready/testing';
 
 /** The Vite config of the Rawdata site's script. */
 export const RAWDATA_VITE_CONFIG = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));
@@ -16,5 +16,5 @@ export const RAWDATA_VITE_CONFIG = fileURLToPath(new URL('../../vite.config.ts',
  * @throws the build's error, which fails the run before any test starts.
  */
 export default async function buildRawdataWeb(): Promise<void> {
-  await build({ configFile: RAWDATA_VITE_CONFIG, logLevel: 'warn', mode: 'production' });
+  await buildForProduction(RAWDATA_VITE_CONFIG);
 }

@@ -194,13 +194,17 @@ function readFailure(value: Record<string, unknown>, stateVersion: number): Tool
   if (retryAfterSeconds !== undefined && !(Number.isSafeInteger(retryAfterSeconds) && (retryAfterSeconds as number) >= 0)) return null;
   const choices = candidates === undefined ? undefined : readCandidates(candidates);
   if (choices === null) return null;
-  // Checked as a list only: the Events page ships this reader and sits at its 40 kB budget; a reader that shows the items checks each.
-  if (changes !== undefined && !Array.isArray(changes)) return null;
+  if (changes !== undefined && !(Array.isArray(changes) && changes.every(isChange))) return null;
   const failure: ToolFailure = { ok: false, code: code as ErrorCode, message, retryable, uiUpdated: false, stateVersion };
   // Each optional part only when present (`replayed` is then true).
   const optional = { nextAction, field, candidates: choices, changes, retryAfterSeconds, replayed: value['replayed'] };
   for (const [key, part] of Object.entries(optional)) if (part !== undefined) Object.assign(failure, { [key]: part });
   return failure;
+}
+
+/** Whether `item` is one of a CONFLICT's `changes`: a field name with a scalar (or null) `was` and `now`. */
+function isChange(item: unknown): item is Change {
+  return isRecord(item) && typeof item['field'] === 'string' && [item['was'], item['now']].every((side) => side === null || typeof side !== 'object');
 }
 
 function readCandidates(value: unknown): Candidate[] | null {

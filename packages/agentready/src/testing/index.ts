@@ -24,3 +24,4 @@ export { runNodeCommand } from './command-runs.ts';
 export type { CommandRun } from './command-runs.ts';
 export { findAccessibilityViolations } from './accessibility-audit.ts';
 export type { AccessibilityViolation } from './accessibility-audit.ts';
+export { buildForProduction } from './production-build.ts';
