@@ -15,7 +15,8 @@ export default defineConfig({
   publicDir: false,
   plugins: [buildTimeModules([fileURLToPath(new URL('./src/web/published-tools.ts', import.meta.url))])],
   // JSX is Preact's (automatic runtime), as in tsconfig.json.
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  // Never the development form (each element's absolute source path and line), whatever NODE_ENV says: people get this build.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
