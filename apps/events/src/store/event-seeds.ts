@@ -5,7 +5,9 @@
 import { DateTime } from 'luxon';
 import type { Kysely } from 'kysely';
 import type { EventLevel } from '../vocabulary/event-levels.ts';
+import type { DistrictId } from '../vocabulary/districts.ts';
 import type { LocationId } from '../vocabulary/locations.ts';
+import type { TopicId } from '../vocabulary/topics.ts';
 import type { EventsDatabase, NewEventRow } from './schema.ts';
 
 /** An event as the seed data writes it: dates are ISO 8601 with the local offset (+08:00). */
@@ -14,7 +16,11 @@ export type SeedEvent = {
   title: string;
   summary: string;
   location: LocationId;
+  /** The district of the venue, when known (vocabulary/districts.ts); its names in both languages are searchable. */
+  district?: DistrictId;
   venue: string;
+  /** What the event is about, at least one (vocabulary/topics.ts); searchable in both languages. */
+  topics: readonly TopicId[];
   startsAt: string;
   endsAt: string;
   registrationDeadline: string;
