@@ -3,7 +3,8 @@
  * and the lookup by public ID. Row IDs stay here.
  */
 import type { Kysely } from 'kysely';
-import type { EventRow, EventsDatabase } from '../store/schema.ts';
+import { EVENT_ROW_COLUMNS, type EventRow, type EventsDatabase } from '../store/schema.ts';
+import { parseTopics } from '../store/event-search-index.ts';
 import type { EventDetail, EventState, EventSummary } from './event-shapes.ts';
 
 // Public event IDs are slugs; anything else cannot name an event, so it is
@@ -41,6 +42,7 @@ export function toEventSummary(row: EventRow, now: Date): EventSummary {
     remainingCapacity: row.remaining_capacity,
     registrationDeadline: row.registration_deadline,
     state: eventState(row, now),
+    topics: parseTopics(row.topics),
   };
 }
 
@@ -57,5 +59,5 @@ export function toEventDetail(row: EventRow, now: Date, mine: { saved: boolean; 
  */
 export async function findEventRow(db: Kysely<EventsDatabase>, publicId: string): Promise<EventRow | undefined> {
   if (!isEventId(publicId)) return undefined;
-  return db.selectFrom('events').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  return db.selectFrom('events').select(EVENT_ROW_COLUMNS).where('public_id', '=', publicId).executeTakeFirst();
 }

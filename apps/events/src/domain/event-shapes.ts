@@ -10,6 +10,9 @@ import { z } from 'zod';
 import { EVENT_LEVELS } from '../vocabulary/event-levels.ts';
 import { LOCATION_IDS } from '../vocabulary/locations.ts';
 import { PRICE_KINDS } from '../vocabulary/price-kinds.ts';
+import { TOPICS, type TopicId } from '../vocabulary/topics.ts';
+
+const TOPIC_IDS = TOPICS.map((topic) => topic.id) as [TopicId, ...TopicId[]];
 
 
 /**
@@ -38,6 +41,7 @@ export const eventSummarySchema = z.object({
   remainingCapacity: z.number().int().nonnegative(),
   registrationDeadline: isoWithOffset,
   state: z.enum(EVENT_STATES).describe('open: places left and before the deadline; full: no places; closed: deadline passed.'),
+  topics: z.array(z.enum(TOPIC_IDS)).describe('What the event is about: topic IDs, e.g. ["ai", "hackathon"].'),
 });
 export type EventSummary = z.output<typeof eventSummarySchema>;
 

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DraftRef, Principal } from 'agentready/runtime';
-import type { EventsDatabase } from '../store/schema.ts';
+import { QUALIFIED_EVENT_ROW_COLUMNS, type EventsDatabase } from '../store/schema.ts';
 import { ATTENDEE_NAME_MAX_LENGTH, attendeeEmailSchema, attendeeNameSchema } from './attendee-rules.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
 import { eventNotFound } from './event-details.ts';
@@ -208,7 +208,7 @@ export async function listActiveRegistrations(ctx: EventsContext, principal: Pri
   const rows = await ctx.db
     .selectFrom('registrations')
     .innerJoin('events', 'events.id', 'registrations.event_id')
-    .selectAll('events')
+    .select(QUALIFIED_EVENT_ROW_COLUMNS)
     .select(['registrations.public_id as registration_id', 'registrations.registered_at'])
     .where('registrations.account_id', '=', accountRowId)
     .where('registrations.status', '=', 'active')

@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Principal } from 'agentready/runtime';
-import type { EventsDatabase } from '../store/schema.ts';
+import { QUALIFIED_EVENT_ROW_COLUMNS, type EventsDatabase } from '../store/schema.ts';
 import { succeeded, type DomainResult } from './domain-result.ts';
 import { eventNotFound } from './event-details.ts';
 import { findEventRow, isEventId, toEventSummary } from './event-records.ts';
@@ -81,7 +81,7 @@ export async function listSavedEvents(ctx: EventsContext, principal: Principal):
   const rows = await ctx.db
     .selectFrom('saved_events')
     .innerJoin('events', 'events.id', 'saved_events.event_id')
-    .selectAll('events')
+    .select(QUALIFIED_EVENT_ROW_COLUMNS)
     .where(`saved_events.${owner.column}`, '=', owner.id)
     .orderBy('events.starts_at_ms')
     .orderBy('events.id')

@@ -30,7 +30,7 @@ const searchPageSchema = z.number().int().min(1).max(SEARCH_PAGE_MAX);
  */
 export const searchFiltersSchema = z
   .strictObject({
-    keyword: searchKeywordSchema.optional().describe('Words to find in the title, summary or venue; any language, any part of a word.'),
+    keyword: searchKeywordSchema.optional().describe('Words to find in the title, topics, place, summary or venue, in English or Chinese; every word must match. English words match whole words and their beginnings, Chinese any part of the text.'),
     location: z.enum(LOCATION_IDS).optional().describe('City ID.'),
     price: z.enum(PRICE_KINDS).optional(),
     level: z.enum(EVENT_LEVELS).optional(),
@@ -46,7 +46,9 @@ export const searchFiltersSchema = z
 /**
  * What a search asks for, as a caller states it: every filter optional ("any"),
  * dates the event's local date, `YYYY-MM-DD`, inclusive; `page` 1-based. A
- * keyword's whitespace-separated words must each appear, case-insensitively, in
- * the title, summary or venue, also inside a longer word (入門 finds 入門工作坊).
+ * keyword's words must each match the title, topics, place, summary or venue:
+ * an English word a whole word or its beginning (`AI` finds "AI agents", not
+ * "Taipei"), a Chinese word any part of the text (入門 finds 入門工作坊); the
+ * rule is store/search-terms.ts.
  */
 export type EventSearchFilters = z.input<typeof searchFiltersSchema>;

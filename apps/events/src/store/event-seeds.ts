@@ -8,6 +8,7 @@ import type { EventLevel } from '../vocabulary/event-levels.ts';
 import type { DistrictId } from '../vocabulary/districts.ts';
 import type { LocationId } from '../vocabulary/locations.ts';
 import type { TopicId } from '../vocabulary/topics.ts';
+import { eventSearchColumns } from './event-search-index.ts';
 import type { EventsDatabase, NewEventRow } from './schema.ts';
 
 /** An event as the seed data writes it: dates are ISO 8601 with the local offset (+08:00). */
@@ -19,8 +20,8 @@ export type SeedEvent = {
   /** The district of the venue, when known (vocabulary/districts.ts); its names in both languages are searchable. */
   district?: DistrictId;
   venue: string;
-  /** What the event is about, at least one (vocabulary/topics.ts); searchable in both languages. */
-  topics: readonly TopicId[];
+  /** What the event is about (vocabulary/topics.ts), searchable in both languages; none when left out. */
+  topics?: readonly TopicId[];
   startsAt: string;
   endsAt: string;
   registrationDeadline: string;
@@ -64,6 +65,9 @@ function toEventRow(seed: SeedEvent, createdAt: Date): NewEventRow {
     registration_deadline: seed.registrationDeadline,
     registration_deadline_ms: deadline.toMillis(),
     created_at: createdAt.toISOString(),
+    topics: JSON.stringify(seed.topics ?? []),
+    district: seed.district ?? null,
+    ...eventSearchColumns({ ...seed, topics: seed.topics ?? [] }),
   };
 }
 

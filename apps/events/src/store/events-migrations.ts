@@ -3,8 +3,8 @@
  * for strings and ISO dates, `integer` for counts and money, `bigint` for epoch
  * milliseconds. Only the auto-numbered key differs between the dialects.
  */
-import { sql, type Kysely, type Migration } from 'kysely';
-import { autoNumberedKey } from 'agentready/store';
+import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely';
+import { autoNumberedKey, dialectOf } from 'agentready/store';
 
 /** Name of the migration table this set is recorded in. */
 export const EVENTS_MIGRATION_TABLE = 'events_migration';
@@ -228,4 +228,93 @@ export const eventsMigrations: Record<string, Migration> = {
       throw new Error('This migration cannot be undone: the rows it removed are gone.');
     },
   },
+  // Full-text search (store/event-search-index.ts): topics and districts, the terms of every row in
+  // three columns, and each database's index over them. The columns start empty: the site fills them
+  // when it prepares the database (refreshEventSearchIndex), since the terms come from application code.
+  '2026-12-01-002-events-searchable-by-words-topics-and-places': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('events').addColumn('topics', 'text', (col) => col.notNull().defaultTo('[]')).execute();
+      await db.schema.alterTable('events').addColumn('district', 'text').execute();
+      for (const column of ['search_title', 'search_tags', 'search_text']) {
+        await db.schema.alterTable('events').addColumn(column, 'text', (col) => col.notNull().defaultTo('')).execute();
+      }
+      await db.schema.alterTable('events').addColumn('search_version', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema.createIndex('events_by_search_version').on('events').column('search_version').execute();
+      if (dialectOf(db) === 'postgres') await createPostgresSearchIndex(db);
+      else await createSqliteSearchIndex(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (dialectOf(db) === 'sqlite') {
+        for (const trigger of ['events_search_after_insert', 'events_search_after_update', 'events_search_after_delete']) {
+          await sql`drop trigger ${sql.id(trigger)}`.execute(db);
+        }
+        await sql`drop table events_search`.execute(db);
+      } else {
+        for (const column of ['search_vector', 'search_title_vector', 'search_tags_vector']) await db.schema.alterTable('events').dropColumn(column).execute();
+      }
+      await db.schema.dropIndex('events_by_search_version').execute();
+      for (const column of ['search_version', 'search_text', 'search_tags', 'search_title', 'district', 'topics']) {
+        await db.schema.alterTable('events').dropColumn(column).execute();
+      }
+    },
+  },
 };
+
+/**
+ * SQLite: a contentless FTS5 table (it stores the index, not the text) whose
+ * rowid is the start second × 2^30 + the row ID (event-search-index.ts), kept
+ * by triggers, with the facet terms of each row in a fourth column. The unicode61 tokenizer cuts at what is not a letter or digit,
+ * as the terms are already cut; it leaves accents, already dropped.
+ */
+async function createSqliteSearchIndex(db: Kysely<unknown>): Promise<void> {
+  const rowid = (row: string) => sql.raw(`(${row}starts_at_ms / 1000) * 1073741824 + ${row}id`);
+  const values = (row: string) =>
+    sql.join([rowid(row), ...['search_title', 'search_tags', 'search_text'].map((column) => sql.raw(`${row}${column}`)), facetTerms(row)]);
+  await sql`create virtual table events_search using fts5(
+    search_title, search_tags, search_text, search_facets,
+    content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
+  )`.execute(db);
+  const insert = (row: string) => sql`insert into events_search (rowid, search_title, search_tags, search_text, search_facets) values (${values(row)})`;
+  await sql`create trigger events_search_after_insert after insert on events begin ${insert('new.')}; end`.execute(db);
+  await sql`create trigger events_search_after_update
+    after update of starts_at_ms, location, level, fee_twd, search_title, search_tags, search_text on events begin
+    delete from events_search where rowid = ${rowid('old.')}; ${insert('new.')};
+  end`.execute(db);
+  await sql`create trigger events_search_after_delete after delete on events begin delete from events_search where rowid = ${rowid('old.')}; end`.execute(db);
+  await sql`insert into events_search (rowid, search_title, search_tags, search_text, search_facets) select ${values('')} from events`.execute(db);
+}
+
+/**
+ * The facet terms of a row (`row` is `new.`, `old.` or empty), which the
+ * search's filters ask for: `loc<city without hyphens> level<level>
+ * price<free|paid>` (store/event-search-query.ts).
+ */
+function facetTerms(row: string): RawBuilder<string> {
+  return sql.raw(`'loc' || replace(${row}location, '-', '') || ' level' || ${row}level || ' price' || (case when ${row}fee_twd > 0 then 'paid' else 'free' end)`);
+}
+
+/**
+ * PostgreSQL: stored generated `tsvector` columns parsed by the `simple`
+ * configuration (no stemming, no stop words: the terms are already cut), each
+ * under a GIN index: `search_vector` of everything, weighted A (title), B
+ * (topics and places), C (the facet terms) and D (summary and venue); and,
+ * for the ranks, `search_title_vector` of the title and `search_tags_vector`
+ * of the title with the topics and places, so that the planner's statistics
+ * see each rank's words apart. The GIN indexes are kept without a pending
+ * list (`fastupdate = off`): events are written seldom and read all the time,
+ * and a long pending list makes every search slow until a vacuum.
+ */
+async function createPostgresSearchIndex(db: Kysely<unknown>): Promise<void> {
+  const vector = (column: string) => sql.raw(`to_tsvector('simple'::regconfig, ${column})`);
+  await sql`alter table events
+    add column search_vector tsvector generated always as (
+      setweight(${vector('search_title')}, 'A') || setweight(${vector('search_tags')}, 'B')
+      || setweight(to_tsvector('simple'::regconfig, ${facetTerms('')}), 'C') || setweight(${vector('search_text')}, 'D')
+    ) stored,
+    add column search_title_vector tsvector generated always as (${vector('search_title')}) stored,
+    add column search_tags_vector tsvector generated always as (${vector('search_title')} || ${vector('search_tags')}) stored`.execute(db);
+  for (const column of ['search_vector', 'search_title_vector', 'search_tags_vector']) {
+    await sql`create index ${sql.id(`events_by_${column}`)} on events using gin (${sql.id(column)}) with (fastupdate = off)`.execute(db);
+  }
+}
+

@@ -11,6 +11,7 @@ import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identit
 import { OAUTH_MIGRATION_TABLE, oauthMigrations } from 'agentready/oauth/migrations';
 import { CURATED_EVENTS } from './curated-events.ts';
 import { insertEvents } from './event-seeds.ts';
+import { refreshEventSearchIndex } from './event-search-index.ts';
 import { EVENTS_MIGRATION_TABLE, eventsMigrations } from './events-migrations.ts';
 import type { EventsDatabase } from './schema.ts';
 
@@ -62,6 +63,8 @@ export async function prepareEventsDatabase(options: PrepareDatabaseOptions): Pr
       const inserted = await insertEvents(db, CURATED_EVENTS, now());
       options.logger?.info({ events: inserted }, 'database seeded with the curated events');
     }
+    const reindexed = await refreshEventSearchIndex(db);
+    if (reindexed > 0) options.logger?.info({ events: reindexed }, 'events indexed for search');
     return db;
   } catch (error) {
     await db.destroy();

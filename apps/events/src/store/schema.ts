@@ -8,6 +8,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { IdentityTables } from 'agentready/identity';
 import type { OAuthTables } from 'agentready/oauth/migrations';
 import type { RuntimeTables } from 'agentready/store';
+import type { DistrictId } from '../vocabulary/districts.ts';
 import type { EventLevel } from '../vocabulary/event-levels.ts';
 import type { LocationId } from '../vocabulary/locations.ts';
 
@@ -32,6 +33,16 @@ export type EventsTable = {
   registration_deadline: string;
   registration_deadline_ms: number;
   created_at: string;
+  /** The event's topics: a JSON array of topic IDs (vocabulary/topics.ts). */
+  topics: string;
+  /** The venue's district (vocabulary/districts.ts), when known. */
+  district: DistrictId | null;
+  /** Search terms of the title, of the topics and places, of the summary and venue (store/event-search-index.ts). */
+  search_title: string;
+  search_tags: string;
+  search_text: string;
+  /** The terms' rule they were made with; an older one is indexed again at start. */
+  search_version: number;
 };
 
 /**
@@ -70,5 +81,18 @@ export type EventsTables = {
 /** Everything in the events database: the app's tables and the toolkit's (runtime, identity, OAuth). */
 export type EventsDatabase = EventsTables & RuntimeTables & IdentityTables & OAuthTables;
 
-export type EventRow = Selectable<EventsTable>;
+/**
+ * The columns of an event a page or a tool answers from: all but the search
+ * terms (and PostgreSQL's generated `search_vector`), which only the index reads.
+ */
+export const EVENT_ROW_COLUMNS = [
+  'id', 'public_id', 'title', 'summary', 'location', 'venue', 'starts_at', 'ends_at', 'starts_at_ms', 'ends_at_ms', 'start_date',
+  'fee_twd', 'level', 'capacity', 'remaining_capacity', 'registration_deadline', 'registration_deadline_ms', 'created_at', 'topics', 'district',
+] as const satisfies ReadonlyArray<keyof EventsTable>;
+
+/** {@link EVENT_ROW_COLUMNS} qualified by the table, for a select over a join. */
+export const QUALIFIED_EVENT_ROW_COLUMNS = EVENT_ROW_COLUMNS.map((column) => `events.${column}` as const);
+
+/** An event as {@link EVENT_ROW_COLUMNS} select it. */
+export type EventRow = Pick<Selectable<EventsTable>, (typeof EVENT_ROW_COLUMNS)[number]>;
 export type NewEventRow = Insertable<EventsTable>;

@@ -23,8 +23,10 @@ export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
     if (data.events.length === 0) return `No events found. ${data.noResultsReason ?? ''}`.trim();
     const first = (data.page - 1) * data.pageSize + 1;
     const last = first + data.events.length - 1;
-    const more = last < data.total ? ` For more, call search_events again with the same filters and page ${data.page + 1}.` : '';
-    return `Found ${count(data.total, 'event')} (${first} to ${last} of ${data.total}; page ${data.page}, ${data.pageSize} a page): ${data.events.map(eventFacts).join('; ')}.${more}`;
+    const more = last < data.total || !data.totalExact ? ` For more, call search_events again with the same filters and page ${data.page + 1}.` : '';
+    const found = data.totalExact ? count(data.total, 'event') : `more than ${data.total.toLocaleString('en')} events`;
+    const order = data.order === 'relevance' ? 'relevance order, best match first' : 'start_time order, by start time';
+    return `Found ${found} (${first} to ${last}, in ${order}; page ${data.page}, ${data.pageSize} a page): ${data.events.map(eventFacts).join('; ')}.${more}`;
   },
   get_event_details(data) {
     const { event } = data;
@@ -58,7 +60,8 @@ function eventFacts(event: EventSummary): string {
   const price = event.fee ? `paid, ${event.fee.amount} ${event.fee.currency}` : 'free';
   return (
     `${event.title} [${event.id}], ${event.startsAt} to ${event.endsAt} at ${event.venue} (${event.location}), ${price}, ${event.level}, ` +
-    `${count(event.remainingCapacity, 'place')} left, registration until ${event.registrationDeadline} (${event.state})`
+    `${count(event.remainingCapacity, 'place')} left, registration until ${event.registrationDeadline} (${event.state})` +
+    (event.topics.length > 0 ? `, topics ${event.topics.join(', ')}` : '')
   );
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import type { EventSummary } from '../api-shapes.ts';
-import { formatDateRange, formatLevel, formatLocation, formatPlacesLeft, formatPrice, formatState } from '../event-format.ts';
+import { formatDateRange, formatLevel, formatLocation, formatPlacesLeft, formatPrice, formatState, formatTopic } from '../event-format.ts';
 import { eventPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
 
@@ -44,6 +44,11 @@ export function EventCard({ event, testId, registrationId, heading: Heading = 'h
         <li class="tag">{formatPlacesLeft(event.remainingCapacity)}</li>
         <li class={`tag state state-${event.state}`}>{formatState(event.state)}</li>
       </ul>
+      {event.topics.length > 0 && (
+        <ul class="topics" aria-label="Topics" data-testid="event-topics">
+          {event.topics.map((topic) => <li key={topic} class="topic">{formatTopic(topic)}</li>)}
+        </ul>
+      )}
       {notes}
       {actions !== undefined && <div class="card-actions">{actions}</div>}
     </li>

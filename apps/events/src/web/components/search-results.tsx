@@ -88,13 +88,17 @@ export function SearchResults(props: SearchResultsProps) {
   );
 }
 
-/** "12 events found, showing 1–10.", or why nothing was found. */
+/**
+ * "12 events found, showing 1–10, best matches first.", "More than 1,000
+ * events found, …" when they were not all counted, or why nothing was found.
+ */
 function describeResult(result: EventSearchResult): string {
   if (result.total === 0 || result.events.length === 0) {
     return result.noResultsReason ?? 'No events match these filters.';
   }
   const first = (result.page - 1) * result.pageSize + 1;
   const last = first + result.events.length - 1;
-  const noun = result.total === 1 ? 'event' : 'events';
-  return `${result.total} ${noun} found, showing ${first}–${last}.`;
+  const found = result.totalExact ? `${result.total} ${result.total === 1 ? 'event' : 'events'}` : `More than ${result.total.toLocaleString('en')} events`;
+  const order = result.order === 'relevance' ? 'best matches first' : 'by start time';
+  return `${found} found, showing ${first}–${last}, ${order}.`;
 }

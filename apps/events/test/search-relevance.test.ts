@@ -1,0 +1,217 @@
+/**
+ * Search that people and agents can trust, through the REST API and MCP on
+ * SQLite and PostgreSQL: English keywords match whole words and their
+ * beginnings, Chinese any part of the text; topics and places match in both
+ * languages; the best matches come first; a broad search says it counted up
+ * to a bound; and both databases give the same answers in the same order.
+ */
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertEvents, type SeedEvent } from '../src/store/event-seeds.ts';
+import { prepareEventsDatabase } from '../src/store/prepare-database.ts';
+import { createTestClock, storeDialects, type StoreDialect } from './support/events-database.ts';
+import { serveOnDialect, type DialectServer } from './support/dialect-server.ts';
+
+const dialects = await storeDialects('the search tests');
+
+type SearchAnswer = {
+  events: Array<{ id: string; title: string; location: string; topics: string[] }>;
+  total: number;
+  totalExact: boolean;
+  order: 'relevance' | 'start_time';
+  page: number;
+  noResultsReason?: string;
+};
+
+/** An event of 2027 in Taipei unless the test says otherwise. */
+function madeEvent(id: string, startsOn: string, fields: Partial<SeedEvent>): SeedEvent {
+  return {
+    id,
+    title: 'Evening Gathering',
+    summary: 'People meet and talk.',
+    location: 'taipei',
+    venue: 'Community Hall',
+    startsAt: `${startsOn}T19:00:00+08:00`,
+    endsAt: `${startsOn}T21:00:00+08:00`,
+    registrationDeadline: `${startsOn}T12:00:00+08:00`,
+    feeTwd: 0,
+    level: 'beginner',
+    capacity: 30,
+    remainingCapacity: 30,
+    ...fields,
+  };
+}
+
+/** Three events found by "photography" in the summary, the topics and the title; the title's starts last. */
+const RANKED_EVENTS: SeedEvent[] = [
+  madeEvent('evt-rank-summary', '2027-01-03', { title: 'Harbour Walk', summary: 'A walk along the harbour with a photography break.' }),
+  madeEvent('evt-rank-topic', '2027-01-04', { title: 'Harbour Lights', topics: ['photography'] }),
+  madeEvent('evt-rank-title', '2027-12-30', { title: 'Harbour Photography Evening' }),
+];
+
+/** 1,005 events with a word no other has, so a search for it is broader than the count goes. */
+const MANY_EVENTS: SeedEvent[] = Array.from({ length: 1005 }, (_, index) =>
+  madeEvent(`evt-zebra-${index}`, `2027-${String(1 + (index % 12)).padStart(2, '0')}-${String(1 + (index % 28)).padStart(2, '0')}`, { title: `Zebra Crossing Meetup ${index}`, location: 'hualien' }),
+);
+
+describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
+  let server: DialectServer;
+
+  beforeAll(async () => {
+    server = await serveOnDialect(dialect, createTestClock());
+    await insertEvents(server.fixture.db, [...RANKED_EVENTS, ...MANY_EVENTS], new Date());
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function search(query: Record<string, string | number>): Promise<SearchAnswer> {
+    const params = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+    const response = await fetch(`${server.url}/api/events?${params}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as SearchAnswer;
+  }
+
+  async function allIds(query: Record<string, string | number>): Promise<string[]> {
+    const ids: string[] = [];
+    for (let page = 1; ; page += 1) {
+      const answer = await search({ ...query, page });
+      ids.push(...answer.events.map((event) => event.id));
+      if (answer.events.length < 10) return ids;
+    }
+  }
+
+  it('matches "AI" as a word: AI events, not Taichung, Taipei or Trail', async () => {
+    const ids = await allIds({ keyword: 'AI' });
+    expect(ids).toEqual(expect.arrayContaining(['evt-ai-agents-meetup-taipei', 'evt-ai-product-design-kaohsiung']));
+    for (const unrelated of ['evt-taichung-frontend-meetup', 'evt-taipei-web-conf-2027', 'evt-trail-mapping-hualien']) expect(ids).not.toContain(unrelated);
+    expect(await allIds({ keyword: 'ai' })).toEqual(ids);
+  });
+
+  it('matches the beginning of a longer English word, and every word of a keyword must match', async () => {
+    expect(await allIds({ keyword: 'micro' })).toContain('evt-rust-microcontrollers-hsinchu');
+    expect(await allIds({ keyword: 'rust micro' })).toEqual(['evt-rust-microcontrollers-hsinchu']);
+    expect(await allIds({ keyword: 'rust pottery' })).toEqual([]);
+  });
+
+  it('still finds a part of a Chinese word (入門 in 入門工作坊), also next to English words', async () => {
+    expect(new Set(await allIds({ keyword: '入門' }))).toEqual(new Set(['evt-webmcp-intro', 'evt-python-data-banqiao', 'evt-chip-design-talk-hsinchu']));
+    expect(await allIds({ keyword: 'IoT黑客松' })).toEqual(['evt-taoyuan-iot-hackathon']);
+  });
+
+  it('finds every Taipei event by Taipei, 台北 or 臺北, as the location filter does, and not New Taipei', async () => {
+    const byFilter = await allIds({ location: 'taipei' });
+    expect(byFilter.length).toBeGreaterThan(3);
+    for (const keyword of ['Taipei', '台北', '臺北', 'taipei city']) {
+      expect(new Set(await allIds({ keyword })), keyword).toEqual(new Set(byFilter));
+    }
+    const newTaipei = await allIds({ location: 'new-taipei' });
+    expect(new Set(await allIds({ keyword: 'New Taipei' }))).toEqual(new Set(newTaipei));
+    expect(new Set(await allIds({ keyword: '新北' }))).toEqual(new Set(newTaipei));
+  });
+
+  it('finds the events of a district by its English or Chinese name', async () => {
+    for (const keyword of ['Nangang', '南港']) {
+      expect(await allIds({ keyword }), keyword).toEqual(['evt-graphql-meetup-nangang', 'evt-sre-incident-workshop-nangang']);
+    }
+    expect(await allIds({ keyword: 'Xinyi' })).toEqual(await allIds({ keyword: '信義' }));
+    expect(await allIds({ keyword: 'Xinyi' })).toContain('evt-ai-agents-meetup-taipei');
+  });
+
+  it('finds events by their topics in either language: chip and hackathon reach Chinese titles', async () => {
+    expect(await allIds({ keyword: 'chip' })).toContain('evt-chip-design-talk-hsinchu');
+    expect(await allIds({ keyword: 'semiconductor' })).toContain('evt-chip-design-talk-hsinchu');
+    expect(await allIds({ keyword: 'hackathon' })).toContain('evt-taoyuan-iot-hackathon');
+    const answer = await search({ keyword: 'hackathon' });
+    expect(answer.events.find((event) => event.id === 'evt-taoyuan-iot-hackathon')?.topics).toContain('hackathon');
+  });
+
+  it('puts the best match first with a keyword (title, then topics, then anywhere) and says so; start time otherwise', async () => {
+    const ranked = await allIds({ keyword: 'photography' });
+    const positions = ['evt-rank-title', 'evt-rank-topic', 'evt-rank-summary'].map((id) => ranked.indexOf(id));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((left, right) => left - right));
+    expect((await search({ keyword: 'photography' })).order).toBe('relevance');
+
+    const byStart = await search({ location: 'taipei' });
+    expect(byStart.order).toBe('start_time');
+    const starts = byStart.events.map((event) => Date.parse((event as unknown as { startsAt: string }).startsAt));
+    expect(starts).toEqual([...starts].sort((left, right) => left - right));
+  });
+
+  it('counts a broad search up to 1,000 and says the total is a lower bound, and its pages still reach every match', async () => {
+    const first = await search({ keyword: 'zebra' });
+    expect(first).toMatchObject({ total: 1000, totalExact: false, page: 1 });
+    expect(first.events).toHaveLength(10);
+    const last = await search({ keyword: 'zebra', page: 101 });
+    expect(last.events).toHaveLength(5);
+    const past = await search({ keyword: 'zebra', page: 102 });
+    expect(past).toMatchObject({ events: [], totalExact: false, noResultsReason: expect.stringMatching(/past the last page/) });
+    expect(await search({ keyword: 'webmcp' })).toMatchObject({ totalExact: true });
+  });
+
+  it('answers a keyword of punctuation only with no events and a reason, not every event', async () => {
+    for (const keyword of ['%', '!!!', '_']) {
+      expect(await search({ keyword }), keyword).toMatchObject({ events: [], total: 0, totalExact: true, noResultsReason: expect.stringMatching(/letters or digits/) });
+    }
+  });
+
+  it('gives MCP clients the page the REST API gives, in the same order, with the order named', async () => {
+    const client = new Client({ name: 'search-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    try {
+      for (const query of [{ keyword: 'photography' }, { keyword: 'Taipei', page: 2 }, { keyword: 'zebra' }, { location: 'taipei' as const }]) {
+        const result = (await client.callTool({ name: 'search_events', arguments: query })) as CallToolResult;
+        const envelope = result.structuredContent as { ok: boolean; data: SearchAnswer };
+        expect(envelope.ok).toBe(true);
+        expect(envelope.data).toEqual(await search(query));
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe.runIf(dialects.length === 2)('search on SQLite and PostgreSQL', () => {
+  it('gives the same events in the same order, with the same totals, for every kind of search', async () => {
+    const clock = createTestClock();
+    const servers = await Promise.all(dialects.map((dialect) => serveOnDialect(dialect, clock)));
+    try {
+      await Promise.all(servers.map((server) => insertEvents(server.fixture.db, [...RANKED_EVENTS, ...MANY_EVENTS.slice(0, 30)], new Date())));
+      const queries = [
+        'keyword=AI', 'keyword=Taipei', 'keyword=%E5%85%A5%E9%96%80', 'keyword=workshop&location=taipei', 'keyword=%E5%B7%A5%E4%BD%9C%E5%9D%8A&page=2',
+        'keyword=photography', 'keyword=data&price=free', 'keyword=zebra&date_from=2027-03-01&date_to=2027-06-30', 'keyword=rust%20micro',
+        'level=advanced', 'date_from=2027-02-01&date_to=2027-02-28', 'location=hsinchu&price=paid', 'keyword=hackathon', 'keyword=%E5%8F%B0', 'keyword=New%20Taipei',
+      ];
+      for (const query of queries) {
+        const [onSqlite, onPostgres] = await Promise.all(servers.map(async (server) => (await fetch(`${server.url}/api/events?${query}`)).json()));
+        expect(onPostgres, query).toEqual(onSqlite);
+      }
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+});
+
+describe.each(dialects)('the search index on $name', (dialect: StoreDialect) => {
+  it('follows a row whose terms change, and is rebuilt at start for rows indexed under an older rule', async () => {
+    const server = await serveOnDialect(dialect, createTestClock());
+    try {
+      const { db, url } = server.fixture;
+      const find = async (keyword: string) => ((await (await fetch(`${server.url}/api/events?keyword=${encodeURIComponent(keyword)}`)).json()) as SearchAnswer).events.map((event) => event.id);
+      await db.updateTable('events').set({ title: 'Quokka Night', search_title: 'quokka night' }).where('public_id', '=', 'evt-tainan-game-jam').execute();
+      expect(await find('quokka')).toEqual(['evt-tainan-game-jam']);
+      expect(await find('jam')).not.toContain('evt-tainan-game-jam');
+
+      // Rows as an older rule left them: no terms at all.
+      await db.updateTable('events').set({ search_title: '', search_tags: '', search_text: '', search_version: 0 }).execute();
+      expect(await find('Taipei')).toEqual([]);
+      const reopened = await prepareEventsDatabase({ url });
+      await reopened.destroy();
+      expect(await find('Taipei')).toContain('evt-webmcp-intro');
+      expect(await find('quokka')).toEqual(['evt-tainan-game-jam']);
+    } finally {
+      await server.close();
+    }
+  });
+});
