@@ -22,6 +22,7 @@ const MARKUP_EVENT: SeedEvent = {
   summary: '<b>Bold claims</b><script>window.__markupRan = true</script><img src="x" onerror="window.__markupRan = true">',
   location: 'taipei',
   venue: '<u>Venue</u>',
+  topics: ['community'],
   startsAt: '2027-05-01T19:00:00+08:00',
   endsAt: '2027-05-01T21:00:00+08:00',
   registrationDeadline: '2027-04-29T23:59:59+08:00',

@@ -37,6 +37,7 @@ const SCRIPT_EVENT: SeedEvent = {
   summary: 'He said "</SCRIPT >" & left\u2028then </script ><script>window.__ranFromText = true</script>',
   location: 'taipei',
   venue: 'Hall </script><script>window.__ranFromText = true</script>',
+  topics: ['community'],
   startsAt: '2027-06-05T19:00:00+08:00',
   endsAt: '2027-06-05T21:00:00+08:00',
   registrationDeadline: '2027-06-03T23:59:59+08:00',
