@@ -427,6 +427,7 @@ describe('event details', () => {
         remainingCapacity: 8,
         registrationDeadline: '2027-01-21T23:59:59+08:00',
         state: 'open',
+        topics: ['webmcp', 'ai', 'frontend'],
         saved: false,
         registered: false,
       },
@@ -954,7 +955,7 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
       guidance: { availableActions: ['save_event', 'prepare_event_registration'], currentTarget: { kind: 'event', id: OPEN_EVENT } },
     });
     expect(Object.keys(result.data?.['event'] as object).sort()).toEqual(
-      ['capacity', 'endsAt', 'fee', 'id', 'level', 'location', 'price', 'registered', 'registrationDeadline', 'remainingCapacity', 'saved', 'startsAt', 'state', 'summary', 'title', 'venue'],
+      ['capacity', 'endsAt', 'fee', 'id', 'level', 'location', 'price', 'registered', 'registrationDeadline', 'remainingCapacity', 'saved', 'startsAt', 'state', 'summary', 'title', 'topics', 'venue'],
     );
     expect(await tool(browser, 'get_event_details', { event_id: 'evt-nope' })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });

@@ -37,9 +37,9 @@ function expectUnique(values: readonly string[]): void {
 function topicOrDistrictProblems(events: readonly SeedEvent[]): string[] {
   return events.flatMap((event) => {
     const problems: string[] = [];
-    if (event.topics.length < 1 || event.topics.length > 4) problems.push(`${event.topics.length} topics`);
-    if (!event.topics.every((topic) => isTopicId(topic))) problems.push(`unknown topic in ${event.topics.join(', ')}`);
-    if (new Set(event.topics).size !== event.topics.length) problems.push('a topic twice');
+    if ((event.topics ?? []).length < 1 || (event.topics ?? []).length > 4) problems.push(`${(event.topics ?? []).length} topics`);
+    if (!(event.topics ?? []).every((topic) => isTopicId(topic))) problems.push(`unknown topic in ${(event.topics ?? []).join(', ')}`);
+    if (new Set((event.topics ?? [])).size !== (event.topics ?? []).length) problems.push('a topic twice');
     const district = event.district;
     if (district !== undefined && !districtsOf(event.location).some((known) => known.id === district)) {
       problems.push(`district ${district} not in ${event.location}`);
@@ -76,7 +76,7 @@ describe('topics', () => {
   });
 
   it('each tag at most a third of the curated events, so a topic narrows the list', () => {
-    const crowded = TOPICS.filter((topic) => CURATED_EVENTS.filter((event) => event.topics.includes(topic.id)).length * 3 > CURATED_EVENTS.length);
+    const crowded = TOPICS.filter((topic) => CURATED_EVENTS.filter((event) => (event.topics ?? []).includes(topic.id)).length * 3 > CURATED_EVENTS.length);
     expect(crowded.map((topic) => topic.id)).toEqual([]);
   });
 
@@ -163,10 +163,10 @@ describe('generated events', () => {
 
   it('are found through their topics by the subject in their title', () => {
     const unfound = events.filter((event) => {
-      const words = TOPICS.filter((topic) => event.topics.includes(topic.id)).flatMap(wordsOf);
+      const words = TOPICS.filter((topic) => (event.topics ?? []).includes(topic.id)).flatMap(wordsOf);
       return !words.some((word) => event.title.toLowerCase().includes(word.toLowerCase()));
     });
-    expect(unfound.map((event) => `${event.title}: ${event.topics.join(', ')}`)).toEqual([]);
+    expect(unfound.map((event) => `${event.title}: ${(event.topics ?? []).join(', ')}`)).toEqual([]);
   });
 
   it('put every venue a curated event also uses in the same district, and others in a known one', () => {
@@ -181,7 +181,7 @@ describe('generated events', () => {
     expect(events.some(isHackathon)).toBe(true);
     const inconsistent = events.filter((event) => {
       const hours = DateTime.fromISO(event.endsAt).diff(DateTime.fromISO(event.startsAt), 'hours').hours;
-      return event.topics.includes('hackathon') !== isHackathon(event) || (hours === 24) !== isHackathon(event);
+      return (event.topics ?? []).includes('hackathon') !== isHackathon(event) || (hours === 24) !== isHackathon(event);
     });
     expect(inconsistent.map((event) => `${event.title}: ${event.startsAt}–${event.endsAt}`)).toEqual([]);
   });
