@@ -47,15 +47,18 @@ const LETTERS_AND_DIGITS = /[\p{L}\p{N}]+/gu;
 const SCRIPT_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
 /**
- * Place names of several words, each as its words (letters and digits only)
- * and the one term they become; the longest first ("new taipei city" before
- * "taipei city").
+ * Place names of several words, as one pattern (the longest first: "new
+ * taipei city" before "taipei city") whose match is joined into one term.
  */
-const JOINED_NAMES: ReadonlyArray<readonly [RegExp, string]> = LOCATIONS.flatMap((location) => [location.name.en, ...location.alsoKnownAs])
-  .map((name) => normalizeCharacters(name).match(LETTERS_AND_DIGITS) ?? [])
-  .filter((words) => words.length > 1)
-  .sort((left, right) => right.join(' ').length - left.join(' ').length)
-  .map((words) => [new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'gu'), words.join('')] as const);
+const JOINED_NAMES = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${LOCATIONS.flatMap((location) => [location.name.en, ...location.alsoKnownAs])
+    .map((name) => normalizeCharacters(name).match(LETTERS_AND_DIGITS) ?? [])
+    .filter((words) => words.length > 1)
+    .sort((left, right) => right.join(' ').length - left.join(' ').length)
+    .map((words) => words.join('[^\\p{L}\\p{N}]+'))
+    .join('|')})(?![\\p{L}\\p{N}])`,
+  'gu',
+);
 
 /**
  * Normalises text for searching: NFKC (full-width letters become plain ones),
@@ -66,9 +69,7 @@ const JOINED_NAMES: ReadonlyArray<readonly [RegExp, string]> = LOCATIONS.flatMap
  * @returns the normalised text (still with its spaces and punctuation).
  */
 export function normalizeSearchText(text: string): string {
-  let normalized = normalizeCharacters(text);
-  for (const [pattern, joined] of JOINED_NAMES) normalized = normalized.replace(pattern, joined);
-  return normalized;
+  return normalizeCharacters(text).replace(JOINED_NAMES, (name) => name.replace(/[^\p{L}\p{N}]+/gu, ''));
 }
 
 // 臺 and 台 are one character to a reader in Taiwan (臺北 is 台北).
