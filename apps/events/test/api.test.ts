@@ -326,7 +326,8 @@ describe('search', () => {
     const chinese = await browser.call('GET', `/api/events?keyword=${encodeURIComponent('入門')}`);
     expect(searchIds(chinese)).toContain(OPEN_EVENT);
     expect((chinese.body as { events: Array<{ title: string }> }).events[0]?.title).toBe('WebMCP 入門工作坊');
-    expect(searchIds(await browser.call('GET', '/api/events?keyword=webmcp'))).toEqual([OPEN_EVENT, 'evt-webmcp-confirmation-patterns']);
+    // The two with WebMCP in the title come first; events about WebMCP (their topic) follow.
+    expect(searchIds(await browser.call('GET', '/api/events?keyword=webmcp')).slice(0, 2)).toEqual([OPEN_EVENT, 'evt-webmcp-confirmation-patterns']);
   });
 
   it('gives different results for different filter combinations', async () => {
@@ -385,7 +386,7 @@ describe('search', () => {
       expect(await browser.call('GET', `/api/events?page=${text}`), text).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'page' } });
     }
     const padded = await browser.call('GET', `/api/events?keyword=${encodeURIComponent('  webmcp  ')}`);
-    expect(searchIds(padded)).toEqual([OPEN_EVENT, 'evt-webmcp-confirmation-patterns']);
+    expect(searchIds(padded)).toEqual(searchIds(await browser.call('GET', '/api/events?keyword=webmcp')));
   });
 
   it('ignores empty parameters and refuses unknown or malformed ones, naming the field', async () => {

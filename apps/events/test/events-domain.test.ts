@@ -77,7 +77,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
 
   it('finds a part of a Chinese word, case-insensitively, across title, summary and venue', async () => {
     expect(await ids({ keyword: '入門' })).toEqual(['evt-webmcp-intro', 'evt-python-data-banqiao', 'evt-chip-design-talk-hsinchu']);
-    expect(await ids({ keyword: 'webmcp' })).toEqual(['evt-webmcp-intro', 'evt-webmcp-confirmation-patterns']);
+    expect(await ids({ keyword: 'webmcp' })).toEqual(['evt-webmcp-intro', 'evt-webmcp-confirmation-patterns', 'evt-taipei-web-conf-2027']);
     expect(await ids({ keyword: 'WORKSHOP', location: 'yilan' })).toEqual(['evt-night-sky-photography-yilan']);
     expect(await ids({ keyword: '南港' })).toEqual(['evt-graphql-meetup-nangang', 'evt-sre-incident-workshop-nangang']);
     expect(await ids({ keyword: '入門 python' })).toEqual(['evt-python-data-banqiao']);

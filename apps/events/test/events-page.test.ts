@@ -220,7 +220,7 @@ describe('the preview panel after a new search (finding 3)', () => {
     await preview(page, first!);
     await page.fill(byTestId('search-keyword'), 'WebMCP');
     await page.click(byTestId('search-submit'));
-    await statusSays(page, '2 events found');
+    await statusSays(page, '3 events found');
     expect(await panel.isHidden()).toBe(true);
 
     await preview(page, OPEN_EVENT);
@@ -307,7 +307,7 @@ describe('a keyboard-only search', () => {
     expect((await focused(page)).testId).toBe('search-keyword');
     await page.keyboard.type('WebMCP');
     await page.keyboard.press('Enter');
-    await page.locator('[role="status"]:has-text("2 events found")').waitFor();
+    await page.locator('[role="status"]:has-text("3 events found")').waitFor();
 
     for (let presses = 0; presses < 40 && (await focused(page)).testId !== 'preview-button'; presses += 1) await page.keyboard.press('Tab');
     const atPreview = await focused(page);
@@ -374,7 +374,7 @@ describe('without JavaScript', () => {
     await page.selectOption(byTestId('search-location'), 'taipei');
     await page.click(byTestId('search-submit'));
     await page.waitForURL(/keyword=WebMCP/);
-    await statusSays(page, '2 events found');
+    await statusSays(page, '3 events found');
     expect(await resultIds(page)).toContain(OPEN_EVENT);
     expect(await page.inputValue(byTestId('search-keyword'))).toBe('WebMCP');
     expect(await page.inputValue(byTestId('search-location'))).toBe('taipei');

@@ -167,7 +167,7 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     expect(found.envelope.ok).toBe(true);
     const ids = (found.envelope.data!['events'] as Array<{ id: string }>).map((event) => event.id);
     expect(ids).toContain(OPEN_EVENT);
-    expect(found.text).toMatch(/^Found 2 events \(1 to 2 of 2; page 1, 10 a page\): "WebMCP/);
+    expect(found.text).toMatch(/^Found 3 events \(1 to 3 of 3, in relevance order, best match first; page 1, 10 a page\): "WebMCP/);
     expect(found.text).toContain(`[${OPEN_EVENT}]`);
 
     const details = await call(client, 'get_event_details', { event_id: OPEN_EVENT });
@@ -179,7 +179,7 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
     const page2 = await call(client, 'search_events', { page: 2 });
     const pageIds = (page2.envelope.data!['events'] as Array<{ id: string }>).map((event) => event.id);
     expect(pageIds).toHaveLength(10);
-    expect(page2.text).toMatch(/^Found 36 events \(11 to 20 of 36; page 2, 10 a page\): /);
+    expect(page2.text).toMatch(/^Found 36 events \(11 to 20 of 36, in start_time order, by start time; page 2, 10 a page\): /);
     expect(page2.text).toContain('page 3.');
     for (const id of pageIds) expect(page2.text).toContain(`[${id}]`);
 
@@ -657,7 +657,7 @@ describe('the MCP Inspector CLI', () => {
     const searched = await inspect(['--method', 'tools/call', '--tool-name', 'search_events', '--tool-arg', 'keyword=WebMCP']);
     expect(searched.code, searched.stderr).toBe(0);
     const found = JSON.parse(searched.stdout) as CallToolResult;
-    expect(found.structuredContent).toMatchObject({ ok: true, data: { total: 2 } });
+    expect(found.structuredContent).toMatchObject({ ok: true, data: { total: 3, order: 'relevance' } });
 
     const person = await openSitePerson(server.url);
     const token = await person.createAccessToken('Inspector');

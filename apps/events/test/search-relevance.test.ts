@@ -11,6 +11,7 @@ import { insertEvents, type SeedEvent } from '../src/store/event-seeds.ts';
 import { prepareEventsDatabase } from '../src/store/prepare-database.ts';
 import { createTestClock, storeDialects, type StoreDialect } from './support/events-database.ts';
 import { serveOnDialect, type DialectServer } from './support/dialect-server.ts';
+import { bodyText } from './support/served-html.ts';
 
 const dialects = await storeDialects('the search tests');
 
@@ -150,6 +151,15 @@ describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
     expect(await search({ keyword: 'webmcp' })).toMatchObject({ totalExact: true });
   });
 
+  it('tells a person on the page how many were counted and in which order, with each event\'s topics', async () => {
+    const broad = bodyText(await (await fetch(`${server.url}/events?keyword=zebra`)).text());
+    expect(broad).toContain('More than 1,000 events found, showing 1–10, best matches first.');
+    expect(broad).toContain('Page 1 of more than 100');
+    const byStart = bodyText(await (await fetch(`${server.url}/events?location=hsinchu`)).text());
+    expect(byStart).toMatch(/\d+ events found, showing 1–\d+, by start time\./);
+    expect(byStart).toContain('Chip design · 晶片設計');
+  });
+
   it('answers a keyword of punctuation only with no events and a reason, not every event', async () => {
     for (const keyword of ['%', '!!!', '_']) {
       expect(await search({ keyword }), keyword).toMatchObject({ events: [], total: 0, totalExact: true, noResultsReason: expect.stringMatching(/letters or digits/) });
@@ -166,6 +176,10 @@ describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
         const envelope = result.structuredContent as { ok: boolean; data: SearchAnswer };
         expect(envelope.ok).toBe(true);
         expect(envelope.data).toEqual(await search(query));
+        if (query['keyword'] === 'zebra') {
+          const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join(' ');
+          expect(text).toMatch(/^Found more than 1,000 events \(1 to 10 of more than 1,000, in relevance order, best match first; page 1/);
+        }
       }
     } finally {
       await client.close();

@@ -401,7 +401,7 @@ describe('a lost session', () => {
     const lost = await call('search_events', { keyword: 'WebMCP' });
     expect(lost).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', retryable: false, uiUpdated: false, nextAction: expect.stringContaining('reload') });
     expect(typeof lost.stateVersion).toBe('number');
-    expect(await call('search_events', { keyword: 'WebMCP' })).toMatchObject({ ok: true, data: { total: 2 } });
+    expect(await call('search_events', { keyword: 'WebMCP' })).toMatchObject({ ok: true, data: { total: 3 } });
   });
 });
 

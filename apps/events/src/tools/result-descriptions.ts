@@ -24,9 +24,10 @@ export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
     const first = (data.page - 1) * data.pageSize + 1;
     const last = first + data.events.length - 1;
     const more = last < data.total || !data.totalExact ? ` For more, call search_events again with the same filters and page ${data.page + 1}.` : '';
-    const found = data.totalExact ? count(data.total, 'event') : `more than ${data.total.toLocaleString('en')} events`;
+    const counted = data.totalExact ? String(data.total) : `more than ${data.total.toLocaleString('en')}`;
+    const found = data.totalExact ? count(data.total, 'event') : `${counted} events`;
     const order = data.order === 'relevance' ? 'relevance order, best match first' : 'start_time order, by start time';
-    return `Found ${found} (${first} to ${last}, in ${order}; page ${data.page}, ${data.pageSize} a page): ${data.events.map(eventFacts).join('; ')}.${more}`;
+    return `Found ${found} (${first} to ${last} of ${counted}, in ${order}; page ${data.page}, ${data.pageSize} a page): ${data.events.map(eventFacts).join('; ')}.${more}`;
   },
   get_event_details(data) {
     const { event } = data;

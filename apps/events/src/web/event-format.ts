@@ -9,7 +9,6 @@
 import { FEE_PAYMENT_RULE } from '../vocabulary/price-kinds.ts';
 import { isLocationId, locationName } from '../vocabulary/locations.ts';
 import type { EventLevel, EventState, EventSummary } from './api-shapes.ts';
-import { TOPICS } from '../vocabulary/topics.ts';
 
 /**
  * An instant as the server writes it (ISO 8601 extended format): a calendar
@@ -137,14 +136,6 @@ export function formatFeePayment(event: Pick<EventSummary, 'price' | 'fee'>): st
 /** The location's English name; an unknown ID is shown as it is. */
 export function formatLocation(location: string): string {
   return isLocationId(location) ? locationName(location) : location;
-}
-
-/** A topic's English name with its Chinese one, e.g. `"Chip design · 晶片設計"`; an unknown ID as it is. */
-export function formatTopic(topicId: string): string {
-  const topic = TOPICS.find((candidate) => candidate.id === topicId);
-  if (topic === undefined) return topicId;
-  const { en, zh }: { en: string; zh: string } = topic.name;
-  return en === zh ? en : `${en} · ${zh}`;
 }
 
 /** `"Beginner"`, `"Intermediate"` or `"Advanced"`. */

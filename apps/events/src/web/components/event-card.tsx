@@ -5,7 +5,8 @@
  */
 import type { ComponentChildren } from 'preact';
 import type { EventSummary } from '../api-shapes.ts';
-import { formatDateRange, formatLevel, formatLocation, formatPlacesLeft, formatPrice, formatState, formatTopic } from '../event-format.ts';
+import { formatDateRange, formatLevel, formatLocation, formatPlacesLeft, formatPrice, formatState } from '../event-format.ts';
+import { isTopicId, topicName } from '../../vocabulary/topics.ts';
 import { eventPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
 
@@ -46,11 +47,23 @@ export function EventCard({ event, testId, registrationId, heading: Heading = 'h
       </ul>
       {event.topics.length > 0 && (
         <ul class="topics" aria-label="Topics" data-testid="event-topics">
-          {event.topics.map((topic) => <li key={topic} class="topic">{formatTopic(topic)}</li>)}
+          {event.topics.map((topic) => <TopicTag key={topic} topic={topic} />)}
         </ul>
       )}
       {notes}
       {actions !== undefined && <div class="card-actions">{actions}</div>}
+    </li>
+  );
+}
+
+/** A topic by its English name and, when it differs, its Chinese one marked as Chinese: "Chip design · 晶片設計". */
+function TopicTag({ topic }: { topic: string }) {
+  if (!isTopicId(topic)) return <li class="topic">{topic}</li>;
+  const [en, zh] = [topicName(topic, 'en'), topicName(topic, 'zh')];
+  return (
+    <li class="topic">
+      {en}
+      {zh !== en && <>{' · '}<span lang={textLang(zh)}>{zh}</span></>}
     </li>
   );
 }
