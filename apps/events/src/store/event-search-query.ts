@@ -90,9 +90,10 @@ async function findInRank(db: Kysely<EventsDatabase>, conditions: EventSearchCon
       order by events_search.rowid limit ${limit} offset ${offset}`.execute(db);
     return rows;
   }
-  // PostgreSQL's planner guesses how many rows a tsquery matches; it walks the start index, testing
-  // each event, when it expects many, which reads every event when in fact none match. So it is told:
-  // a few matches are gathered from the GIN index and sorted; many are found soon on the start index.
+  // PostgreSQL's planner guesses how many rows a tsquery matches, often wrongly by a hundred times
+  // either way: reading every event in start order when none match, or sorting thousands of matches
+  // for a page of ten. So a few matches (counted first) are gathered from the GIN indexes and sorted
+  // in a materialized step; for many, the planner chooses (often the start index, stopping at the page).
   const matches = postgresMatches(conditions, rank);
   const few = (await countRows(db, sql`select 1 ${matches}`, PLANNED_FEW + 1)) <= PLANNED_FEW;
   const { rows } = few
@@ -131,21 +132,26 @@ function sqliteMatches(conditions: EventSearchConditions, rank: MatchRank | unde
 
 /**
  * PostgreSQL: `from … where …` of the matches in `rank` (any rank when
- * undefined): the words against the rank's vectors, the facets against
- * `search_vector` (event-search-index.ts).
+ * undefined): the words against the vector of the rank (event-search-index.ts),
+ * the facets against `search_vector`.
  */
 function postgresMatches(conditions: EventSearchConditions, rank: MatchRank | undefined): RawBuilder<unknown> {
+  const vector = (column: string) => sql.raw(`events.${column}`);
   const [from, to] = startSecondBounds(conditions);
   const instants = hasDates(conditions) ? sql`and events.starts_at_ms >= ${from * 1000} and events.starts_at_ms < ${to * 1000}` : sql``;
   const words = postgresWords(conditions.words);
-  const all = postgresQuery(conditions);
+  const anywhere = postgresWords(conditions.words, 'ABD');
+  const facets = facetTermsOf(conditions).map((term) => `'${term}':C`).join(' & ');
   const inRank = {
-    title: sql`events.search_title_vector @@ ${words}::tsquery`,
-    tags: sql`events.search_tags_vector @@ ${words}::tsquery and not events.search_title_vector @@ ${words}::tsquery`,
-    anywhere: sql`not events.search_tags_vector @@ ${words}::tsquery`,
+    all: sql`${vector('search_vector')} @@ ${anywhere}::tsquery`,
+    title: sql`${vector('search_title_vector')} @@ ${words}::tsquery`,
+    tags: sql`${vector('search_tags_vector')} @@ ${words}::tsquery and not events.search_title_vector @@ ${words}::tsquery`,
+    anywhere: sql`${vector('search_vector')} @@ ${anywhere}::tsquery and not events.search_tags_vector @@ ${words}::tsquery`,
   };
-  const ranked = rank === undefined ? sql`` : sql`and ${inRank[rank]}`;
-  return sql`from events where events.search_vector @@ ${all}::tsquery ${ranked} ${instants} and ${localDatesOf(conditions)}`;
+  const matches: RawBuilder<unknown>[] = [];
+  if (conditions.words.length > 0) matches.push(inRank[rank ?? 'all']);
+  if (facets !== '') matches.push(sql`${vector('search_vector')} @@ ${facets}::tsquery`);
+  return sql`from events where ${sql.join(matches, sql` and `)} ${instants} and ${localDatesOf(conditions)}`;
 }
 
 /** Without words or facets: every event in the date range (the start index serves it). */
@@ -221,8 +227,3 @@ function postgresWords(words: readonly SearchWord[], weights = ''): string {
     .join(' & ');
 }
 
-/** The words anywhere but in the facets, and the facets: what `search_vector` must match. */
-function postgresQuery(conditions: EventSearchConditions): string {
-  const facets = facetTermsOf(conditions).map((term) => `'${term}':C`);
-  return [...facets, ...(conditions.words.length === 0 ? [] : [`(${postgresWords(conditions.words, 'ABD')})`])].join(' & ');
-}
