@@ -29,6 +29,7 @@ import {
   type ColumnDefinitionBuilder,
 } from 'kysely';
 import pg from 'pg';
+import { statementCachingDatabase } from './statement-cache.ts';
 import { guardTransactionsOf, TransactionGuard } from './transaction-interruption.ts';
 
 /** Options of {@link openDatabase}. */
@@ -120,6 +121,8 @@ export function driverHandleOf<DB>(db: Kysely<DB>): DatabaseDriverHandle {
  *   see https://sqlite.org/foreignkeys.html#fk_enable), and begins transactions
  *   `IMMEDIATE` with a 5-second busy timeout, so several processes on one file
  *   (the site and its stdio MCP server) wait for each other's writes instead of failing.
+ *   Each SQL text is prepared once and its statement reused (the 500 used
+ *   most recently are kept; store/statement-cache.ts); `db.destroy()` drops them.
  * - PostgreSQL (pg Pool): `int8` values (`bigint` columns, `count(*)`) arrive as
  *   JavaScript numbers, as they do from SQLite, so one query serves both dialects.
  *   Our `bigint` columns hold epoch milliseconds and counts, far below 2^53.
@@ -196,7 +199,8 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
     throw error;
   }
   const guard = new TransactionGuard();
-  const db = new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database }, guard) });
+  // Kysely prepares every query afresh; the same SQL text runs again on the statement prepared the first time.
+  const db = new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database: statementCachingDatabase(database) }, guard) });
   guardTransactionsOf(db, guard);
   driverHandles.set(db as unknown as Kysely<never>, { dialect: 'sqlite', database });
   return db;
