@@ -2,12 +2,17 @@
  * @module The sweep of what has expired, on SQLite and PostgreSQL: expired
  * sessions (with an anonymous visitor's saved events), expired and revoked
  * access tokens, expired and used confirmation tokens, old drafts and
- * idempotency records past their retention go, through
- * `app.identity.sweep()` and through the real `agentready-events sweep`
- * command; live ones stay (a live draft still fills the page, a live
- * commit's retry is still answered from its record).
+ * idempotency records past their retention, and audit records older than
+ * AUDIT_RETENTION_DAYS (default 90) go, through `app.identity.sweep()` and
+ * through the real `agentready-events sweep` command; live ones stay (a live
+ * draft still fills the page, a live commit's retry is still answered from
+ * its record, the calls of a minute ago keep their evidence). The command
+ * refuses a retention that is not a whole number of days and touches nothing.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
@@ -35,7 +40,16 @@ type Arranged = {
   /** The registration commit of a minute ago: its body and key, to retry it after the sweep. */
   liveCommit: { body: unknown; key: string; registrationId: string };
   rowsBefore: Record<string, number>;
+  /** Audit records of the calls made 100 days ago, and of those made a minute ago. */
+  audit: { old: number; live: number };
 };
+
+/** Audit records that occurred before `instant`, and from it on. */
+async function auditCounts(fixture: DatabaseFixture, instant: number): Promise<{ old: number; live: number }> {
+  const rows = await fixture.db.selectFrom('agentready_audit_record').select('occurred_at').execute();
+  const old = rows.filter((row) => Date.parse(row.occurred_at) < instant).length;
+  return { old, live: rows.length - old };
+}
 
 /** Rows of the tables a sweep clears, counted in the database. */
 async function rowCounts(fixture: DatabaseFixture): Promise<Record<string, number>> {
@@ -126,7 +140,11 @@ async function arrange(app: EventsApp, clock: TestClock, fixture: DatabaseFixtur
     last_used_at: null,
   });
   await fixture.db.insertInto('agentready_oauth_artifact').values([artifact('expired-token', realNow - DAY), artifact('live-token', realNow + DAY)]).execute();
-  return { person, liveVisitor, oldVisitorCookie: oldVisitor.cookie!, liveTokenLabel: 'Live token', liveCommit, rowsBefore: await rowCounts(fixture) };
+  const audit = await auditCounts(fixture, realNow - 90 * DAY);
+  // The old draft, confirmation and commit each left evidence, and so did the live ones.
+  expect(audit.old).toBeGreaterThanOrEqual(3);
+  expect(audit.live).toBeGreaterThanOrEqual(3);
+  return { person, liveVisitor, oldVisitorCookie: oldVisitor.cookie!, liveTokenLabel: 'Live token', liveCommit, rowsBefore: await rowCounts(fixture), audit };
 }
 
 /** Checks that what expired is gone from the database and what lives still works. */
@@ -154,6 +172,9 @@ async function expectOnlyLiveLeft(app: EventsApp, arranged: Arranged, fixture: D
   const registrations = (await arranged.person.call('GET', '/api/registrations')).body as { registrations: Array<{ id: string; event: { id: string } }> };
   expect(registrations.registrations.map((registration) => registration.event.id).sort()).toEqual([OLD_COMMIT_EVENT, LIVE_COMMIT_EVENT].sort());
   expect((await arranged.person.openSession()).signedIn).toBe(true);
+  // The evidence of a minute ago stays; the old is gone.
+  expect(await auditCounts(fixture, Date.now() - 90 * DAY)).toMatchObject({ old: 0 });
+  expect((await auditCounts(fixture, Date.now() - 90 * DAY)).live).toBeGreaterThanOrEqual(arranged.audit.live);
 }
 
 describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('sweeping on %s', (_name, dialect) => {
@@ -179,9 +200,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('swee
     const arranged = await arrange(site.app, site.clock, site.fixture);
     site.clock.set(new Date().toISOString());
     const report = await site.app.identity.sweep();
-    expect(report).toEqual({ sessions: 2, accessTokens: 2, confirmationTokens: 3, drafts: 1, idempotencyRecords: 1, oauthArtifacts: 1 });
+    expect(report).toEqual({ sessions: 2, accessTokens: 2, confirmationTokens: 3, drafts: 1, idempotencyRecords: 1, oauthArtifacts: 1, auditRecords: arranged.audit.old });
     await expectOnlyLiveLeft(site.app, arranged, site.fixture);
-    expect(await site.app.identity.sweep()).toEqual({ sessions: 0, accessTokens: 0, confirmationTokens: 0, drafts: 0, idempotencyRecords: 0, oauthArtifacts: 0 });
+    expect(await site.app.identity.sweep()).toEqual({ sessions: 0, accessTokens: 0, confirmationTokens: 0, drafts: 0, idempotencyRecords: 0, oauthArtifacts: 0, auditRecords: 0 });
   });
 
   it('agentready-events sweep does the same on the database DATABASE_URL names, and says what it removed', async () => {
@@ -189,13 +210,46 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('swee
     const arranged = await arrange(site.app, site.clock, site.fixture);
     const ran = await runSweepCommand(site.fixture.url);
     expect(ran.code, ran.stderr).toBe(0);
-    expect(JSON.parse(ran.stdout)).toEqual({ swept: { sessions: 2, accessTokens: 2, confirmationTokens: 3, drafts: 1, idempotencyRecords: 1, oauthArtifacts: 1 } });
+    expect(JSON.parse(ran.stdout)).toEqual({
+      swept: { sessions: 2, accessTokens: 2, confirmationTokens: 3, drafts: 1, idempotencyRecords: 1, oauthArtifacts: 1, auditRecords: arranged.audit.old },
+    });
     site.clock.set(new Date().toISOString());
     await expectOnlyLiveLeft(site.app, arranged, site.fixture);
   });
+
+  it('agentready-events sweep keeps audit records for AUDIT_RETENTION_DAYS days', async () => {
+    const site = await openSite();
+    const arranged = await arrange(site.app, site.clock, site.fixture);
+    // 101 days: the evidence of 100 days ago is still within it.
+    const kept = await runSweepCommand(site.fixture.url, { AUDIT_RETENTION_DAYS: '101' });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(JSON.parse(kept.stdout)).toMatchObject({ swept: { auditRecords: 0 } });
+    expect(await auditCounts(site.fixture, Date.now() - 90 * DAY)).toEqual(arranged.audit);
+    const swept = await runSweepCommand(site.fixture.url, { AUDIT_RETENTION_DAYS: '99' });
+    expect(JSON.parse(swept.stdout)).toMatchObject({ swept: { auditRecords: arranged.audit.old } });
+    expect(await auditCounts(site.fixture, Date.now() - 90 * DAY)).toMatchObject({ old: 0 });
+  });
 });
 
-/** Runs `agentready-events sweep` as an operator's cron job does, on `databaseUrl`. */
-function runSweepCommand(databaseUrl: string): Promise<EventsCommandRun> {
-  return runEventsCommand(['sweep'], { DATABASE_URL: databaseUrl });
+describe('agentready-events sweep with a retention it cannot take', () => {
+  it('says what AUDIT_RETENTION_DAYS must be, exits 2 and opens no database', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'events-sweep-'));
+    try {
+      const url = `file:${join(folder, 'events.sqlite')}`;
+      for (const refused of ['0', 'ninety']) {
+        const ran = await runSweepCommand(url, { AUDIT_RETENTION_DAYS: refused });
+        expect(ran.code, ran.stdout).toBe(2);
+        expect(ran.stderr.trim()).toBe('AUDIT_RETENTION_DAYS must be a whole number from 1 to 36500.');
+        expect(ran.stdout).toBe('');
+      }
+      expect(readdirSync(folder)).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Runs `agentready-events sweep` as an operator's cron job does, on `databaseUrl`, with `env` besides. */
+function runSweepCommand(databaseUrl: string, env: Record<string, string> = {}): Promise<EventsCommandRun> {
+  return runEventsCommand(['sweep'], { DATABASE_URL: databaseUrl, ...env });
 }

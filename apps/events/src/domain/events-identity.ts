@@ -25,7 +25,8 @@ import {
 } from 'agentready/identity';
 import { sweepExpiredOAuth, type OAuthTables } from 'agentready/oauth/migrations';
 import type { EventsDatabase } from '../store/schema.ts';
-import { createIdempotencyLedger } from 'agentready/runtime';
+import { createIdempotencyLedger, sweepAuditRecords } from 'agentready/runtime';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from 'agentready/settings';
 import { withConfirmableStores, type EventsContext } from './events-context.ts';
 import { joinSavedEvents } from './saved-events.ts';
 
@@ -55,19 +56,28 @@ export type EventsIdentity = {
    * other sessions: UNAUTHENTICATED (currentPassword), INVALID_INPUT (newPassword).
    */
   changePassword(accountId: number, sessionId: number, request: { currentPassword: string; newPassword: string }): Promise<IdentityResult<{ endedSessions: number }>>;
-  /** Deletes expired sessions, access tokens, confirmation tokens, drafts, idempotency records and OAuth artifacts (codes, tokens, grants). */
+  /**
+   * Deletes expired sessions, access tokens, confirmation tokens, drafts,
+   * idempotency records and OAuth artifacts (codes, tokens, grants), and the
+   * audit records older than the retention (in batches, agentready/runtime `sweepAuditRecords`).
+   */
   sweep(): Promise<EventsSweepReport>;
 };
 
 /** What a sweep removed. */
-export type EventsSweepReport = IdentitySweepReport & { confirmationTokens: number; drafts: number; idempotencyRecords: number; oauthArtifacts: number };
+export type EventsSweepReport = IdentitySweepReport & { confirmationTokens: number; drafts: number; idempotencyRecords: number; oauthArtifacts: number; auditRecords: number };
 
 /**
  * Binds identity to `ctx`.
  *
  * @param lifetimes session lifetimes (default {@link DEFAULT_SESSION_LIFETIMES}: 7 days idle, 30 in all).
+ * @param auditRetentionDays how many whole days the sweep keeps audit records (AUDIT_RETENTION_DAYS; default 90).
  */
-export function createEventsIdentity(ctx: EventsContext, lifetimes: SessionLifetimes = DEFAULT_SESSION_LIFETIMES): EventsIdentity {
+export function createEventsIdentity(
+  ctx: EventsContext,
+  lifetimes: SessionLifetimes = DEFAULT_SESSION_LIFETIMES,
+  auditRetentionDays: number = DEFAULT_AUDIT_RETENTION_DAYS,
+): EventsIdentity {
   const identity: IdentityContext = { db: ctx.db as unknown as Kysely<IdentityTables>, now: ctx.now };
   const join = (trx: Kysely<IdentityTables>, link: { sessionId: number; accountId: number }) =>
     joinSavedEvents(trx as unknown as Kysely<EventsDatabase>, link);
@@ -95,7 +105,8 @@ export function createEventsIdentity(ctx: EventsContext, lifetimes: SessionLifet
     async sweep() {
       const report = await sweepExpiredIdentity(identity, lifetimes);
       const oauthArtifacts = await sweepExpiredOAuth(ctx.db as unknown as Kysely<OAuthTables>, ctx.now());
-      return { ...report, ...(await sweepEventsLeftovers(ctx)), oauthArtifacts };
+      const auditRecords = await sweepAuditRecords(ctx.db, { now: ctx.now(), retentionDays: auditRetentionDays });
+      return { ...report, ...(await sweepEventsLeftovers(ctx)), oauthArtifacts, auditRecords };
     },
   };
 }

@@ -81,6 +81,8 @@ export type EventsAppOptions = {
   oauth?: OAuthAuthorizationServer;
   /** How long sessions last. Default: 7 days without a request, 30 days in all. */
   sessionLifetimes?: SessionLifetimes;
+  /** How many whole days `identity.sweep()` keeps each call's audit record (AUDIT_RETENTION_DAYS). Default: 90. */
+  auditRetentionDays?: number;
   /**
    * Rate limits. `toolCalls`: tool calls per principal (its account, else its
    * session or token, else the caller's address) per window, on every surface
@@ -157,7 +159,7 @@ export type EventsApp = Hono<EventsEnv> & {
 export function createEventsApp(options: EventsAppOptions): EventsApp {
   const { db, now, logger, oauth } = options;
   const services = createEventsServices({ db, now });
-  const identity = createEventsIdentity({ db, now }, options.sessionLifetimes);
+  const identity = createEventsIdentity({ db, now }, options.sessionLifetimes, options.auditRetentionDays);
   const siteUrl = options.mcp?.siteUrl;
   const calls = createCallDrain();
   const app = new Hono<EventsEnv>();

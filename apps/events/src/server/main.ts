@@ -23,6 +23,8 @@
  * IDEMPOTENCY_LEASE_SECONDS (default 30): how long a registration or
  * cancellation in progress holds its idempotency key; a retry with the key
  * after that takes the work over (its process died mid-commit).
+ * AUDIT_RETENTION_DAYS (default 90, from 1 to 36500): how many days each
+ * call's audit record is kept; the sweep deletes older ones.
  */
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -37,7 +39,7 @@ import type { OAuthAuthorizationServer } from 'agentready/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { createEventsOAuth } from './oauth-consent.ts';
 import { superviseSiteProcess } from 'agentready/runtime';
-import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts } from 'agentready/settings';
+import { AUDIT_RETENTION_DAYS_RANGE, readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 
 const logger = pino({ name: 'agentready-events' });
 const port = Number(process.env.PORT || 3000);
@@ -73,6 +75,7 @@ if (!Number.isSafeInteger(leaseSeconds) || leaseSeconds < 1) {
   logger.fatal({ IDEMPOTENCY_LEASE_SECONDS: process.env.IDEMPOTENCY_LEASE_SECONDS }, 'IDEMPOTENCY_LEASE_SECONDS must be a whole number of seconds, at least 1');
   process.exit(2);
 }
+const auditRetentionDays = wholeNumberSetting(logger, 'AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_RANGE);
 // Counts in Redis when REDIS_URL is set; a Redis that is away lets tool calls through (logged).
 const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
 redis?.on('error', (error) => logger.warn({ err: error }, 'Redis for rate limits is unreachable'));
@@ -112,6 +115,7 @@ const app = createEventsApp({
   now: () => new Date(),
   logger,
   idempotency: { leaseMs: leaseSeconds * 1000 },
+  auditRetentionDays,
   mcp: { allowedHostnames, ...(siteUrl !== undefined && { siteUrl }) },
   rateLimits: {
     toolCalls: toolCallsPerMinute === 0 ? false : { points: toolCallsPerMinute, durationSeconds: 60 },

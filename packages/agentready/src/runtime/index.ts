@@ -19,8 +19,8 @@ export type {
   Surface,
   ToolOperation,
 } from './pipeline.ts';
-export { createDatabaseAuditSink } from './audit-log.ts';
-export type { AuditEvidence, AuditSink } from './audit-log.ts';
+export { createDatabaseAuditSink, sweepAuditRecords, auditTableBytes, AUDIT_SWEEP_BATCH_SIZE } from './audit-log.ts';
+export type { AuditEvidence, AuditSink, AuditSweepOptions } from './audit-log.ts';
 export { listActivity, listActivityClients, findJourney, isTraceId, formatActivityCursor, parseActivityCursor } from './activity.ts';
 export type { ActivityEntry, JourneyEntry, ActivityCursor, ActivityQuery, ActivityPage, ActivityClient } from './activity.ts';
 export { summarizeInput } from './input-summary.ts';

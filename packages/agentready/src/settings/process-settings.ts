@@ -1,9 +1,11 @@
 /**
  * @module Settings a site's processes read from their environment the same
  * way (the web server and the stdio MCP server alike): the site's public
- * address (SITE_URL) and the shutdown grace period (SHUTDOWN_GRACE_MS).
+ * address (SITE_URL), the shutdown grace period (SHUTDOWN_GRACE_MS) and how
+ * long audit records are kept (AUDIT_RETENTION_DAYS).
  * Each answer is the value or the problem in one sentence for the operator.
  */
+import type { WholeNumberRange } from './whole-number-settings.ts';
 
 /** {@link readSiteUrl}'s answer: the origin (or none given), or why the value is refused. */
 export type SiteUrlSetting = { ok: true; siteUrl: string | undefined } | { ok: false; problem: string };
@@ -67,3 +69,17 @@ export function readAllowedHostnames(siteUrl: string | undefined, allowedHosts: 
 export function wantsDemoAccounts(demoAccounts: string | undefined, siteUrl: string | undefined): boolean {
   return demoAccounts === 'on' || (demoAccounts !== 'off' && siteUrl === undefined);
 }
+
+/** How many days audit records are kept when AUDIT_RETENTION_DAYS is not set. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+
+/**
+ * AUDIT_RETENTION_DAYS, how many whole days a site keeps each call's audit
+ * record before its sweep deletes it (agentready/runtime, `sweepAuditRecords`):
+ * {@link DEFAULT_AUDIT_RETENTION_DAYS} when unset or empty, otherwise from 1
+ * to 36,500 (a hundred years, for a site that must keep evidence "for good").
+ * Read it with `wholeNumberSetting(log, 'AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_RANGE)`
+ * at start-up, which refuses any other value (exit code 2: "AUDIT_RETENTION_DAYS
+ * must be a whole number from 1 to 36500.").
+ */
+export const AUDIT_RETENTION_DAYS_RANGE: WholeNumberRange = { fallback: DEFAULT_AUDIT_RETENTION_DAYS, min: 1, max: 36_500 };

@@ -1,6 +1,7 @@
 /**
  * @module The toolkit's own tables, one migration set for SQLite and PostgreSQL:
- * audit evidence (docs/architecture.md, "One call's path") and rate-limit counts. Apps run it before their own
+ * audit evidence (docs/architecture.md, "One call's path"; swept after its
+ * retention through an index on its time) and rate-limit counts. Apps run it before their own
  * set, under the migration table `agentready_migration`.
  */
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
@@ -271,6 +272,16 @@ export const runtimeMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('agentready_audit_record').dropColumn('capability').execute();
+    },
+  },
+  '2026-12-01-005-audit-record-age': {
+    // The sweep deletes records older than the retention oldest first (runtime/audit-log.ts, sweepAuditRecords):
+    // this index finds them without reading the rest, and leaves nothing to do when there are none.
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('agentready_audit_record_occurred_at').on('agentready_audit_record').column('occurred_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('agentready_audit_record_occurred_at').execute();
     },
   },
 };
