@@ -1,18 +1,21 @@
 /**
  * agentready/mcp with a small catalog of its own, through the official client:
  * in memory for the tool server, through the endpoint's fetch handler for
- * the HTTP rules (Host, Origin, bearer token), and as a child process on
- * stdio for what `close()` leaves behind. The Events app's tests cover
+ * the HTTP rules (Host, Origin, bearer token), on Node's HTTP server for how
+ * bodies are read, and as a child process on stdio for what `close()` leaves behind. The Events app's tests cover
  * the same adapter over real HTTP and stdio.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { serve } from '@hono/node-server';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool, fail, succeed, untrustedText } from '../src/contract/index.ts';
 import { CONFIRMATION_PAGE_META_KEY, createMcpHttpEndpoint, createMcpToolServer, toolResultText, type McpToolServerOptions } from '../src/mcp/index.ts';
@@ -441,6 +444,76 @@ describe('createMcpHttpEndpoint', () => {
     await answering.catch(() => undefined);
     await served.close();
     expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['find_book', 'SUCCESS']]);
+  });
+});
+
+describe('createMcpHttpEndpoint on Node\'s HTTP server', () => {
+  /** The endpoint served by @hono/node-server on a loopback port, as a site serves it; its URL and how to stop it. */
+  async function served(evidence: AuditEvidence[]) {
+    const endpoint = createMcpHttpEndpoint(libraryOptions(evidence));
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const listening = serve({ fetch: (request) => endpoint.fetch(request), hostname: '127.0.0.1', port: 0 }, () => resolve(listening));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    return {
+      url,
+      async stop() {
+        await endpoint.close();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  /** POSTs `body` to `url` as raw HTTP, with a Content-Length or, when `chunked`, none; answers the status and body. */
+  function post(url: string, body: string, options: { chunked?: boolean; contentLength?: number } = {}): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (!options.chunked) headers['content-length'] = options.contentLength ?? Buffer.byteLength(body);
+    return new Promise((resolve, reject) => {
+      const sent = httpRequest(url, { method: 'POST', headers }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      });
+      sent.on('error', reject);
+      if (options.contentLength === undefined || options.contentLength <= Buffer.byteLength(body)) sent.end(body);
+      else sent.end();
+    });
+  }
+
+  it('reads a body of declared length once, from the request itself, and answers every other body as the SDK does', async () => {
+    const evidence: AuditEvidence[] = [];
+    const site = await served(evidence);
+    const clone = vi.spyOn(Request.prototype, 'clone');
+    try {
+      const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'find_book', arguments: { book_id: 'b-1' } } });
+      const found = await post(site.url, call);
+      expect(found.status).toBe(200);
+      expect(found.text).toContain('Dune\\" [b-1] is on the shelf.');
+      // No copy of the request was made to read its body: not by the endpoint, not by the SDK.
+      expect(clone).not.toHaveBeenCalled();
+
+      const chunked = await post(site.url, call, { chunked: true });
+      expect(chunked.status).toBe(200);
+      expect(chunked.text).toContain('Dune\\" [b-1] is on the shelf.');
+
+      const notJson = await post(site.url, '{"jsonrpc": "2.0", "id": 8, "method": ');
+      expect(notJson.status).toBe(400);
+      expect(JSON.parse(notJson.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      const empty = await post(site.url, '');
+      expect(empty.status).toBe(400);
+      expect(JSON.parse(empty.text)).toMatchObject({ error: { code: -32700 } });
+
+      // Over the SDK's limit by its Content-Length alone: refused before a byte of it is read.
+      const tooLarge = await post(site.url, call, { contentLength: 5_000_000 });
+      expect(tooLarge.status).toBe(413);
+      expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([
+        ['find_book', 'SUCCESS'],
+        ['find_book', 'SUCCESS'],
+      ]);
+    } finally {
+      await site.stop();
+    }
   });
 });
 

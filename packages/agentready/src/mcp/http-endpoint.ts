@@ -22,7 +22,7 @@ import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal } from '../contract/effects.ts';
 import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
 import { BATCH_REFUSAL, recordRefusedToolCalls } from './message-refusals.ts';
-import { appWidgetsOf, confirmationPageElicitationOf, createMcpToolServer, refuseSiteOnlyCatalog, type McpToolServerOptions } from './tool-server.ts';
+import { prepareMcpToolServer, preparedToolServer, type McpToolServerOptions } from './tool-server.ts';
 
 /** Options of {@link createMcpHttpEndpoint}. */
 export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOptions<T> & {
@@ -135,16 +135,15 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
   const configuredOrigins = new Set([...(options.siteUrl !== undefined ? [options.siteUrl] : []), ...(options.allowedOrigins ?? [])].map(webOriginOf));
   const verify = options.verifyAccessToken ?? (async () => null);
   const resourceMetadataOption = options.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: options.resourceMetadataUrl } : {};
-  // A site-only catalog, a bad signing key or widgets that do not fit stop the endpoint here, not each request.
-  refuseSiteOnlyCatalog(options.catalog);
-  confirmationPageElicitationOf(options);
-  appWidgetsOf(options);
+  // A site-only catalog, a bad signing key or widgets that do not fit stop the endpoint here, not each request;
+  // what every request's server shares (listing, schemas, widgets, elicitation) is derived here, once.
+  const prepared = prepareMcpToolServer(options);
   const handler = createMcpHandler(
     (context) => {
       const principal = principalOf(context.authInfo);
       // Only requests whose Host passed the allowlist get here, so their origin is one of ours.
       const siteUrl = options.siteUrl ?? (context.requestInfo ? new URL(context.requestInfo.url).origin : undefined);
-      return createMcpToolServer({ ...options, ...(siteUrl !== undefined && { siteUrl }) }, async () => principal);
+      return preparedToolServer(prepared, async () => principal, siteUrl);
     },
     { legacy: 'stateless', ...(options.onError && { onerror: options.onError }) },
   );
@@ -191,7 +190,7 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
   return {
     async fetch(request) {
       const body = await requestBodyOf(request);
-      const response = await answer(request, body);
+      const response = await answer(body.request, body);
       // A refused request ran nothing; the tool calls it carried still leave their evidence.
       if (REFUSED_BEFORE_ANY_SERVER.has(response.status) && body.read) await recordRefusedToolCalls(options.pipeline, body.parsed, response.status);
       return response;
@@ -289,25 +288,75 @@ function bearerTokenOf(authorization: string): string {
   return token;
 }
 
-/** A POSTed body as read once: `json` when its content type says JSON (only then does the SDK get it parsed). */
-type RequestBody = { read: true; parsed: unknown; json: boolean } | { read: false; parsed?: undefined };
+/**
+ * A POSTed body as read once: `json` when its content type says JSON (only
+ * then does the SDK get it parsed), and the request to hand on, whose body the
+ * SDK can still read when it has to (one it could not parse, a request it refuses before).
+ */
+type RequestBody = { request: Request } & ({ read: true; parsed: unknown; json: boolean } | { read: false; parsed?: undefined });
 
 /**
  * Reads a POSTed body once and parses it as JSON, so a batch is refused
  * before anything runs, the tool calls of a refused request can be recorded,
  * and the SDK gets the parsed body instead of reading it again. A body it
- * cannot read (not JSON, too large, empty) is left to the SDK, which answers
- * it; the request is read through a clone, so it can.
+ * cannot use (not JSON, empty, unreadable) is left to the SDK, which answers it.
+ *
+ * A body whose `Content-Length` is within the SDK's limit is read from the
+ * request itself, without copying the request (on Node's HTTP server,
+ * `@hono/node-server` then reads it straight from the socket); when the SDK
+ * must read it after all, it gets a request with the same headers and that
+ * text. A declared length over the limit is not read (the SDK answers 413 from
+ * the header); a body of no declared length (chunked) is read from a copy, up
+ * to the limit, so the request stays whole for the SDK.
  */
 async function requestBodyOf(request: Request): Promise<RequestBody> {
-  if (request.method !== 'POST') return { read: false };
+  if (request.method !== 'POST') return { request, read: false };
+  const declared = request.headers.get('content-length');
+  if (declared === null || !/^\d+$/.test(declared)) return requestBodyOfCopy(request);
+  if (Number(declared) > DEFAULT_MAX_REQUEST_BODY_SIZE) return { request, read: false };
+  let text: string;
+  try {
+    text = await request.text();
+  } catch (error) {
+    // The client went away mid-body: the SDK answers a body it cannot read as it always does.
+    return { request: requestWithBody(request, new ReadableStream({ start: (controller) => controller.error(error) })), read: false };
+  }
+  const parsed = parsedJson(text);
+  if (parsed === undefined) return { request: requestWithBody(request, text), read: false };
+  return { request, read: true, parsed: parsed.value, json: isJsonContentType(request.headers.get('content-type')) };
+}
+
+/** {@link requestBodyOf} for a body of no declared length: read through a clone, up to the SDK's limit. */
+async function requestBodyOfCopy(request: Request): Promise<RequestBody> {
   try {
     const body = await readRequestBody(request.clone(), DEFAULT_MAX_REQUEST_BODY_SIZE);
-    if (body.tooLarge || body.text === '') return { read: false };
-    return { read: true, parsed: JSON.parse(body.text) as unknown, json: isJsonContentType(request.headers.get('content-type')) };
+    const parsed = body.tooLarge ? undefined : parsedJson(body.text);
+    if (parsed === undefined) return { request, read: false };
+    return { request, read: true, parsed: parsed.value, json: isJsonContentType(request.headers.get('content-type')) };
   } catch {
-    return { read: false };
+    return { request, read: false };
   }
+}
+
+/** The JSON value of a body's text, or undefined when it is empty or not JSON. */
+function parsedJson(text: string): { value: unknown } | undefined {
+  if (text === '') return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `request` again, with `body` in place of the one already read. */
+function requestWithBody(request: Request, body: string | ReadableStream<Uint8Array>): Request {
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+    ...(typeof body !== 'string' && { duplex: 'half' }),
+  } as RequestInit);
 }
 
 function principalOf(authInfo: AuthInfo | undefined): Principal | null {

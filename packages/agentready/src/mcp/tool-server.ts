@@ -123,12 +123,54 @@ export type PrincipalSource = PrincipalLookup;
  * const server = createMcpToolServer({ serverInfo: { name: 'events', version: '1.0.0' }, catalog, pipeline }, async () => principal);
  */
 export function createMcpToolServer<T extends ToolContract>(options: McpToolServerOptions<T>, principalOf: PrincipalSource): Server {
+  return preparedToolServer(prepareMcpToolServer(options), principalOf, options.siteUrl);
+}
+
+/**
+ * What every server built from the same options shares, derived once: the
+ * options, the tools' listing and output schemas (zod to JSON Schema), the
+ * widgets checked and prepared, the result describers, the confirmation page
+ * elicitation and the site's name. The HTTP endpoint, which builds a server
+ * per request, prepares this when it is made and only builds the server per request.
+ */
+export type PreparedMcpToolServer<T extends ToolContract> = {
+  options: McpToolServerOptions<T>;
+  listing: Tool[];
+  outputSchemas: Map<string, JsonSchemaObject>;
+  widgets: ServedAppWidgets | null;
+  describers: Record<string, ((data: never, result: never) => string) | undefined>;
+  confirmationPage: ConfirmationPageElicitation | null;
+  siteName: string;
+};
+
+/**
+ * Checks and derives, once, what every server built from `options` shares
+ * ({@link PreparedMcpToolServer}); {@link preparedToolServer} builds a server from it.
+ *
+ * @throws Error when the catalog is site-only, or `widgets` do not fit it (as {@link createMcpToolServer}).
+ * @throws RangeError when `confirmationPageElicitation.stateKey` is shorter than 32 bytes.
+ */
+export function prepareMcpToolServer<T extends ToolContract>(options: McpToolServerOptions<T>): PreparedMcpToolServer<T> {
   refuseSiteOnlyCatalog(options.catalog);
   const { listing, outputSchemas } = listingOf(options.catalog);
-  const widgets = appWidgetsOf(options);
-  const describers = (options.describeResults ?? {}) as Record<string, ((data: never, result: never) => string) | undefined>;
-  const confirmationPage = confirmationPageElicitationOf(options);
-  const siteName = options.serverInfo.title ?? options.serverInfo.name;
+  return {
+    options,
+    listing,
+    outputSchemas,
+    widgets: appWidgetsOf(options),
+    describers: (options.describeResults ?? {}) as PreparedMcpToolServer<T>['describers'],
+    confirmationPage: confirmationPageElicitationOf(options),
+    siteName: options.serverInfo.title ?? options.serverInfo.name,
+  };
+}
+
+/**
+ * One MCP server from what {@link prepareMcpToolServer} prepared, answering
+ * as {@link createMcpToolServer} describes; `siteUrl` (default: none) makes
+ * `confirmationUrl` paths absolute for this server's calls.
+ */
+export function preparedToolServer<T extends ToolContract>(prepared: PreparedMcpToolServer<T>, principalOf: PrincipalSource, siteUrl: string | undefined): Server {
+  const { options, listing, outputSchemas, widgets, describers, confirmationPage, siteName } = prepared;
 
   const server = new AuditedToolCallServer(
     options.serverInfo,
@@ -137,7 +179,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
       ...(options.instructions !== undefined && { instructions: options.instructions }),
     },
     (request) =>
-      options.pipeline.recordRefusal(toolCallOf(request.params, principalOf, options.siteUrl), {
+      options.pipeline.recordRefusal(toolCallOf(request.params, principalOf, siteUrl), {
         code: 'INVALID_INPUT',
         message: 'The request is not a valid tools/call request.',
       }),
@@ -151,7 +193,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
   server.setRequestHandler('tools/call', { params: toolCallParams }, async function callTool(params, ctx): Promise<CallToolResult | InputRequiredResult> {
     const { name } = params;
     const contract = options.catalog.get(name);
-    const call = toolCallOf(params, principalOf, options.siteUrl);
+    const call = toolCallOf(params, principalOf, siteUrl);
     if (!contract) {
       await options.pipeline.recordRefusal(call, { code: 'NOT_FOUND', message: 'No tool has that name.' });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
@@ -165,7 +207,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
     const resumed = confirmationPage && retried ? await confirmationPage.resume(pageCall, ctx) : undefined;
     if (resumed) return answer(resumed.envelope, resumed.page);
 
-    const envelope = withAbsoluteConfirmationUrl(await invokeWithProgress(options, { ...call, input }, ctx), options.siteUrl);
+    const envelope = withAbsoluteConfirmationUrl(await invokeWithProgress(options, { ...call, input }, ctx), siteUrl);
     // Asked once per call: a retry whose state did not verify is answered as it is, so a client is never asked in a loop.
     if (!confirmationPage || retried) return answer(envelope);
     const message = `${siteName}: your agent used "${contract.title}". Review it on the site's own page and confirm there if it is right; nothing is done until you do.`;
