@@ -81,13 +81,18 @@ describe('SQLite statements prepared once', () => {
     const added = await db.insertInto('note').values({ id: 6, body: 'sixth', at_ms: 6000 }).executeTakeFirstOrThrow();
     expect(added.insertId).toBe(6n);
     expect((await db.insertInto('note').values({ id: 7, body: 'seventh', at_ms: 7000 }).executeTakeFirstOrThrow()).insertId).toBe(7n);
-    const removed = await db.deleteFrom('note').where('id', 'in', [6, 7, 8]).executeTakeFirstOrThrow();
-    expect(removed.numDeletedRows).toBe(2n);
+    // An insert that returns rows runs as a reader, each time with its own row.
+    for (const id of [8, 9]) {
+      expect(await db.insertInto('note').values({ id, body: `note ${id}`, at_ms: 0 }).returning(['id', 'body']).executeTakeFirstOrThrow()).toEqual({ id, body: `note ${id}` });
+    }
+    const removed = await db.deleteFrom('note').where('id', 'in', [6, 7, 8, 9]).executeTakeFirstOrThrow();
+    expect(removed.numDeletedRows).toBe(4n);
     expect(await db.selectFrom('note').select('body').orderBy('id').execute()).toEqual(
       ['first', 'second', 'note 3', 'note 4', 'note 5'].map((body) => ({ body })),
     );
     expect(prepared.filter((source) => source.startsWith('update'))).toHaveLength(1);
-    expect(prepared.filter((source) => source.startsWith('insert'))).toHaveLength(1);
+    expect(prepared.filter((source) => source.startsWith('insert') && !source.includes('returning'))).toHaveLength(1);
+    expect(prepared.filter((source) => source.includes('returning'))).toHaveLength(1);
   });
 
   it('runs a kept statement in a transaction that rolls back and in one that commits, and outside both', async () => {
