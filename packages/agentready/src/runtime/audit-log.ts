@@ -109,7 +109,7 @@ export type AuditSweepOptions = {
   batchSize?: number;
 };
 
-/** How many audit records one statement of a sweep deletes at most (about 260 bytes each: a few milliseconds of writing). */
+/** How many audit records one statement of a sweep deletes at most; each batch commits before the next begins. */
 export const AUDIT_SWEEP_BATCH_SIZE = 1_000;
 
 const DAY_MS = 24 * 60 * 60_000;
