@@ -21,15 +21,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { launchWebMcpChromium } from 'agentready/testing';
 import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
-import { build, type Rollup } from 'vite';
 import { createEventsApp } from '../apps/events/src/server/create-events-app.ts';
 import { prepareEventsDatabase } from '../apps/events/src/store/prepare-database.ts';
+import { addSizes, buildEventsClient, REPO, sizeOf, type BuiltClient, type Size } from './client-build.ts';
+import { median } from './measure.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
 const EVENT_PATH = '/events/evt-webmcp-intro';
@@ -43,24 +43,7 @@ const ROUTES: ReadonlyArray<[string, string]> = [
   ['connect', '/connect'],
   ['not found', '/no-such-page'],
 ];
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const VITE_CONFIG = join(REPO, 'apps/events/vite.config.ts');
-
-type Size = { raw: number; gzip: number };
-type BuiltClient = { chunks: Rollup.OutputChunk[]; css: Size };
-
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
-const sizeOf = (text: string | Uint8Array): Size => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text).length });
-const addSizes = (sizes: Size[]): Size => sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip }), { raw: 0, gzip: 0 });
-
-/** `vite build` of the site into `outDir`; the JS chunks and the CSS it wrote. */
-async function buildClient(outDir: string): Promise<BuiltClient> {
-  const result = await build({ configFile: VITE_CONFIG, logLevel: 'silent', mode: 'production', build: { outDir, emptyOutDir: true } });
-  const outputs = (Array.isArray(result) ? result : [result as Rollup.RollupOutput]).flatMap((each) => each.output);
-  const chunks = outputs.filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
-  const css = addSizes(outputs.filter((item) => item.type === 'asset' && item.fileName.endsWith('.css')).map((item) => sizeOf((item as Rollup.OutputAsset).source)));
-  return { chunks, css };
-}
 
 /** A module's name for people: the package for node_modules, else the path from the repository. */
 function moduleName(id: string): string {
@@ -143,10 +126,8 @@ async function paintOnce(browser: Browser, url: string, blockScripts: boolean): 
 function summary(values: Array<number | null>): string {
   const known = values.filter((value): value is number => value !== null).sort((a, b) => a - b);
   if (known.length === 0) return 'no paint';
-  const middle = Math.floor(known.length / 2);
-  const median = known.length % 2 === 1 ? known[middle]! : (known[middle - 1]! + known[middle]!) / 2;
   const missing = values.length - known.length;
-  return `${median.toFixed(0)} ms (${known[0]!.toFixed(0)}–${known.at(-1)!.toFixed(0)})${missing > 0 ? `, ${missing} without` : ''}`;
+  return `${median(known).toFixed(0)} ms (${known[0]!.toFixed(0)}–${known.at(-1)!.toFixed(0)})${missing > 0 ? `, ${missing} without` : ''}`;
 }
 
 async function printPaints(browser: Browser, origin: string): Promise<void> {
@@ -166,7 +147,7 @@ async function printPaints(browser: Browser, origin: string): Promise<void> {
 const folder = mkdtempSync(join(tmpdir(), 'agentready-bench-web-'));
 try {
   const webRoot = join(folder, 'web');
-  const client = await buildClient(webRoot);
+  const client = await buildEventsClient(webRoot);
   printBuild(client);
 
   const now = () => new Date();
