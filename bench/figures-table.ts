@@ -4,7 +4,7 @@
  * (docs/benchmarks.md says what each row means).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, platform, totalmem } from 'node:os';
+import { cpus, loadavg, platform, totalmem } from 'node:os';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import type { CallTimings } from './measure.ts';
@@ -115,7 +115,8 @@ export function tableLines(rows: readonly FigureRow[]): string[] {
 export type BenchResults = {
   startedAt: string;
   finishedAt: string;
-  machine: { cpus: number; cpuModel: string; memoryBytes: number; platform: string; node: string };
+  /** `loadAverage`: the 1, 5 and 15-minute load averages when the run ended (other work on the machine skews timings). */
+  machine: { cpus: number; cpuModel: string; memoryBytes: number; platform: string; node: string; loadAverage: number[] };
   /** The command's settings (sizes, quick…), as it read them. */
   settings: Record<string, unknown>;
   /** The sections run, by id, with their titles. */
@@ -131,7 +132,14 @@ export type BenchResults = {
  */
 export function writeResults(folder: string, results: Omit<BenchResults, 'machine'>): string {
   mkdirSync(folder, { recursive: true });
-  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), platform: platform(), node: process.version };
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryBytes: totalmem(),
+    platform: platform(),
+    node: process.version,
+    loadAverage: loadavg().map((load) => Number(load.toFixed(2))),
+  };
   const file = join(folder, `bench-${results.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify({ ...results, machine }, null, 2)}\n`);
   return file;

@@ -5,8 +5,8 @@
  * whole catalog (every call reads the provider's product list, pages of 100),
  * and checkout creations per second (prepare_checkout, then
  * create_checkout_session with the widget's token and a new key). Run with
- * `npm run bench:giftgenius` (and with `npm run bench`, after the Events
- * figures); it prints figures and asserts nothing.
+ * `npm run bench:giftgenius`; it prints figures and asserts nothing. These
+ * figures have no baseline of their own, so they stay out of `npm run bench`'s table.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { createProviderClient } from '../apps/giftgenius/src/provider/provider-c
 import { startProviderStandIn } from '../apps/giftgenius/src/provider/provider-main.ts';
 import { prepareGiftGeniusDatabase } from '../apps/giftgenius/src/store/prepare-database.ts';
 import { createGiftGeniusPipeline } from '../apps/giftgenius/src/tools/giftgenius-pipeline.ts';
+import { timeCalls } from './measure.ts';
 
 const CALLS = 200;
 const CHECKOUTS = 100;
@@ -30,10 +31,6 @@ const QUERIES: Array<[label: string, input: Record<string, unknown>]> = [
   ['child of 8, three interests', { recipient: { relationship: 'child', age: 8 }, interests: ['science', 'lego', 'puzzles'], currency: 'EUR' }],
   ['no match (budget too low)', { recipient: { relationship: 'colleague' }, interests: ['coffee'], budget: { max: 2 } }],
 ];
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 const folder = mkdtempSync(join(tmpdir(), 'agentready-bench-giftgenius-'));
 const provider = await startProviderStandIn({ port: 0, secretKey: KEY });
@@ -51,18 +48,16 @@ const catalogSize = (await shop.listProducts()).length;
 
 const rows: string[][] = [];
 for (const [label, input] of QUERIES) {
-  for (let warm = 0; warm < 10; warm += 1) await pipeline.invoke({ tool: 'suggest_gifts', input, principal, surface: 'mcp' });
-  const timings: number[] = [];
   let found = 0;
-  for (let call = 0; call < CALLS; call += 1) {
-    const started = performance.now();
-    const result = await pipeline.invoke({ tool: 'suggest_gifts', input, principal, surface: 'mcp' });
-    timings.push(performance.now() - started);
-    if (!result.ok) throw new Error(`suggest_gifts failed: ${result.message}`);
-    found = (result.data as { gifts: unknown[] }).gifts.length;
-  }
-  timings.sort((a, b) => a - b);
-  rows.push([label, String(found), percentile(timings, 50).toFixed(2), percentile(timings, 95).toFixed(2), (1000 / (timings.reduce((a, b) => a + b, 0) / CALLS)).toFixed(0)]);
+  const timings = await timeCalls(
+    async () => {
+      const result = await pipeline.invoke({ tool: 'suggest_gifts', input, principal, surface: 'mcp' });
+      if (!result.ok) throw new Error(`suggest_gifts failed: ${result.message}`);
+      found = (result.data as { gifts: unknown[] }).gifts.length;
+    },
+    { calls: CALLS, warmUp: 10 },
+  );
+  rows.push([label, String(found), timings.p50.toFixed(2), timings.p95.toFixed(2), (1000 / timings.mean).toFixed(0)]);
 }
 
 const gifts = (await shop.listProducts()).filter((product) => product.active && product.stock > 10).map((product) => product.id);

@@ -4,7 +4,9 @@
  * real `/mcp` (stateless, so a fresh server per request), for a 2025-11-25 and
  * a 2026-07-28 client, and stdio to `agentready-events mcp`. The same call
  * straight through the pipeline is the baseline. Run with `npm run bench:mcp`;
- * it prints a table of figures and asserts nothing.
+ * it prints a table of figures and asserts nothing (`npm run bench` has the
+ * in-memory and HTTP figures beside their baselines; this adds stdio and
+ * both protocol revisions). The site runs without its tool-call limit.
  *
  * The calls are `search_events({keyword: "WebMCP"})` (read, no principal) and
  * `save_event` of an event already saved (write, a token's principal): 36
@@ -24,25 +26,22 @@ import { createEventsServices } from '../apps/events/src/domain/events-services.
 import { createEventsApp } from '../apps/events/src/server/create-events-app.ts';
 import { prepareEventsDatabase } from '../apps/events/src/store/prepare-database.ts';
 import { createEventsPipeline } from '../apps/events/src/tools/events-pipeline.ts';
+import { timeCalls } from './measure.ts';
 
 const CALLS = 200;
 const EVENT = 'evt-webmcp-intro';
 const EVENTS_BIN = fileURLToPath(new URL('../apps/events/bin/agentready-events.mjs', import.meta.url));
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+/** Times `call` (measure.ts): 10 warm-up calls, then {@link CALLS}; p50, p95 and calls per second. */
+async function measure(call: () => Promise<unknown>): Promise<{ p50: number; p95: number; perSecond: number }> {
+  const timings = await timeCalls(call, { calls: CALLS, warmUp: 10 });
+  return { p50: timings.p50, p95: timings.p95, perSecond: 1000 / timings.mean };
 }
 
-async function measure(call: () => Promise<unknown>): Promise<{ p50: number; p95: number; perSecond: number }> {
-  for (let warm = 0; warm < 10; warm += 1) await call();
-  const timings: number[] = [];
-  for (let index = 0; index < CALLS; index += 1) {
-    const started = performance.now();
-    await call();
-    timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  return { p50: percentile(timings, 50), p95: percentile(timings, 95), perSecond: 1000 / (timings.reduce((a, b) => a + b, 0) / CALLS) };
+/** Calls a tool through `client`; an error result throws, so a refusal is never timed as a call. */
+async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<void> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} answered an error: ${JSON.stringify(result.structuredContent ?? result.content)}`);
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'agentready-bench-mcp-'));
@@ -60,7 +59,8 @@ if (!created.ok) throw new Error('could not create the bench token');
 const { token } = created.value;
 await services.saveEvent(session.principal, EVENT);
 
-const app = createEventsApp({ db, now, logger });
+// No tool-call limit: the default (120 a minute) would answer most timed calls RATE_LIMITED.
+const app = createEventsApp({ db, now, logger, rateLimits: { toolCalls: false } });
 const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
   const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(listening));
 });
@@ -97,8 +97,8 @@ await stdio.connect(
 clients.push(['stdio, 2025-11-25 client', stdio]);
 
 for (const [label, client] of clients) {
-  row(label, 'search_events', await measure(() => client.callTool({ name: 'search_events', arguments: { keyword: 'WebMCP' } })));
-  row(label, 'save_event', await measure(() => client.callTool({ name: 'save_event', arguments: { event_id: EVENT } })));
+  row(label, 'search_events', await measure(() => callTool(client, 'search_events', { keyword: 'WebMCP' })));
+  row(label, 'save_event', await measure(() => callTool(client, 'save_event', { event_id: EVENT })));
 }
 
 await Promise.all(clients.map(([, client]) => client.close()));

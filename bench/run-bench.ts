@@ -12,9 +12,10 @@
  * - `--sections P1,P2,P3,P4,P6` which sections to run (default all);
  * - `--calls N` timed calls per P1 figure (default 300); P2 times up to 50 per query, 3 s at most;
  * - `--runs N` route changes, loads and starts for P3 and P6 (default 5);
- * - `--quick` tiny sizes and few calls (1k events on each dialect, 20 calls, 1 run): to see that everything runs;
+ * - `--quick` tiny sizes and few calls (1k events on each dialect, 20 calls, 1 run, P6 on a new database only): to see that everything runs;
  * - `--results DIR` where the JSON goes (default bench/results).
  */
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO } from './client-build.ts';
@@ -100,7 +101,7 @@ async function runSection(section: SectionId, settings: BenchSettings): Promise<
     case 'P4':
       return settings.sections.includes('P3') ? [] : (await measurePageFigures(1)).filter((row) => row.section === 'P4');
     case 'P6':
-      return measureStartTime(settings.runs);
+      return measureStartTime(settings.runs, settings.quick);
   }
 }
 
@@ -122,7 +123,10 @@ const file = writeResults(settings.resultsFolder, {
   sections: settings.sections.map((id) => ({ id, title: SECTIONS[id] })),
   rows: inOrder,
 });
-console.log(`AgentReady figures, ${startedAt} (Node ${process.version}); timings are p50 / p95 of sequential calls; ratio = figure ÷ baseline (of the p50s)`);
+console.log(
+  `AgentReady figures, ${startedAt} (Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}); ` +
+    'timings are p50 / p95 of sequential calls; ratio = figure ÷ baseline (of the p50s)',
+);
 for (const line of tableLines(inOrder)) console.log(line);
 const differing = inOrder.filter((row) => row.details?.['matches'] !== undefined && row.details['matches'] !== row.details['scanMatches']);
 for (const row of differing) console.log(`note: ${row.what}: the search found ${row.details!['matches']}, the scan ${row.details!['scanMatches']}; they do not mean the same yet.`);
