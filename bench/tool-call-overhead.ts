@@ -190,16 +190,20 @@ async function httpRows(setup: OverheadSetup, budget: CallBudget): Promise<Figur
   const bareHandler = createMcpHandler(() => bareEventsServer(setup.services, setup.principal), { legacy: 'stateless' });
   const adapterServer = await listen(endpoint.fetch);
   const bareServer = await listen(bareHandler.fetch);
+  let protocolVersion = 'unknown';
   const connect = async (server: ReturnType<typeof serve>) => {
     const client = new Client({ name: 'bench', version: '1.0.0' });
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${setup.token}` } } }));
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${setup.token}` } } });
+    await client.connect(transport);
+    protocolVersion = transport.protocolVersion ?? protocolVersion;
     return client;
   };
   const adapter = await connect(adapterServer);
   const bare = await connect(bareServer);
   try {
-    return await compareClients('over HTTP', { adapter, bare }, setup, budget);
+    const rows = await compareClients('over HTTP', { adapter, bare }, setup, budget);
+    return rows.map((row) => ({ ...row, details: { ...row.details, protocolVersion } }));
   } finally {
     await Promise.all([adapter.close(), bare.close()]);
     await Promise.all([endpoint.close(), bareHandler.close()]);
