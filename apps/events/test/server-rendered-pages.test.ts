@@ -497,7 +497,11 @@ describe('the language of event text', () => {
         { lang: 'zh-Hant', text: chinese.venue },
       ]),
     );
-    expect(await markedLanguages(page, card(ENGLISH_TITLED_EVENT))).toEqual([{ lang: 'zh-Hant', text: english.venue }]);
+    // The English title is left to the page; the Chinese venue and the Chinese names of its topics are marked.
+    const marked = await markedLanguages(page, card(ENGLISH_TITLED_EVENT));
+    expect(marked).toEqual(expect.arrayContaining([{ lang: 'zh-Hant', text: english.venue }]));
+    expect(marked.map((element) => element.text)).not.toContain(english.title);
+    expect(marked.every((element) => element.lang === 'zh-Hant' && /\p{Script=Han}/u.test(element.text))).toBe(true);
   });
 });
 
