@@ -34,7 +34,7 @@ describe('npm run bench -- --quick', () => {
     const files = await readdir(folder);
     expect(files).toEqual([expect.stringMatching(/^bench-\d{4}-\d{2}-\d{2}T[\d-]+Z\.json$/)]);
     results = JSON.parse(await readFile(join(folder, files[0]!), 'utf8')) as BenchResults;
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await rm(folder, { recursive: true, force: true });
