@@ -38,7 +38,7 @@ const FOUND_COLUMNS = sql.raw(QUALIFIED_EVENT_ROW_COLUMNS.join(', '));
 
 const ROWID_SECOND = BigInt(SEARCH_ROWID_SECOND);
 
-/** On PostgreSQL, up to this many matches are sorted after the GIN index finds them all; more are read in start order. */
+/** On PostgreSQL, up to this many matches of a rank are gathered from the GIN indexes and sorted; for more, the planner picks the plan. */
 const PLANNED_FEW = 1000;
 // The last second a 64-bit rowid of start second × 2^30 holds (in the year 2242).
 const LAST_START_SECOND = 2 ** 33 - 1;
