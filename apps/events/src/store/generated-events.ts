@@ -33,7 +33,7 @@ const SUBJECTS: readonly Subject[] = [
   { slug: 'security', en: 'Web Security', zh: '網站資安', topics: ['security'] },
   { slug: 'llm', en: 'LLM Apps', zh: '大型語言模型應用', topics: ['ai', 'llm'] },
   { slug: 'ux', en: 'UX Research', zh: '使用者研究', topics: ['design'] },
-  { slug: 'postgres', en: 'PostgreSQL', zh: 'PostgreSQL', topics: ['postgresql'] },
+  { slug: 'postgres', en: 'PostgreSQL', zh: 'PostgreSQL', topics: ['databases'] },
   { slug: 'go', en: 'Go', zh: 'Go 語言', topics: ['go'] },
 ];
 

@@ -41,7 +41,7 @@ export const TOPICS = [
   { id: 'flutter', name: { en: 'Flutter', zh: 'Flutter' }, alsoKnownAs: ['Dart'] },
   { id: 'graphql', name: { en: 'GraphQL', zh: 'GraphQL' }, alsoKnownAs: ['Apollo'] },
   { id: 'kubernetes', name: { en: 'Kubernetes', zh: 'Kubernetes' }, alsoKnownAs: ['k8s', 'containers', '容器', 'Docker'] },
-  { id: 'postgresql', name: { en: 'PostgreSQL', zh: 'PostgreSQL' }, alsoKnownAs: ['Postgres', 'psql', 'SQL', 'database', 'databases', '資料庫'] },
+  { id: 'databases', name: { en: 'Databases', zh: '資料庫' }, alsoKnownAs: ['database', 'PostgreSQL', 'Postgres', 'psql', 'SQL'] },
   { id: 'hackathon', name: { en: 'Hackathon', zh: '黑客松' }, alsoKnownAs: ['hackathons', 'hack', '駭客松', '黑客馬拉松'] },
   { id: 'games', name: { en: 'Games', zh: '遊戲' }, alsoKnownAs: ['game', 'game jam', 'gamedev', 'game development', '遊戲開發'] },
   { id: 'maker', name: { en: 'Maker', zh: '創客' }, alsoKnownAs: ['makers', 'Maker Faire', '自造者', '3D printing', '3D 列印', 'robots', 'robotics', '機器人', 'electronics'] },
