@@ -36,7 +36,8 @@ import { prepareEventsDatabase } from '../apps/events/src/store/prepare-database
 import type { EventsDatabase } from '../apps/events/src/store/schema.ts';
 import { createEventsPipeline } from '../apps/events/src/tools/events-pipeline.ts';
 import { eventsMcpServerOptions } from '../apps/events/src/tools/events-mcp-server.ts';
-import { auditRecordCount, auditTableBytes } from './audit-size.ts';
+import { auditTableBytes } from 'agentready/runtime';
+import { auditRecordCount } from './audit-size.ts';
 import { figureRow, timing, value, type FigureRow } from './figures-table.ts';
 import { timeSideBySide, type CallBudget } from './measure.ts';
 
