@@ -27,7 +27,11 @@ export function sizeOf(content: string | Uint8Array): Size {
 
 /** Sizes added up, each kind on its own. */
 export function addSizes(sizes: readonly Size[]): Size {
-  return sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip, brotli: sum.brotli + size.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+  return sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip, brotli: sum.brotli + size.brotli }), {
+    raw: 0,
+    gzip: 0,
+    brotli: 0,
+  });
 }
 
 /**
@@ -41,6 +45,8 @@ export async function buildEventsClient(outDir: string): Promise<BuiltClient> {
   const result = await build({ configFile: EVENTS_VITE_CONFIG, logLevel: 'silent', mode: 'production', build: { outDir, emptyOutDir: true } });
   const outputs = (Array.isArray(result) ? result : [result as Rollup.RollupOutput]).flatMap((each) => each.output);
   const chunks = outputs.filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
-  const css = addSizes(outputs.filter((item) => item.type === 'asset' && item.fileName.endsWith('.css')).map((item) => sizeOf((item as Rollup.OutputAsset).source)));
+  const css = addSizes(
+    outputs.filter((item) => item.type === 'asset' && item.fileName.endsWith('.css')).map((item) => sizeOf((item as Rollup.OutputAsset).source)),
+  );
   return { chunks, css };
 }

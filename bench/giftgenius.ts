@@ -43,7 +43,13 @@ const { pipeline } = createGiftGeniusPipeline({ ctx });
 const created = await createAccount({ db: db as unknown as Kysely<IdentityTables>, now }, { email: 'bench@example.com', password: 'bench-password-1' });
 if (!created.ok) throw new Error(created.message);
 // As a chat host's OAuth grant acts for the person.
-const principal: Principal = { id: `oauth-${created.value.ref}`, kind: 'oauth', ref: 'oag-bench', account: { id: String(created.value.id), ref: created.value.ref }, clientName: 'Bench Host' };
+const principal: Principal = {
+  id: `oauth-${created.value.ref}`,
+  kind: 'oauth',
+  ref: 'oag-bench',
+  account: { id: String(created.value.id), ref: created.value.ref },
+  clientName: 'Bench Host',
+};
 const catalogSize = (await shop.listProducts()).length;
 
 const rows: string[][] = [];
@@ -71,7 +77,12 @@ for (let checkout = 0; checkout < CHECKOUTS; checkout += 1) {
   const commitStarted = performance.now();
   const committed = await pipeline.invoke({
     tool: 'create_checkout_session',
-    input: { draft_id: data.draft.draftId, draft_version: data.draft.version, confirmation_token: data.checkoutConfirmation.confirmationToken, idempotency_key: randomUUID() },
+    input: {
+      draft_id: data.draft.draftId,
+      draft_version: data.draft.version,
+      confirmation_token: data.checkoutConfirmation.confirmationToken,
+      idempotency_key: randomUUID(),
+    },
     principal,
     surface: 'mcp',
   });
@@ -83,10 +94,14 @@ const totalMs = performance.now() - started;
 const header = ['suggest_gifts query', 'gifts', 'p50 ms', 'p95 ms', 'calls/s'];
 const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
 const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ');
-console.log(`\nGiftGenius suggest_gifts through the pipeline over the provider's ${catalogSize}-gift catalog on loopback HTTP, SQLite (${CALLS} sequential calls per row, Node ${process.version})`);
+console.log(
+  `\nGiftGenius suggest_gifts through the pipeline over the provider's ${catalogSize}-gift catalog on loopback HTTP, SQLite (${CALLS} sequential calls per row, Node ${process.version})`,
+);
 console.log(line(header));
 for (const row of rows) console.log(line(row));
-console.log(`\nGiftGenius checkouts with the provider stand-in (${CHECKOUTS} sequential, each a prepare_checkout then a create_checkout_session with a new key):`);
+console.log(
+  `\nGiftGenius checkouts with the provider stand-in (${CHECKOUTS} sequential, each a prepare_checkout then a create_checkout_session with a new key):`,
+);
 console.log(`  create_checkout_session: ${(CHECKOUTS / (commitMs / 1000)).toFixed(0)} creations/s (mean ${(commitMs / CHECKOUTS).toFixed(2)} ms)`);
 console.log(`  prepare + create:        ${(CHECKOUTS / (totalMs / 1000)).toFixed(0)} checkouts/s`);
 

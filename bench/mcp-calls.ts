@@ -73,8 +73,16 @@ function row(surface: string, tool: string, figures: { p50: number; p95: number;
 
 const pipeline = createEventsPipeline({ db, services, logger, now });
 const tokenPrincipal = (await services.verifyAccessToken(token))!.principal;
-row('pipeline only (baseline)', 'search_events', await measure(() => pipeline.invoke({ tool: 'search_events', input: { keyword: 'WebMCP' }, principal: null, surface: 'mcp' })));
-row('pipeline only (baseline)', 'save_event', await measure(() => pipeline.invoke({ tool: 'save_event', input: { event_id: EVENT }, principal: tokenPrincipal, surface: 'mcp' })));
+row(
+  'pipeline only (baseline)',
+  'search_events',
+  await measure(() => pipeline.invoke({ tool: 'search_events', input: { keyword: 'WebMCP' }, principal: null, surface: 'mcp' })),
+);
+row(
+  'pipeline only (baseline)',
+  'save_event',
+  await measure(() => pipeline.invoke({ tool: 'save_event', input: { event_id: EVENT }, principal: tokenPrincipal, surface: 'mcp' })),
+);
 
 const clients: Array<[string, Client]> = [];
 for (const [label, options] of [

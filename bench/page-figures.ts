@@ -104,7 +104,8 @@ async function registeredAt(page: Page, path: string, names: readonly string[], 
     if (state.path === path && names.every((name) => recent.some((item) => item.name === name))) {
       return Math.max(...names.map((name) => recent.find((item) => item.name === name)!.at));
     }
-    if (Date.now() > deadline) throw new Error(`${path} did not register ${names.join(', ')} within 30 s (registered: ${recent.map((item) => item.name).join(', ') || 'none'}).`);
+    if (Date.now() > deadline)
+      throw new Error(`${path} did not register ${names.join(', ')} within 30 s (registered: ${recent.map((item) => item.name).join(', ') || 'none'}).`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -201,7 +202,19 @@ async function javascriptRows(browser: Browser, origin: string): Promise<FigureR
   const files = { files: loaded.length };
   return [
     figureRow({ section: 'P4', what: '/events JavaScript, raw', figure: value(size.raw, 'bytes'), details: files }),
-    figureRow({ section: 'P4', what: '/events JavaScript, gzip', figure: value(size.gzip, 'bytes'), baseline: { what: 'budget (page-weight test)', figure: value(JAVASCRIPT_BUDGET_GZIP, 'bytes') }, details: files }),
-    figureRow({ section: 'P4', what: '/events JavaScript, brotli', figure: value(size.brotli, 'bytes'), baseline: { what: 'gzip', figure: value(size.gzip, 'bytes') }, details: files }),
+    figureRow({
+      section: 'P4',
+      what: '/events JavaScript, gzip',
+      figure: value(size.gzip, 'bytes'),
+      baseline: { what: 'budget (page-weight test)', figure: value(JAVASCRIPT_BUDGET_GZIP, 'bytes') },
+      details: files,
+    }),
+    figureRow({
+      section: 'P4',
+      what: '/events JavaScript, brotli',
+      figure: value(size.brotli, 'bytes'),
+      baseline: { what: 'gzip', figure: value(size.gzip, 'bytes') },
+      details: files,
+    }),
   ];
 }

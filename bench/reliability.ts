@@ -30,11 +30,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
-import {
-  idempotencyScheduleArbitrary,
-  prepareScheduleDatabase,
-  runAndCheckSchedule,
-} from '../packages/agentready/test/support/idempotency-schedules.ts';
+import { idempotencyScheduleArbitrary, prepareScheduleDatabase, runAndCheckSchedule } from '../packages/agentready/test/support/idempotency-schedules.ts';
 import { openRuntimeTestDatabase, type TestDialect } from '../packages/agentready/test/support/runtime-test-databases.ts';
 import { createPostgresFixture, POSTGRES_TEST_URL, type DatabaseFixture } from '../apps/events/test/support/events-database.ts';
 import { openSitePerson } from '../apps/events/test/support/site-person.ts';
@@ -101,7 +97,8 @@ async function runSchedules(dialect: TestDialect, count: number, seed: number): 
       figures.lostEffects += verdict.lostEffects;
       const other = verdict.violations.length - verdict.doubleEffects - verdict.lostEffects;
       figures.otherViolations += Math.max(0, other);
-      if (verdict.violations.length > 0 && figures.firstViolations.length < 5) figures.firstViolations.push(`schedule ${figures.run}: ${verdict.violations[0]}`);
+      if (verdict.violations.length > 0 && figures.firstViolations.length < 5)
+        figures.firstViolations.push(`schedule ${figures.run}: ${verdict.violations[0]}`);
       if (figures.run % 1000 === 0) console.error(`${dialect}: ${figures.run}/${count} schedules`);
     }
   } finally {

@@ -129,5 +129,6 @@ console.log(
 );
 for (const line of tableLines(inOrder)) console.log(line);
 const differing = inOrder.filter((row) => row.details?.['matches'] !== undefined && row.details['matches'] !== row.details['scanMatches']);
-for (const row of differing) console.log(`note: ${row.what}: the search found ${row.details!['matches']}, the scan ${row.details!['scanMatches']}; they do not mean the same yet.`);
+for (const row of differing)
+  console.log(`note: ${row.what}: the search found ${row.details!['matches']}, the scan ${row.details!['scanMatches']}; they do not mean the same yet.`);
 console.log(`written to ${file}`);

@@ -70,7 +70,8 @@ export function scanEvents(rows: readonly ScanRow[], filters: EventSearchFilters
       (filters.price === 'paid' && row.feeTwd === 0) ||
       (filters.date_from !== undefined && row.startDate < filters.date_from) ||
       (filters.date_to !== undefined && row.startDate > filters.date_to)
-    ) continue;
+    )
+      continue;
     const rank = rankOf(row, words);
     if (rank !== undefined) ranked.push({ row, rank });
   }

@@ -52,7 +52,14 @@ async function measureOneDatabase(target: SearchTarget, budget: CallBudget): Pro
   const rows: FigureRow[] = [];
   try {
     if (seeded.seedSeconds !== null) {
-      rows.push(figureRow({ section: 'P2', what: `${where}: seeding the generated events`, figure: value(seeded.seedSeconds, 's'), details: { generated: target.generated } }));
+      rows.push(
+        figureRow({
+          section: 'P2',
+          what: `${where}: seeding the generated events`,
+          figure: value(seeded.seedSeconds, 's'),
+          details: { generated: target.generated },
+        }),
+      );
     }
     const services = createEventsServices({ db: seeded.db, now: () => new Date() });
     const scanRows = await loadScanRows(seeded.db);

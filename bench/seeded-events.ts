@@ -57,14 +57,23 @@ export async function openSeededEvents(place: SeededEventsPlace, generated: numb
 function rowShapingFingerprint(): string {
   const hash = createHash('sha256');
   for (const folder of ROW_SHAPING_FOLDERS) {
-    const files = readdirSync(new URL(`${folder}/`, REPO), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).sort();
-    for (const file of files) hash.update(`${folder}/${file}\0`).update(readFileSync(new URL(`${folder}/${file}`, REPO))).update('\0');
+    const files = readdirSync(new URL(`${folder}/`, REPO), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .sort();
+    for (const file of files)
+      hash
+        .update(`${folder}/${file}\0`)
+        .update(readFileSync(new URL(`${folder}/${file}`, REPO)))
+        .update('\0');
   }
   return hash.digest('hex').slice(0, 12);
 }
 
 async function seedWithProgress(db: Kysely<EventsDatabase>, generated: number, label: string): Promise<number> {
-  const bar = new SingleBar({ format: `seeding ${label} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`, stream: process.stderr }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: `seeding ${label} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`, stream: process.stderr },
+    Presets.shades_classic,
+  );
   const started = performance.now();
   if (generated > 0) bar.start(generated, 0);
   try {
@@ -80,7 +89,8 @@ async function openSqliteCopy(cacheFolder: string, name: string, generated: numb
   let seedSeconds: number | null = null;
   if (!existsSync(file)) {
     const prefix = `events_${generated}_`;
-    if (existsSync(cacheFolder)) for (const stale of readdirSync(cacheFolder).filter((entry) => entry.startsWith(prefix))) rmSync(join(cacheFolder, stale), { force: true });
+    if (existsSync(cacheFolder))
+      for (const stale of readdirSync(cacheFolder).filter((entry) => entry.startsWith(prefix))) rmSync(join(cacheFolder, stale), { force: true });
     const partial = join(cacheFolder, `${name}.partial.sqlite`);
     const db = await prepareEventsDatabase({ url: pathToFileURL(partial).href });
     try {
@@ -101,7 +111,9 @@ async function openPostgresCopy(databaseUrl: string, schema: string, generated: 
   await admin.connect();
   let seedSeconds: number | null = null;
   try {
-    const { rows } = await admin.query<{ mark: string | null }>(`select obj_description(oid, 'pg_namespace') as mark from pg_namespace where nspname = $1`, [schema]);
+    const { rows } = await admin.query<{ mark: string | null }>(`select obj_description(oid, 'pg_namespace') as mark from pg_namespace where nspname = $1`, [
+      schema,
+    ]);
     if (rows[0]?.mark !== SEEDED_MARK) {
       const stale = await admin.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like $1`, [`events\\_${generated}\\_%`]);
       for (const { nspname } of stale.rows) await admin.query(`drop schema "${nspname}" cascade`);
@@ -132,7 +144,8 @@ function withSearchPath(databaseUrl: string, schema: string): string {
 async function ensurePostgresDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`The benchmark's PostgreSQL database must be named in lower-case letters, digits and _ (got "${name}").`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`The benchmark's PostgreSQL database must be named in lower-case letters, digits and _ (got "${name}").`);
   url.pathname = '/postgres';
   const client = new pg.Client({ connectionString: url.href });
   await client.connect();

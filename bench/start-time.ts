@@ -51,9 +51,25 @@ export async function measureStartTime(runs: number, quick = false): Promise<Fig
     }
   }
   const bare = { what: 'bare node:http server', figure: value(median(bareStarts), 'ms') };
-  const rows = [figureRow({ section: 'P6', what: `Events site, new database (median of ${runs})`, figure: value(median(firstStarts), 'ms'), baseline: bare, details: { runs } })];
+  const rows = [
+    figureRow({
+      section: 'P6',
+      what: `Events site, new database (median of ${runs})`,
+      figure: value(median(firstStarts), 'ms'),
+      baseline: bare,
+      details: { runs },
+    }),
+  ];
   if (laterStarts.length > 0) {
-    rows.push(figureRow({ section: 'P6', what: `Events site, existing database (median of ${runs})`, figure: value(median(laterStarts), 'ms'), baseline: bare, details: { runs } }));
+    rows.push(
+      figureRow({
+        section: 'P6',
+        what: `Events site, existing database (median of ${runs})`,
+        figure: value(median(laterStarts), 'ms'),
+        baseline: bare,
+        details: { runs },
+      }),
+    );
   }
   return rows;
 }
@@ -62,7 +78,11 @@ export async function measureStartTime(runs: number, quick = false): Promise<Fig
 async function msToFirst200(command: string[], env: Record<string, string>): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(command[0]!, command.slice(1), { cwd: REPO, env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: 'ignore' });
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: 'ignore',
+  });
   try {
     return (await firstAnswer200(child, `http://127.0.0.1:${port}/`)) - started;
   } finally {
@@ -73,7 +93,8 @@ async function msToFirst200(command: string[], env: Record<string, string>): Pro
 async function firstAnswer200(child: ChildProcess, url: string): Promise<number> {
   const deadline = performance.now() + START_LIMIT_MS;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The process ended (${child.exitCode ?? child.signalCode}) before ${url} answered 200.`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`The process ended (${child.exitCode ?? child.signalCode}) before ${url} answered 200.`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       await response.arrayBuffer();

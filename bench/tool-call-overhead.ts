@@ -128,7 +128,14 @@ async function pipelineRows(setup: OverheadSetup, budget: CallBudget): Promise<F
       { figure: () => pipeline.invoke({ tool: tool.name, input: tool.input, principal: setup.principal, surface: 'mcp' }), baseline: tool.domainCall },
       budget,
     );
-    rows.push(figureRow({ section: 'P1', what: `${tool.name}, pipeline`, figure: timing(measured.figure), baseline: { what: 'domain call', figure: timing(measured.baseline) } }));
+    rows.push(
+      figureRow({
+        section: 'P1',
+        what: `${tool.name}, pipeline`,
+        figure: timing(measured.figure),
+        baseline: { what: 'domain call', figure: timing(measured.baseline) },
+      }),
+    );
   }
   return rows;
 }
@@ -163,7 +170,12 @@ async function compareClients(label: string, clients: { adapter: Client; bare: C
   for (const tool of setup.tools) {
     const measured = await timeSideBySide({ figure: () => callThrough(clients.adapter, tool), baseline: () => callThrough(clients.bare, tool) }, budget);
     rows.push(
-      figureRow({ section: 'P1', what: `${tool.name}, MCP adapter ${label}`, figure: timing(measured.figure), baseline: { what: `bare SDK server ${label}`, figure: timing(measured.baseline) } }),
+      figureRow({
+        section: 'P1',
+        what: `${tool.name}, MCP adapter ${label}`,
+        figure: timing(measured.figure),
+        baseline: { what: `bare SDK server ${label}`, figure: timing(measured.baseline) },
+      }),
     );
   }
   return rows;
@@ -187,7 +199,10 @@ async function inMemoryRows(setup: OverheadSetup, budget: CallBudget): Promise<F
 }
 
 async function httpRows(setup: OverheadSetup, budget: CallBudget): Promise<FigureRow[]> {
-  const endpoint = createMcpHttpEndpoint({ ...eventsMcpServerOptions(eventsPipelineOf(setup)), verifyAccessToken: (token) => setup.services.verifyAccessToken(token) });
+  const endpoint = createMcpHttpEndpoint({
+    ...eventsMcpServerOptions(eventsPipelineOf(setup)),
+    verifyAccessToken: (token) => setup.services.verifyAccessToken(token),
+  });
   const bareHandler = createMcpHandler(() => bareEventsServer(setup.services, setup.principal), { legacy: 'stateless' });
   const adapterServer = await listen(endpoint.fetch);
   const bareServer = await listen(bareHandler.fetch);

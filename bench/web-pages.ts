@@ -48,13 +48,19 @@ const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 /** A module's name for people: the package for node_modules, else the path from the repository. */
 function moduleName(id: string): string {
   const inPackage = id.split('node_modules/').at(-1)!;
-  if (inPackage !== id) return inPackage.split('/').slice(0, inPackage.startsWith('@') ? 2 : 1).join('/');
+  if (inPackage !== id)
+    return inPackage
+      .split('/')
+      .slice(0, inPackage.startsWith('@') ? 2 : 1)
+      .join('/');
   return id.startsWith(REPO) ? relative(REPO, id) : id.replace(/^\0/, '');
 }
 
 function printBuild(client: BuiltClient): void {
   const js = addSizes(client.chunks.map((chunk) => sizeOf(chunk.code)));
-  console.log(`Client build: JavaScript ${kB(js.raw)} (${kB(js.gzip)} gzip) in ${client.chunks.length} chunk(s); CSS ${kB(client.css.raw)} (${kB(client.css.gzip)} gzip)`);
+  console.log(
+    `Client build: JavaScript ${kB(js.raw)} (${kB(js.gzip)} gzip) in ${client.chunks.length} chunk(s); CSS ${kB(client.css.raw)} (${kB(client.css.gzip)} gzip)`,
+  );
   const byModule = new Map<string, number>();
   for (const chunk of client.chunks) {
     for (const [id, info] of Object.entries(chunk.modules)) byModule.set(moduleName(id), (byModule.get(moduleName(id)) ?? 0) + info.renderedLength);
@@ -83,7 +89,9 @@ async function printRouteWeights(browser: Browser, origin: string): Promise<void
     await context.close();
     const js = addSizes(loaded.filter((item) => item.type === 'script').map((item) => item.size));
     const css = addSizes(loaded.filter((item) => item.type === 'stylesheet').map((item) => item.size));
-    console.log(`  ${route.padEnd(14)}${path.padEnd(36)}${kB(js.raw).padStart(10)}${kB(js.gzip).padStart(10)}${kB(css.raw).padStart(10)}${kB(css.gzip).padStart(10)}  ${loaded.length}`);
+    console.log(
+      `  ${route.padEnd(14)}${path.padEnd(36)}${kB(js.raw).padStart(10)}${kB(js.gzip).padStart(10)}${kB(css.raw).padStart(10)}${kB(css.gzip).padStart(10)}  ${loaded.length}`,
+    );
   }
 }
 
@@ -132,8 +140,13 @@ function summary(values: Array<number | null>): string {
 
 async function printPaints(browser: Browser, origin: string): Promise<void> {
   console.log(`\nPaint of ${EVENT_PATH}, ${RUNS} cold visits each (ms from navigation start: median (min–max)):`);
-  console.log(`  ${''.padEnd(16)}${'first byte of the page'.padEnd(26)}${'first contentful paint'.padEnd(26)}${'largest contentful paint'.padEnd(26)}largest element; text in <main>`);
-  for (const [label, blocked] of [['script allowed', false], ['script blocked', true]] as const) {
+  console.log(
+    `  ${''.padEnd(16)}${'first byte of the page'.padEnd(26)}${'first contentful paint'.padEnd(26)}${'largest contentful paint'.padEnd(26)}largest element; text in <main>`,
+  );
+  for (const [label, blocked] of [
+    ['script allowed', false],
+    ['script blocked', true],
+  ] as const) {
     const runs: PaintRun[] = [];
     // One visit first, not counted: the browser's own first-page costs are not the page's.
     await paintOnce(browser, `${origin}${EVENT_PATH}`, blocked);

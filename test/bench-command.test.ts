@@ -60,7 +60,9 @@ describe('npm run bench -- --quick', () => {
     }
     expect(p1.some((what) => what.startsWith('audit table bytes per 100k calls'))).toBe(true);
     const searches = results.rows.filter((row) => row.section === 'P2' && row.baseline);
-    expect(searches.map((row) => row.what)).toEqual(expect.arrayContaining(['SQLite 1k: keyword WebMCP', 'SQLite 1k: keyword 工作坊', 'SQLite 1k: keyword AI']));
+    expect(searches.map((row) => row.what)).toEqual(
+      expect.arrayContaining(['SQLite 1k: keyword WebMCP', 'SQLite 1k: keyword 工作坊', 'SQLite 1k: keyword AI']),
+    );
     for (const row of searches) expect(row.details?.['matches'], row.what).toBe(row.details?.['scanMatches']);
   });
 

@@ -19,13 +19,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import { createEventsApp, type EventsApp, type EventsAppOptions } from '../src/server/create-events-app.ts';
 import { AppVisitor, TEST_PASSWORD } from './support/app-visitor.ts';
-import {
-  createSqliteFixture,
-  createTestClock,
-  storeDialects,
-  type DatabaseFixture,
-  type TestClock,
-} from './support/events-database.ts';
+import { createSqliteFixture, createTestClock, storeDialects, type DatabaseFixture, type TestClock } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { openSitePerson } from './support/site-person.ts';
@@ -163,7 +157,7 @@ describe('the access token API', () => {
     expect(JSON.stringify(rows)).not.toContain(created.token.slice('are_pat_'.length));
   });
 
-  it('lists the account\'s tokens newest first, with their scope, no token and no hash, in every browser it signs in with', async () => {
+  it("lists the account's tokens newest first, with their scope, no token and no hash, in every browser it signs in with", async () => {
     const browser = await visitor();
     const first = await browser.createToken('Claude Desktop');
     clock.advance(60_000);
@@ -171,8 +165,22 @@ describe('the access token API', () => {
 
     const expected = {
       accessTokens: [
-        { id: second.accessToken.id, label: 'IDE agent', scope: 'read', createdAt: '2026-11-29T10:01:00+08:00', expiresAt: '2027-02-27T10:01:00+08:00', lastUsedAt: null },
-        { id: first.accessToken.id, label: 'Claude Desktop', scope: 'prepare', createdAt: '2026-11-29T10:00:00+08:00', expiresAt: '2027-02-27T10:00:00+08:00', lastUsedAt: null },
+        {
+          id: second.accessToken.id,
+          label: 'IDE agent',
+          scope: 'read',
+          createdAt: '2026-11-29T10:01:00+08:00',
+          expiresAt: '2027-02-27T10:01:00+08:00',
+          lastUsedAt: null,
+        },
+        {
+          id: first.accessToken.id,
+          label: 'Claude Desktop',
+          scope: 'prepare',
+          createdAt: '2026-11-29T10:00:00+08:00',
+          expiresAt: '2027-02-27T10:00:00+08:00',
+          lastUsedAt: null,
+        },
       ],
     };
     expect((await browser.call('GET', '/api/access-tokens')).body).toEqual(expected);
@@ -180,7 +188,7 @@ describe('the access token API', () => {
     expect((await elsewhere.call('GET', '/api/access-tokens')).body).toEqual(expected);
   });
 
-  it('gives the live token the account\'s principal, so what an agent saves is what the person sees in every browser', async () => {
+  it("gives the live token the account's principal, so what an agent saves is what the person sees in every browser", async () => {
     const browser = await visitor();
     const versionBefore = ((await browser.call('GET', '/api/session')).body as { stateVersion: number }).stateVersion;
     const { token, accessToken } = await browser.createToken('Claude Desktop');
@@ -253,7 +261,7 @@ describe('the access token API', () => {
     }
   });
 
-  it('keeps one account\'s tokens from another: not listed, not revocable (NOT_FOUND), still working', async () => {
+  it("keeps one account's tokens from another: not listed, not revocable (NOT_FOUND), still working", async () => {
     const owner = await visitor();
     const stranger = await visitor();
     const { token, accessToken } = await owner.createToken('Claude Desktop');
@@ -315,7 +323,12 @@ describe('the access token API', () => {
 
     const create = await stranger.call('POST', '/api/access-tokens', { label: 'Claude Desktop' });
     expect(create.status).toBe(401);
-    expect(create.body).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', message: expect.stringMatching(/^Sign in to /), nextAction: expect.stringMatching(/[Ss]ign in/) });
+    expect(create.body).toMatchObject({
+      ok: false,
+      code: 'UNAUTHENTICATED',
+      message: expect.stringMatching(/^Sign in to /),
+      nextAction: expect.stringMatching(/[Ss]ign in/),
+    });
     const revoke = await stranger.call('DELETE', `/api/access-tokens/${accessToken.id}`);
     expect(revoke.status).toBe(401);
     expect(revoke.body).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
@@ -336,13 +349,23 @@ describe('the access token API', () => {
     const browser = await visitor();
     const answer = await browser.call('POST', '/api/access-tokens', { label });
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'label', retryable: false, message: expect.stringContaining('60 characters') });
+    expect(answer.body).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+      field: 'label',
+      retryable: false,
+      message: expect.stringContaining('60 characters'),
+    });
     expect(await tokenRows()).toBe(0);
   });
 
   it('refuses a body that is not { label: string }, naming the field', async () => {
     const browser = await visitor();
-    for (const [body, field] of [[{ label: 42 }, 'label'], [{}, 'label'], [{ label: 'Claude', scope: 'all' }, 'scope']] as const) {
+    for (const [body, field] of [
+      [{ label: 42 }, 'label'],
+      [{}, 'label'],
+      [{ label: 'Claude', scope: 'all' }, 'scope'],
+    ] as const) {
       const answer = await browser.call('POST', '/api/access-tokens', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body, JSON.stringify(body)).toMatchObject({ ok: false, code: 'INVALID_INPUT', field });
@@ -390,12 +413,17 @@ describe('the access token API', () => {
     expect((await browser.call('GET', '/api/connect-info')).body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: STDIO_LAUNCH });
     app = buildApp({ connection: { stdio: { ...STDIO_LAUNCH, env: { DATABASE_URL: 'postgres://events:s3cret@db.internal:5432/events' } } } });
     const answer = await browser.call('GET', '/api/connect-info');
-    expect(answer.body).toEqual({ mcpUrl: 'http://localhost/mcp', stdio: { ...STDIO_LAUNCH, env: { DATABASE_URL: 'postgres://events:<password>@db.internal:5432/events' } } });
+    expect(answer.body).toEqual({
+      mcpUrl: 'http://localhost/mcp',
+      stdio: { ...STDIO_LAUNCH, env: { DATABASE_URL: 'postgres://events:<password>@db.internal:5432/events' } },
+    });
     expect(answer.text).not.toContain('s3cret');
 
     app = buildApp({ connection: { stdio: { ...STDIO_LAUNCH, env: { DATABASE_URL: 'postgres://db.internal/events?user=events&password=s3cret' } } } });
     const inQuery = await browser.call('GET', '/api/connect-info');
-    expect((inQuery.body as { stdio: { env: Record<string, string> } }).stdio.env).toEqual({ DATABASE_URL: 'postgres://db.internal/events?user=events&password=<password>' });
+    expect((inQuery.body as { stdio: { env: Record<string, string> } }).stdio.env).toEqual({
+      DATABASE_URL: 'postgres://db.internal/events?user=events&password=<password>',
+    });
 
     // Reached under a public name, the site does not show where its checkout or database is.
     const publicAnswer = await app.request('https://events.example.org/api/connect-info');
@@ -429,7 +457,14 @@ describe.each(dialects)('access tokens in the domain on $name', ({ open }) => {
     const { token, accessToken } = await created(person, 'Claude Desktop');
 
     const principal = await principalOfToken(services, token);
-    expect(principal).toEqual({ id: person.id, kind: 'token', ref: accessToken.id, account: person.account, scope: PREPARE_EFFECTS, clientName: 'Claude Desktop' });
+    expect(principal).toEqual({
+      id: person.id,
+      kind: 'token',
+      ref: accessToken.id,
+      account: person.account,
+      scope: PREPARE_EFFECTS,
+      clientName: 'Claude Desktop',
+    });
     expect(principal?.account).not.toEqual(other.account);
     expect(await services.listAccessTokens(other)).toEqual([]);
     expect(await services.revokeAccessToken(other, accessToken.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
@@ -491,7 +526,6 @@ describe('a person on /connect', () => {
   afterEach(async () => {
     await context.close();
   });
-
 
   it('creates a token by clicking, sees it once in both examples, no longer after a reload, and revokes it', async () => {
     await signUpInBrowser(context, server.url);

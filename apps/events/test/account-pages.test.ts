@@ -68,7 +68,10 @@ async function accountNavigation(on: Page): Promise<string[]> {
 }
 
 async function accountCount(): Promise<number> {
-  const row = await server.db.selectFrom('agentready_account').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await server.db
+    .selectFrom('agentready_account')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -221,7 +224,10 @@ describe('pages that need an account, signed out', () => {
     expect(await page.getAttribute(byTestId('registrations-sign-in'), 'href')).toBe('/signin?next=%2Fregistrations');
     expect(await page.locator(byTestId('registrations-empty')).count()).toBe(0);
     await expect.poll(async () => (await page.webmcp.tools()).map((tool) => tool.name)).toEqual(['prepare_registration_cancellation']);
-    const result = (await page.webmcp.callTool('prepare_registration_cancellation', { registration_id: 'reg-anything' })) as { code: string; nextAction?: string };
+    const result = (await page.webmcp.callTool('prepare_registration_cancellation', { registration_id: 'reg-anything' })) as {
+      code: string;
+      nextAction?: string;
+    };
     expect(result.code).toBe('UNAUTHENTICATED');
     expect(result.nextAction).toMatch(/sign in/i);
   });

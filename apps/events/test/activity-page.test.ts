@@ -44,7 +44,13 @@ for (const dialect of dialects) {
         const verified = await services.verifyAccessToken(body.token);
         if (!verified) throw new Error('The new token did not verify.');
         tokens[name] = verified.principal;
-        browserPrincipals[name] = { ...verified.principal, kind: 'session', ref: 'ses-TestBrowserSession', scope: undefined, clientName: undefined } as Principal;
+        browserPrincipals[name] = {
+          ...verified.principal,
+          kind: 'session',
+          ref: 'ses-TestBrowserSession',
+          scope: undefined,
+          clientName: undefined,
+        } as Principal;
       }
 
       const pipeline = createEventsPipeline({ db: fixture.db, services, logger: silent, now: clock.now });
@@ -69,7 +75,13 @@ for (const dialect of dialects) {
     async function page(path: string, who?: 'alice' | 'bob') {
       const response = await app.request(path, { headers: who === undefined ? {} : { cookie: `ar_session=${visitors[who].cookie}` } });
       const html = await response.text();
-      return { status: response.status, html, text: bodyText(html).replace(/ ([.,:)])/g, '$1'), links: tagsNamed(html, 'a').map((link) => link['href'] ?? ''), data: JSON.parse(scriptBlocks(html, 'application/json')[0] ?? 'null') as Record<string, unknown> };
+      return {
+        status: response.status,
+        html,
+        text: bodyText(html).replace(/ ([.,:)])/g, '$1'),
+        links: tagsNamed(html, 'a').map((link) => link['href'] ?? ''),
+        data: JSON.parse(scriptBlocks(html, 'application/json')[0] ?? 'null') as Record<string, unknown>,
+      };
     }
 
     it('asks a visitor who is not signed in to sign in, and reads nothing', async () => {
@@ -108,7 +120,11 @@ for (const dialect of dialects) {
       const references = [...shown.html.matchAll(/data-testid="activity-reference">[^<]*<code>([^<]+)<\/code>/g)].map((match) => match[1]);
       const entries = shown.data['entries'] as Array<{ traceId: string }>;
       expect(references).toEqual(entries.map((entry) => entry.traceId));
-      const records = await fixture.db.selectFrom('agentready_audit_record').select(['trace_id', 'account_ref']).where('trace_id', 'in', references as string[]).execute();
+      const records = await fixture.db
+        .selectFrom('agentready_audit_record')
+        .select(['trace_id', 'account_ref'])
+        .where('trace_id', 'in', references as string[])
+        .execute();
       expect(records).toHaveLength(references.length);
       const accounts = new Set(records.map((record) => record.account_ref));
       expect(accounts.size).toBe(1);

@@ -479,7 +479,7 @@ describe('saved events', () => {
     expect(searchIds(await browser.call('GET', '/api/saved'))).toEqual([]);
   });
 
-  it('keeps saved events per account, and an anonymous visitor\'s per browser session', async () => {
+  it("keeps saved events per account, and an anonymous visitor's per browser session", async () => {
     const [mine, theirs, passerby] = [await visitor(), await visitor(), await anonymousVisitor()];
     await mine.call('POST', '/api/saved', { event_id: OPEN_EVENT });
     for (const other of [theirs, passerby]) {
@@ -515,7 +515,7 @@ describe('saved events', () => {
 });
 
 describe('registration', () => {
-  it('creates exactly one registration with the person\'s confirmation and lowers capacity by one', async () => {
+  it("creates exactly one registration with the person's confirmation and lowers capacity by one", async () => {
     const browser = await visitor();
     const before = await stateVersionOf(browser);
     const answer = await browser.register(OPEN_EVENT);
@@ -592,7 +592,7 @@ describe('registration', () => {
     expect(stored.attendee_name).toBe(FIFTY_ONE_EMOJI);
   });
 
-  it('answers the person\'s confirmation with a token for the draft version they reviewed, good for ten minutes', async () => {
+  it("answers the person's confirmation with a token for the draft version they reviewed, good for ten minutes", async () => {
     const browser = await visitor();
     const answer = await browser.confirm({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN });
     expect(answer.status).toBe(201);
@@ -651,11 +651,10 @@ describe('registration', () => {
     it('without a confirmation token', async () => {
       const browser = await visitor();
       const { confirmation_token: _omitted, ...withoutToken } = commitBodyOf(await browser.confirmedRegistration(OPEN_EVENT));
-      await expectRefusal(
-        () => browser.call('POST', '/api/registrations', withoutToken, { headers: { 'idempotency-key': 'a-key-without-token' } }),
-        400,
-        { code: 'INVALID_INPUT', field: 'confirmation_token' },
-      );
+      await expectRefusal(() => browser.call('POST', '/api/registrations', withoutToken, { headers: { 'idempotency-key': 'a-key-without-token' } }), 400, {
+        code: 'INVALID_INPUT',
+        field: 'confirmation_token',
+      });
     });
 
     it('with an unknown token', async () => {
@@ -674,7 +673,10 @@ describe('registration', () => {
       const registered = await browser.commitRegistration(confirmation);
       const registrationId = (registered.body as { registration: { id: string } }).registration.id;
       expect((await browser.cancel(registrationId)).status).toBe(200);
-      await expectRefusal(() => browser.commitRegistration(confirmation), 403, { code: 'CONFIRMATION_REQUIRED', message: expect.stringContaining('already used') });
+      await expectRefusal(() => browser.commitRegistration(confirmation), 403, {
+        code: 'CONFIRMATION_REQUIRED',
+        message: expect.stringContaining('already used'),
+      });
     });
 
     it('with an expired token (ten minutes old)', async () => {
@@ -684,7 +686,7 @@ describe('registration', () => {
       await expectRefusal(() => browser.commitRegistration(confirmation), 403, { code: 'CONFIRMATION_REQUIRED', message: expect.stringContaining('expired') });
     });
 
-    it('with a token for another event\'s draft, which still registers for its own', async () => {
+    it("with a token for another event's draft, which still registers for its own", async () => {
       const browser = await visitor();
       const forOpen = await browser.confirmedRegistration(OPEN_EVENT);
       const forOther = await browser.confirmedRegistration(OTHER_OPEN_EVENT);
@@ -780,7 +782,7 @@ describe('cancellation', () => {
     return { browser, registrationId: await browser.registered(OPEN_EVENT) };
   }
 
-  it('cancels with the person\'s confirmation and gives the place back', async () => {
+  it("cancels with the person's confirmation and gives the place back", async () => {
     const { browser, registrationId } = await registeredVisitor();
     const before = await stateVersionOf(browser);
     expect(await remaining(OPEN_EVENT)).toBe(7);
@@ -884,7 +886,7 @@ describe('server', () => {
   });
 });
 
-describe('the tool route (what the page\'s WebMCP tools call)', () => {
+describe("the tool route (what the page's WebMCP tools call)", () => {
   type Envelope = {
     ok: boolean;
     code: string;
@@ -902,7 +904,7 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
     return answer.body as Envelope;
   };
 
-  it('answers search_events with the same events, in the same order, as the search form\'s endpoint', async () => {
+  it("answers search_events with the same events, in the same order, as the search form's endpoint", async () => {
     const browser = await visitor();
     const filters = { keyword: '工作坊', location: 'taipei', price: 'free' } as const;
     const result = await tool(browser, 'search_events', filters);
@@ -934,7 +936,7 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
     }
   });
 
-  it('says what is wrong with a filter: the expected type, the schema\'s own rule and bound', async () => {
+  it("says what is wrong with a filter: the expected type, the schema's own rule and bound", async () => {
     const browser = await visitor();
     expect(await tool(browser, 'search_events', { keyword: 123 })).toMatchObject({ field: 'keyword', message: 'Field "keyword": expected string.' });
     expect(await tool(browser, 'search_events', { page: '2' })).toMatchObject({ field: 'page', message: 'Field "page": expected number.' });
@@ -944,7 +946,10 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
       field: 'date_to',
       message: 'Field "date_to": date_to must not be before date_from.',
     });
-    expect(await tool(browser, 'search_events', { page: 1e308 })).toMatchObject({ field: 'page', message: 'Field "page": too long or too large (at most 1000).' });
+    expect(await tool(browser, 'search_events', { page: 1e308 })).toMatchObject({
+      field: 'page',
+      message: 'Field "page": too long or too large (at most 1000).',
+    });
   });
 
   it('returns event details with the offset kept, guidance to save or prepare, and only public fields', async () => {
@@ -955,9 +960,25 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
       data: { event: { id: OPEN_EVENT, title: 'WebMCP 入門工作坊', startsAt: '2027-01-23T10:00:00+08:00', remainingCapacity: 8, state: 'open' } },
       guidance: { availableActions: ['save_event', 'prepare_event_registration'], currentTarget: { kind: 'event', id: OPEN_EVENT } },
     });
-    expect(Object.keys(result.data?.['event'] as object).sort()).toEqual(
-      ['capacity', 'endsAt', 'fee', 'id', 'level', 'location', 'price', 'registered', 'registrationDeadline', 'remainingCapacity', 'saved', 'startsAt', 'state', 'summary', 'title', 'topics', 'venue'],
-    );
+    expect(Object.keys(result.data?.['event'] as object).sort()).toEqual([
+      'capacity',
+      'endsAt',
+      'fee',
+      'id',
+      'level',
+      'location',
+      'price',
+      'registered',
+      'registrationDeadline',
+      'remainingCapacity',
+      'saved',
+      'startsAt',
+      'state',
+      'summary',
+      'title',
+      'topics',
+      'venue',
+    ]);
     expect(await tool(browser, 'get_event_details', { event_id: 'evt-nope' })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
 
@@ -984,12 +1005,16 @@ describe('the tool route (what the page\'s WebMCP tools call)', () => {
     // A draft for the person's page, and nothing else: no place, no registration, no confirmation.
     const draftId = (result.data?.['draft'] as { id: string }).id;
     expect(await snapshot(OPEN_EVENT)).toEqual({ ...before, drafts: [{ id: draftId, version: 1, content_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }] });
-    expect(await tool(browser, 'prepare_event_registration', { event_id: FULL_EVENT })).toMatchObject({ ok: false, code: 'CONFLICT', nextAction: expect.any(String) });
+    expect(await tool(browser, 'prepare_event_registration', { event_id: FULL_EVENT })).toMatchObject({
+      ok: false,
+      code: 'CONFLICT',
+      nextAction: expect.any(String),
+    });
     expect(await tool(browser, 'prepare_event_registration', { event_id: CLOSED_EVENT })).toMatchObject({ ok: false, code: 'CONFLICT' });
     expect(await tool(browser, 'prepare_event_registration', { event_id: OPEN_EVENT, email: 'not-an-email' })).toMatchObject({ ok: false, field: 'email' });
   });
 
-  it('refuses to prepare a registration with a name the person\'s Submit would refuse, and fills in one it would accept', async () => {
+  it("refuses to prepare a registration with a name the person's Submit would refuse, and fills in one it would accept", async () => {
     const browser = await visitor();
     for (const [name, what] of BAD_NAMES) {
       const result = await tool(browser, 'prepare_event_registration', { event_id: OPEN_EVENT, name });

@@ -88,10 +88,19 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('the 
   it('sweeps at start the audit records older than AUDIT_RETENTION_DAYS, and keeps the newer ones', async () => {
     fixture = await dialect.open();
     const sink = createDatabaseAuditSink(fixture.db);
-    for (const [trace, daysAgo] of [['a-40-days', 40], ['b-31-days', 31], ['c-29-days', 29], ['d-today', 0]] as const) await sink.record(searchEvidence(trace, daysAgo));
+    for (const [trace, daysAgo] of [
+      ['a-40-days', 40],
+      ['b-31-days', 31],
+      ['c-29-days', 29],
+      ['d-today', 0],
+    ] as const)
+      await sink.record(searchEvidence(trace, daysAgo));
 
     const run = await runSite({ DATABASE_URL: fixture.url, AUDIT_RETENTION_DAYS: '30' }, (line) => line['msg'] === 'expired rows swept');
-    expect(run.logLines.find((line) => line['msg'] === 'expired rows swept'), run.output).toMatchObject({ swept: { auditRecords: 2 } });
+    expect(
+      run.logLines.find((line) => line['msg'] === 'expired rows swept'),
+      run.output,
+    ).toMatchObject({ swept: { auditRecords: 2 } });
     const left = await fixture.db.selectFrom('agentready_audit_record').select('trace_id').orderBy('trace_id').execute();
     expect(left.map((row) => row.trace_id)).toEqual(['c-29-days', 'd-today']);
   });
@@ -103,7 +112,9 @@ describe('the site with a retention it cannot take', () => {
     stops.push(() => rmSync(folder, { recursive: true, force: true }));
     const run = await runSite({ DATABASE_URL: `file:${join(folder, 'events.sqlite')}`, AUDIT_RETENTION_DAYS: 'ninety' }, () => false);
     expect(run.code, run.output).toBe(2);
-    expect(run.logLines).toEqual([expect.objectContaining({ AUDIT_RETENTION_DAYS: 'ninety', msg: 'AUDIT_RETENTION_DAYS must be a whole number from 1 to 36500.' })]);
+    expect(run.logLines).toEqual([
+      expect.objectContaining({ AUDIT_RETENTION_DAYS: 'ninety', msg: 'AUDIT_RETENTION_DAYS must be a whole number from 1 to 36500.' }),
+    ]);
     expect(readdirSync(folder)).toEqual([]);
   });
 });

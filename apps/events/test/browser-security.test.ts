@@ -105,7 +105,6 @@ afterEach(async () => {
   }
 });
 
-
 /** A made-up secret of the real shape (32 random bytes, base64url). */
 function madeUpToken(): string {
   return randomBytes(32).toString('base64url');
@@ -163,7 +162,14 @@ function assertNothingLeaked(): void {
  * Sends a request with `fetch` from inside `page`, which must be a page of the
  * site (same origin: the browser adds the session cookie itself).
  */
-async function fetchInPage(page: Page, method: string, path: string, body?: unknown, csrf: string | null = null, extraHeaders: Record<string, string> = {}): Promise<Answer> {
+async function fetchInPage(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+  csrf: string | null = null,
+  extraHeaders: Record<string, string> = {},
+): Promise<Answer> {
   expect(new URL(page.url()).origin).toBe(server.url);
   const answer = await page.evaluate(
     async ({ method, path, json, csrf, extraHeaders }) => {
@@ -334,11 +340,7 @@ async function stored() {
   const { db } = server;
   return {
     events: await db.selectFrom('events').select(['public_id', 'remaining_capacity']).orderBy('public_id').execute(),
-    registrations: await db
-      .selectFrom('registrations')
-      .select(['public_id', 'account_id', 'event_id', 'status', 'cancelled_at'])
-      .orderBy('id')
-      .execute(),
+    registrations: await db.selectFrom('registrations').select(['public_id', 'account_id', 'event_id', 'status', 'cancelled_at']).orderBy('id').execute(),
     confirmations: await db
       .selectFrom('agentready_confirmation')
       .select(['id', 'owner_id', 'action', 'draft_id', 'draft_version', 'used_at'])
@@ -388,11 +390,7 @@ function expectRefusalBody(answer: Answer, expected: Refusal): void {
  * the event's remaining capacity, the registration rows and their status, the
  * rest of the database, and what each of `people` sees.
  */
-async function expectRefused(
-  attempt: () => Promise<Answer>,
-  expected: Refusal,
-  watch: { eventId: string; people: Visitor[] },
-): Promise<Answer> {
+async function expectRefused(attempt: () => Promise<Answer>, expected: Refusal, watch: { eventId: string; people: Visitor[] }): Promise<Answer> {
   const capacityBefore = await remaining(watch.eventId);
   const rowsBefore = await registrationsFor(watch.eventId);
   const before = await stored();
@@ -464,7 +462,11 @@ describe('from inside a page of the site (same origin, the session cookie goes a
     // A 'cancel' token that differs from a good one in its action only:
     // same account, bound to this very draft version, unused, unexpired.
     const cancelForDraft = `cft_${madeUpToken()}`;
-    const draft = await server.db.selectFrom('agentready_draft').select(['owner_id', 'version', 'content_hash']).where('id', '=', forOpen.draft_id).executeTakeFirstOrThrow();
+    const draft = await server.db
+      .selectFrom('agentready_draft')
+      .select(['owner_id', 'version', 'content_hash'])
+      .where('id', '=', forOpen.draft_id)
+      .executeTakeFirstOrThrow();
     await server.db
       .insertInto('agentready_confirmation')
       .values({

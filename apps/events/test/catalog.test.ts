@@ -48,7 +48,7 @@ describe('the Events catalog (frozen)', () => {
 });
 
 describe("the site's own commit steps", () => {
-  it('conform, and each commit takes the person\'s confirmation token and an idempotency key', () => {
+  it("conform, and each commit takes the person's confirmation token and an idempotency key", () => {
     expect(checkCatalogConformance(siteCommitCatalog)).toEqual([]);
     const commits = siteCommitCatalog.tools.filter((tool) => tool.effect === 'commit');
     expect(commits.map((tool) => tool.name)).toEqual(['register_for_event', 'cancel_registration']);

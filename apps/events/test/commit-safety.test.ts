@@ -134,7 +134,9 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       for (const key of ['seven77', 'x'.repeat(256), 'tab\there-key', 'clé-unique-1']) {
         const refused = await commit(person, commitBodyOf(confirmation), key);
         expect(refused.status, key).toBe(400);
-        expect(refused.body['message'], key).toBe('Field "idempotency_key": must be 8 to 255 printable ASCII characters (letters, digits, punctuation, spaces), e.g. a UUID.');
+        expect(refused.body['message'], key).toBe(
+          'Field "idempotency_key": must be 8 to 255 printable ASCII characters (letters, digits, punctuation, spaces), e.g. a UUID.',
+        );
       }
     });
 
@@ -145,7 +147,11 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       const tooLong = await commit(person, { ...commitBodyOf(confirmation), draft_id: 'd'.repeat(100) }, randomUUID());
       expect(tooLong.body).toMatchObject({ code: 'INVALID_INPUT', field: 'draft_id', message: 'Field "draft_id": too long or too large (at most 80).' });
       const zero = await commit(person, { ...commitBodyOf(confirmation), draft_version: 0 }, randomUUID());
-      expect(zero.body).toMatchObject({ code: 'INVALID_INPUT', field: 'draft_version', message: 'Field "draft_version": too short or too small (more than 0).' });
+      expect(zero.body).toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'draft_version',
+        message: 'Field "draft_version": too short or too small (more than 0).',
+      });
       expect(await stored()).toEqual(before);
     });
 
@@ -203,10 +209,20 @@ describe.each(dialects)('commits on $name', ({ open }) => {
     it('replays a refusal it kept: a place freed since does not turn the retry into a registration', async () => {
       const [person, rival] = [await signedUpPerson(), await signedUpPerson()];
       const body = commitBodyOf(await person.confirmed({ action: 'register', event_id: LAST_PLACE_EVENT, ...MEI_LIN }));
-      const rivalsRegistration = idOf(await commit(rival, commitBodyOf(await rival.confirmed({ action: 'register', event_id: LAST_PLACE_EVENT, name: 'Rival', email: 'rival@example.com' })), randomUUID()));
+      const rivalsRegistration = idOf(
+        await commit(
+          rival,
+          commitBodyOf(await rival.confirmed({ action: 'register', event_id: LAST_PLACE_EVENT, name: 'Rival', email: 'rival@example.com' })),
+          randomUUID(),
+        ),
+      );
       const key = randomUUID();
       const full = await commit(person, body, key);
-      expect(full).toMatchObject({ status: 409, replayedHeader: null, body: { ok: false, code: 'CONFLICT', message: 'This event is full: no places are left.' } });
+      expect(full).toMatchObject({
+        status: 409,
+        replayedHeader: null,
+        body: { ok: false, code: 'CONFLICT', message: 'This event is full: no places are left.' },
+      });
       expect((await rival.cancel(rivalsRegistration)).status).toBe(200);
       expect(await remaining(LAST_PLACE_EVENT)).toBe(1);
 
@@ -239,7 +255,10 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       clock.advance(TEN_MINUTES);
       const before = await stored();
       const expired = await commit(person, commitBodyOf(confirmation), randomUUID());
-      expect(expired).toMatchObject({ status: 403, body: { code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token', message: expect.stringContaining('expired') } });
+      expect(expired).toMatchObject({
+        status: 403,
+        body: { code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token', message: expect.stringContaining('expired') },
+      });
       expect(await stored()).toEqual(before);
     });
 
@@ -259,7 +278,10 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       const body = commitBodyOf(await owner.confirmed({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN }));
       const before = await stored();
       const foreign = await commit(other, body, randomUUID());
-      expect(foreign).toMatchObject({ status: 403, body: { code: 'CONFIRMATION_REQUIRED', message: 'This confirmation does not match this request. Confirm again.' } });
+      expect(foreign).toMatchObject({
+        status: 403,
+        body: { code: 'CONFIRMATION_REQUIRED', message: 'This confirmation does not match this request. Confirm again.' },
+      });
       expect(await stored()).toEqual(before);
       expect((await commit(owner, body, randomUUID())).status).toBe(201);
     });
@@ -272,7 +294,10 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       expect(await agentPrepares(person, OPEN_EVENT, { ...MEI_LIN, email: OTHER_EMAIL })).toEqual({ id: confirmation.draft.id, version: 2 });
       const before = await stored();
       const stale = await commit(person, commitBodyOf(confirmation), randomUUID());
-      expect(stale).toMatchObject({ status: 409, body: { ok: false, code: 'CONFLICT', field: 'draft_version', message: expect.stringContaining('version 2') } });
+      expect(stale).toMatchObject({
+        status: 409,
+        body: { ok: false, code: 'CONFLICT', field: 'draft_version', message: expect.stringContaining('version 2') },
+      });
       expect(await stored()).toEqual(before);
       expect(await registrations()).toEqual([]);
     });
@@ -284,14 +309,17 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       await fixture.db.updateTable('agentready_draft').set({ content: tampered }).where('id', '=', confirmation.draft.id).execute();
       const before = await stored();
       const changed = await commit(person, commitBodyOf(confirmation), randomUUID());
-      expect(changed).toMatchObject({ status: 409, body: { ok: false, code: 'CONFLICT', field: 'draft_version', message: expect.stringContaining('content changed') } });
+      expect(changed).toMatchObject({
+        status: 409,
+        body: { ok: false, code: 'CONFLICT', field: 'draft_version', message: expect.stringContaining('content changed') },
+      });
       expect(await stored()).toEqual(before);
       expect(await registrations()).toEqual([]);
     });
   });
 
   describe('a draft the agent changed after the person opened the page', () => {
-    it('refuses the person\'s confirmation of the version they saw, saying what changed and the version now; nothing minted or overwritten', async () => {
+    it("refuses the person's confirmation of the version they saw, saying what changed and the version now; nothing minted or overwritten", async () => {
       const person = await signedUpPerson();
       const shown = await agentPrepares(person, OPEN_EVENT, MEI_LIN);
       // The page the person opened: the agent's values, and the version.
@@ -309,7 +337,9 @@ describe.each(dialects)('commits on $name', ({ open }) => {
         message: 'Your agent changed this registration after you opened it (e-mail changed): it is now version 2.',
       });
       expect(await fixture.db.selectFrom('agentready_confirmation').select('id').execute()).toEqual([]);
-      expect((await person.call('GET', `/api/events/${OPEN_EVENT}/registration-draft`)).body).toMatchObject({ draft: { id: shown.id, version: 2, email: OTHER_EMAIL } });
+      expect((await person.call('GET', `/api/events/${OPEN_EVENT}/registration-draft`)).body).toMatchObject({
+        draft: { id: shown.id, version: 2, email: OTHER_EMAIL },
+      });
       expect(bodyText((await person.call('GET', `/events/${OPEN_EVENT}/register`)).text)).toContain('(Draft version 2.)');
     });
   });
@@ -340,7 +370,7 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       expect(await registrations()).toEqual([{ public_id: idOf(registered), event: OPEN_EVENT, attendee_email: MEI_LIN.email, status: 'active' }]);
     });
 
-    it('can only be confirmed from the person\'s browser session: an access token sent to the confirmation endpoint mints nothing', async () => {
+    it("can only be confirmed from the person's browser session: an access token sent to the confirmation endpoint mints nothing", async () => {
       const person = await signedUpPerson();
       const accessToken = ((await person.call('POST', '/api/access-tokens', { label: 'Desk agent' })).body as { token: string }).token;
       const response = await app.request('/api/confirmations', {
@@ -357,7 +387,9 @@ describe.each(dialects)('commits on $name', ({ open }) => {
   describe('cancelling', () => {
     it('twice with the same key cancels once, gives the place back once, and says the second answer is a replay', async () => {
       const person = await signedUpPerson();
-      const registrationId = idOf(await commit(person, commitBodyOf(await person.confirmed({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN })), randomUUID()));
+      const registrationId = idOf(
+        await commit(person, commitBodyOf(await person.confirmed({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN })), randomUUID()),
+      );
       const placesBefore = await remaining(OPEN_EVENT);
       const body = commitBodyOf(await person.confirmed({ action: 'cancel', registration_id: registrationId }));
       const path = `/api/registrations/${registrationId}/cancel`;
@@ -365,7 +397,11 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       const first = await commit(person, body, key, path);
       const second = await commit(person, body, key, path);
       expect(first).toMatchObject({ status: 200, replayedHeader: null, body: { registration: { id: registrationId, status: 'cancelled' } } });
-      expect(second).toMatchObject({ status: 200, replayedHeader: 'true', body: { registration: { id: registrationId, status: 'cancelled' }, replayed: true } });
+      expect(second).toMatchObject({
+        status: 200,
+        replayedHeader: 'true',
+        body: { registration: { id: registrationId, status: 'cancelled' }, replayed: true },
+      });
       expect(second.body['stateVersion']).toBe(first.body['stateVersion']);
       expect(await remaining(OPEN_EVENT)).toBe(placesBefore + 1);
       expect((await registrations()).map((row) => row.status)).toEqual(['cancelled']);
@@ -378,7 +414,13 @@ describe.each(dialects)('commits on $name', ({ open }) => {
       const step = () => clock.advance(1000);
       const draft = await agentPrepares(person, OPEN_EVENT, MEI_LIN);
       step();
-      const confirmation: PersonConfirmation = await person.confirmed({ action: 'register', event_id: OPEN_EVENT, ...MEI_LIN, draft_id: draft.id, draft_version: draft.version });
+      const confirmation: PersonConfirmation = await person.confirmed({
+        action: 'register',
+        event_id: OPEN_EVENT,
+        ...MEI_LIN,
+        draft_id: draft.id,
+        draft_version: draft.version,
+      });
       step();
       const key = randomUUID();
       expect((await commit(person, commitBodyOf(confirmation), key)).status).toBe(201);

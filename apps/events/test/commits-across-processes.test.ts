@@ -106,7 +106,9 @@ describe.runIf(postgres !== undefined)('registrations committed across site proc
       const batch = Array.from({ length: 5 }, (_, i) => openSitePerson(sites[(first + i) % 2]!.url, { fromAddress: loopbackAddress(first + i) }));
       people.push(...(await Promise.all(batch)));
     }
-    const commits = await Promise.all(people.map((person, i) => confirmRegistration(person, OPEN_EVENT, { name: `Person ${i}`, email: `person-${i}@example.com` })));
+    const commits = await Promise.all(
+      people.map((person, i) => confirmRegistration(person, OPEN_EVENT, { name: `Person ${i}`, email: `person-${i}@example.com` })),
+    );
 
     const answers = await Promise.all(people.map((person, i) => sendRegistrationCommit(sites[i % 2]!.url, person, commits[i]!, randomUUID())));
 
@@ -137,7 +139,16 @@ describe.runIf(postgres !== undefined)('registrations committed across site proc
       const person = await openSitePerson(victim.url);
       const commit = await confirmRegistration(person, OPEN_EVENT);
 
-      const recovery = await crashMidCommitThenRetry({ db: fixture.db, databaseUrl: fixture.url, victim, person, commit, key: randomUUID(), eventId: OPEN_EVENT, crashPoint });
+      const recovery = await crashMidCommitThenRetry({
+        db: fixture.db,
+        databaseUrl: fixture.url,
+        victim,
+        person,
+        commit,
+        key: randomUUID(),
+        eventId: OPEN_EVENT,
+        crashPoint,
+      });
       processes.push(recovery.successor);
 
       expect(recovery.recordAtKill?.state).toBe(crashPoint === 'inside-transaction' ? 'running' : undefined);

@@ -59,7 +59,6 @@ afterEach(async () => {
   await server?.close();
 });
 
-
 /**
  * Calls a tool as the browser's session: `page.request` carries the browser's
  * cookies, and the CSRF token comes from `GET /api/session`, as the page gets it.
@@ -87,7 +86,7 @@ async function registrationRows() {
 }
 
 describe('the register page a prepared registration links to', () => {
-  it('opens with the agent\'s name and e-mail and a notice; only the person\'s Submit registers, taking one place', async () => {
+  it("opens with the agent's name and e-mail and a notice; only the person's Submit registers, taking one place", async () => {
     const placesBefore = await remaining(OPEN_EVENT);
     const prepared = await callToolAsSession('prepare_event_registration', { event_id: OPEN_EVENT, ...ATTENDEE });
     expect(prepared).toMatchObject({
@@ -122,7 +121,7 @@ describe('the register page a prepared registration links to', () => {
     ]);
   });
 
-  it('opens empty, without the notice, in another person\'s browser', async () => {
+  it("opens empty, without the notice, in another person's browser", async () => {
     const prepared = await callToolAsSession('prepare_event_registration', { event_id: OPEN_EVENT, ...ATTENDEE });
     expect(prepared).toMatchObject({ ok: true });
     const strangerContext = await browser.newContext();

@@ -42,7 +42,10 @@ afterEach(async () => {
 /** Opens /connect and waits until the person can use the form and the list is on screen. */
 async function openConnectPage(): Promise<void> {
   await page.goto(`${server.url}/connect`);
-  await page.locator(`${byTestId('tokens-empty')}:visible, ${byTestId('token-item')}`).first().waitFor();
+  await page
+    .locator(`${byTestId('tokens-empty')}:visible, ${byTestId('token-item')}`)
+    .first()
+    .waitFor();
   await page.locator(`${byTestId('create-token')}:enabled`).waitFor();
 }
 

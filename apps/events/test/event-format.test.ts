@@ -45,9 +45,7 @@ const serverInstant = fc
     fc.integer({ min: 1000, max: 9999 }).map((year) => String(year).padStart(4, '0')),
     fc.integer({ min: 1, max: 12 }).map((month) => String(month).padStart(2, '0')),
     fc.integer({ min: 1, max: 31 }).map((day) => String(day).padStart(2, '0')),
-    fc.option(
-      fc.tuple(twoDigits(23), twoDigits(59), fc.option(fc.tuple(twoDigits(59), fc.option(fc.stringMatching(/^\.\d{1,9}$/))))),
-    ),
+    fc.option(fc.tuple(twoDigits(23), twoDigits(59), fc.option(fc.tuple(twoDigits(59), fc.option(fc.stringMatching(/^\.\d{1,9}$/)))))),
     fc.constantFrom('', 'Z', '+08:00', '-05:00', '+05:45', '-00:00', '+14:00', '-12:00', '+0930', '+09', '-03:30'),
   )
   .map(([year, month, day, time, offset]) => {
@@ -58,20 +56,16 @@ const serverInstant = fc
   });
 
 describe('formatDateTime and formatDateRange', () => {
-  it('write an event\'s start and end in its own offset, one date when both fall on the same day there', () => {
+  it("write an event's start and end in its own offset, one date when both fall on the same day there", () => {
     expect(formatDateRange('2027-01-23T10:00:00+08:00', '2027-01-23T12:00:00+08:00')).toBe('Sat 23 Jan 2027, 10:00–12:00 (+08:00)');
     expect(formatDateTime('2027-01-23T10:00:00+08:00')).toBe('Sat 23 Jan 2027, 10:00 (+08:00)');
     expect(formatDateTime('2027-09-03T19:30:00-05:30')).toBe('Fri 3 Sep 2027, 19:30 (-05:30)');
   });
 
   it('write both dates for an event across midnight, or whose start and end carry different offsets', () => {
-    expect(formatDateRange('2027-01-23T22:00:00+08:00', '2027-01-24T01:00:00+08:00')).toBe(
-      'Sat 23 Jan 2027, 22:00 (+08:00) – Sun 24 Jan 2027, 01:00 (+08:00)',
-    );
+    expect(formatDateRange('2027-01-23T22:00:00+08:00', '2027-01-24T01:00:00+08:00')).toBe('Sat 23 Jan 2027, 22:00 (+08:00) – Sun 24 Jan 2027, 01:00 (+08:00)');
     // The same hour of the same instant is another wall time in another offset: both are written as they are.
-    expect(formatDateRange('2027-01-23T10:00:00+08:00', '2027-01-23T04:00:00Z')).toBe(
-      'Sat 23 Jan 2027, 10:00 (+08:00) – Sat 23 Jan 2027, 04:00 (+00:00)',
-    );
+    expect(formatDateRange('2027-01-23T10:00:00+08:00', '2027-01-23T04:00:00Z')).toBe('Sat 23 Jan 2027, 10:00 (+08:00) – Sat 23 Jan 2027, 04:00 (+00:00)');
   });
 
   it('read an instant without an offset as UTC, whatever zone the process runs in', () => {
@@ -139,13 +133,11 @@ describe('in Chromium, in a zone far from the event', () => {
     try {
       const page = await context.newPage();
       await page.addScriptTag({ content: script });
-      const inBrowser = await page.evaluate(
-        (cases) => {
-          const format = (globalThis as unknown as { eventFormat: { formatDateRange(a: string, b: string): string; formatDateTime(a: string): string } }).eventFormat;
-          return cases.map(([start, end]) => [format.formatDateTime(start), format.formatDateRange(start, end)]);
-        },
-        pairs,
-      );
+      const inBrowser = await page.evaluate((cases) => {
+        const format = (globalThis as unknown as { eventFormat: { formatDateRange(a: string, b: string): string; formatDateTime(a: string): string } })
+          .eventFormat;
+        return cases.map(([start, end]) => [format.formatDateTime(start), format.formatDateRange(start, end)]);
+      }, pairs);
       expect(inBrowser).toEqual(pairs.map(([start, end]) => [formatDateTime(start), formatDateRange(start, end)]));
     } finally {
       await context.close();

@@ -15,7 +15,22 @@ import { LOCATION_IDS } from '../src/vocabulary/locations.ts';
 import { isTopicId, TOPICS, topicName } from '../src/vocabulary/topics.ts';
 
 /** Words that describe the form of most events, not what they are about: no topic may be found by them. */
-const FORMAT_WORDS = ['event', 'events', 'workshop', 'meetup', 'talk', 'talks', 'conference', 'study group', '工作坊', '講座', '活動', '小聚', '讀書會', '年會'];
+const FORMAT_WORDS = [
+  'event',
+  'events',
+  'workshop',
+  'meetup',
+  'talk',
+  'talks',
+  'conference',
+  'study group',
+  '工作坊',
+  '講座',
+  '活動',
+  '小聚',
+  '讀書會',
+  '年會',
+];
 const LOWERCASE_HYPHEN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Every word a topic is found by: both names and its other words. */
@@ -39,7 +54,7 @@ function topicOrDistrictProblems(events: readonly SeedEvent[]): string[] {
     const problems: string[] = [];
     if ((event.topics ?? []).length < 1 || (event.topics ?? []).length > 4) problems.push(`${(event.topics ?? []).length} topics`);
     if (!(event.topics ?? []).every((topic) => isTopicId(topic))) problems.push(`unknown topic in ${(event.topics ?? []).join(', ')}`);
-    if (new Set((event.topics ?? [])).size !== (event.topics ?? []).length) problems.push('a topic twice');
+    if (new Set(event.topics ?? []).size !== (event.topics ?? []).length) problems.push('a topic twice');
     const district = event.district;
     if (district !== undefined && !districtsOf(event.location).some((known) => known.id === district)) {
       problems.push(`district ${district} not in ${event.location}`);

@@ -9,12 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import type { CommitRequest } from '../src/domain/registrations.ts';
 import type { Principal } from 'agentready/runtime';
-import {
-  createTestClock,
-  storeDialects,
-  type DatabaseFixture,
-  type TestClock,
-} from './support/events-database.ts';
+import { createTestClock, storeDialects, type DatabaseFixture, type TestClock } from './support/events-database.ts';
 import { TEST_PASSWORD } from './support/app-visitor.ts';
 import { signedUpSession, visitorSession } from './support/signed-in-principal.ts';
 
@@ -62,7 +57,11 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
   }
 
   /** The person's confirmation of a registration, as their Submit on the register page asks for it (expects success). */
-  async function confirmRegistration(principal: Principal, eventId: string, attendee = { name: 'Attendee', email: 'attendee@example.com' }): Promise<CommitRequest> {
+  async function confirmRegistration(
+    principal: Principal,
+    eventId: string,
+    attendee = { name: 'Attendee', email: 'attendee@example.com' },
+  ): Promise<CommitRequest> {
     const confirmed = await services.confirmRegistration(principal, { eventId, ...attendee });
     if (!confirmed.ok) throw new Error(`${confirmed.code}: ${confirmed.message}`);
     return { draftId: confirmed.value.draft.id, draftVersion: confirmed.value.draft.version, confirmationToken: confirmed.value.confirmationToken };
@@ -72,7 +71,12 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
   async function confirmCancellation(principal: Principal, registrationId: string): Promise<CommitRequest & { registrationId: string }> {
     const confirmed = await services.confirmCancellation(principal, registrationId);
     if (!confirmed.ok) throw new Error(`${confirmed.code}: ${confirmed.message}`);
-    return { registrationId, draftId: confirmed.value.draft.id, draftVersion: confirmed.value.draft.version, confirmationToken: confirmed.value.confirmationToken };
+    return {
+      registrationId,
+      draftId: confirmed.value.draft.id,
+      draftVersion: confirmed.value.draft.version,
+      confirmationToken: confirmed.value.confirmationToken,
+    };
   }
 
   it('finds a part of a Chinese word, case-insensitively, across title, summary and venue', async () => {
@@ -166,7 +170,10 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
   it('registers once, lowers capacity by one, and gives the place back on cancel', async () => {
     const principal = await newPrincipal();
     const before = await services.getStateVersion(principal);
-    const created = await services.registerForEvent(principal, await confirmRegistration(principal, 'evt-webmcp-intro', { name: '林美玲', email: 'mei.lin@example.com' }));
+    const created = await services.registerForEvent(
+      principal,
+      await confirmRegistration(principal, 'evt-webmcp-intro', { name: '林美玲', email: 'mei.lin@example.com' }),
+    );
     if (!created.ok) throw new Error(created.message);
     expect(created.value.registration.id).toMatch(/^reg-/);
     expect(await remaining('evt-webmcp-intro')).toBe(7);
@@ -182,7 +189,7 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     expect(await services.listActiveRegistrations(principal)).toEqual([]);
   });
 
-  it('refuses a name with a control or bidi character at confirmation, and counts a name\'s length in characters', async () => {
+  it("refuses a name with a control or bidi character at confirmation, and counts a name's length in characters", async () => {
     const principal = await newPrincipal();
     for (const name of ['bell\u0007', 'abc \u202Eevil', 'a\u2066b\u2069', '\u{1F600}'.repeat(101)]) {
       expect(await services.confirmRegistration(principal, { eventId: 'evt-webmcp-intro', name, email: 'mei.lin@example.com' })).toMatchObject({
@@ -194,7 +201,9 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     expect(await services.findRegistrationDraft(principal, 'evt-webmcp-intro')).toBeNull();
     expect(await fixture.db.selectFrom('agentready_confirmation').select('id').execute()).toEqual([]);
     const emoji = '\u{1F600}'.repeat(51);
-    expect(await services.registerForEvent(principal, await confirmRegistration(principal, 'evt-webmcp-intro', { name: emoji, email: 'mei.lin@example.com' }))).toMatchObject({
+    expect(
+      await services.registerForEvent(principal, await confirmRegistration(principal, 'evt-webmcp-intro', { name: emoji, email: 'mei.lin@example.com' })),
+    ).toMatchObject({
       ok: true,
     });
     const stored = await fixture.db.selectFrom('registrations').select('attendee_name').executeTakeFirstOrThrow();
@@ -312,7 +321,11 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
     expect(refused).toMatchObject({ ok: false, code: 'CONFLICT', reason: 'closed' });
     const tokenRow = await fixture.db.selectFrom('agentready_confirmation').select('used_at').executeTakeFirstOrThrow();
     expect(tokenRow.used_at).toBeNull();
-    expect(await services.findRegistrationDraft(principal, 'evt-webmcp-intro')).toMatchObject({ id: request.draftId, version: request.draftVersion, name: 'Late Comer' });
+    expect(await services.findRegistrationDraft(principal, 'evt-webmcp-intro')).toMatchObject({
+      id: request.draftId,
+      version: request.draftVersion,
+      name: 'Late Comer',
+    });
     expect(await remaining('evt-webmcp-intro')).toBe(8);
     expect(await services.getStateVersion(principal)).toBe(before);
   });
@@ -338,7 +351,9 @@ describe.each(dialects)('events domain on $name', ({ open }) => {
       ...signInToRegister,
       nextAction: expect.stringContaining('sign in'),
     });
-    expect(await services.registerForEvent(visitor, { draftId: 'drf-made-up', draftVersion: 1, confirmationToken: 'x'.repeat(43) })).toMatchObject(signInToRegister);
+    expect(await services.registerForEvent(visitor, { draftId: 'drf-made-up', draftVersion: 1, confirmationToken: 'x'.repeat(43) })).toMatchObject(
+      signInToRegister,
+    );
     expect(await services.saveRegistrationDraft(visitor, 'evt-webmcp-intro', { name: 'Attendee' })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect(await fixture.db.selectFrom('agentready_confirmation').select('id').execute()).toEqual([]);
     expect(await fixture.db.selectFrom('agentready_draft').select('id').execute()).toEqual([]);

@@ -118,7 +118,7 @@ async function refusalShown(page: Page): Promise<{ message: string; invalid: str
 }
 
 describe('a refused search (finding 1)', () => {
-  it('says what is wrong in the form\'s words, marks the field, and leaves no list that looks like its answer', async () => {
+  it("says what is wrong in the form's words, marks the field, and leaves no list that looks like its answer", async () => {
     const page = await visit('/events');
     expect((await resultIds(page)).length).toBeGreaterThan(0);
     await page.fill(byTestId('search-date-from'), '2027-02-01');
@@ -158,7 +158,7 @@ describe('a refused search (finding 1)', () => {
     }
   });
 
-  it('names each field by its label, never the parameter\'s internal wording', async () => {
+  it("names each field by its label, never the parameter's internal wording", async () => {
     const cases: Array<[query: string, label: RegExp, field: string | null]> = [
       [`keyword=${'x'.repeat(101)}`, /^Keyword /, 'search-keyword'],
       ['location=mars', /^Location /, 'search-location'],

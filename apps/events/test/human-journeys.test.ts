@@ -59,7 +59,6 @@ afterEach(async () => {
   await context.close();
 });
 
-
 async function resultIds(): Promise<string[]> {
   return page.locator(byTestId('event-result')).evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset['eventId'] ?? ''));
 }
@@ -103,7 +102,10 @@ describe('a person on AgentReady Events', () => {
 
     await page.click(`${byTestId('event-result')}[data-event-id="${OPEN_EVENT}"] ${byTestId('event-link')}`);
     await page.waitForURL(`${server.url}/events/${OPEN_EVENT}`);
-    const when = await page.locator(`${byTestId('event-details')} time`).first().textContent();
+    const when = await page
+      .locator(`${byTestId('event-details')} time`)
+      .first()
+      .textContent();
     expect(when).toContain('(+08:00)');
 
     await page.click(byTestId('save-button'));
@@ -184,7 +186,7 @@ describe('a person on AgentReady Events', () => {
     expect(await page.textContent(byTestId('register-link'))).toBe('Register');
   });
 
-  it('submits the name and e-mail the review showed, even when the form\'s inputs change after Review', async () => {
+  it("submits the name and e-mail the review showed, even when the form's inputs change after Review", async () => {
     await page.goto(`${server.url}/events/${REVIEWED_EVENT}/register`);
     await page.locator(`${byTestId('review-button')}:not([disabled])`).waitFor();
     await page.fill(byTestId('register-name'), 'Wang Xiao-Ming');

@@ -124,7 +124,13 @@ describe('an attacker on another port of the host tosses its own session cookie'
       expect(await siteSessionCookies(context)).toEqual([]);
       csrf = await signInFromPage(page, 'sign-in', email);
       await tossInAnotherTab();
-      const confirmation = await pageFetch(page, 'POST', '/api/confirmations', { action: 'register', event_id: OPEN_EVENT, name: 'Tossed', email: 'tossed@example.com' }, csrf);
+      const confirmation = await pageFetch(
+        page,
+        'POST',
+        '/api/confirmations',
+        { action: 'register', event_id: OPEN_EVENT, name: 'Tossed', email: 'tossed@example.com' },
+        csrf,
+      );
       expect(confirmation.status).toBe(401);
       expect(confirmation.body).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
       expect(await server.db.selectFrom('agentready_confirmation').select('id').execute()).toEqual([]);

@@ -94,7 +94,9 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('two 
     }
     expect((await ken.call('GET', '/api/page-data?path=/saved')).body).toMatchObject({ page: { events: [] } });
     expect((await ken.call('GET', '/api/page-data?path=/registrations')).body).toMatchObject({ page: { registrations: [] } });
-    expect((await ken.call('GET', `/api/page-data?path=${encodeURIComponent(`/events/${THIRD_EVENT}/register`)}`)).body).toMatchObject({ page: { draft: null } });
+    expect((await ken.call('GET', `/api/page-data?path=${encodeURIComponent(`/events/${THIRD_EVENT}/register`)}`)).body).toMatchObject({
+      page: { draft: null },
+    });
 
     // MCP tools, as Ken's agent: nothing of Mei's, and her registration cannot be touched.
     const kenAgent = await agentOf(ken, 'Ken second agent');
@@ -148,7 +150,11 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('two 
       body: JSON.stringify({ email, password: TEST_PASSWORD }),
     });
     expect(signedIn.status).toBe(200);
-    const cookie = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]!).filter((pair) => pair !== 'ar_session=').at(-1)!;
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0]!)
+      .filter((pair) => pair !== 'ar_session=')
+      .at(-1)!;
     const saved = await fetch(`${site.url}/api/saved`, { headers: { cookie } });
     return ((await saved.json()) as { events: Array<{ id: string }> }).events.map((event) => event.id);
   }

@@ -236,10 +236,17 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('the 
   it('on an https site, refuses two session cookies and signs out with the __Host- cookie cleared at /, as on http', async () => {
     const { person, app } = await signUpCookieLine('https://events.example', '__Host-ar_session');
     const other = (await signUpCookieLine('https://events.example', '__Host-ar_session')).person;
-    const twice = await person.call('POST', '/api/saved', { event_id: OPEN_EVENT }, { cookieHeader: `__Host-ar_session=${other.cookie}; __Host-ar_session=${person.cookie}` });
+    const twice = await person.call(
+      'POST',
+      '/api/saved',
+      { event_id: OPEN_EVENT },
+      { cookieHeader: `__Host-ar_session=${other.cookie}; __Host-ar_session=${person.cookie}` },
+    );
     expect(twice.status).toBe(401);
     expect(twice.body).toMatchObject({ code: 'UNAUTHENTICATED' });
-    expect(twice.setCookies.filter((line) => line.startsWith('__Host-ar_session=') && deletesCookie(line)).map((line) => /;\s*path=([^;]*)/i.exec(line)?.[1])).toEqual(['/']);
+    expect(
+      twice.setCookies.filter((line) => line.startsWith('__Host-ar_session=') && deletesCookie(line)).map((line) => /;\s*path=([^;]*)/i.exec(line)?.[1]),
+    ).toEqual(['/']);
     const out = await other.call('POST', '/api/account/sign-out');
     expect(out.status, out.text).toBe(200);
     expect(other.cookie).toBeNull();

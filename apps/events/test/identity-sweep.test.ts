@@ -54,7 +54,14 @@ async function auditCounts(fixture: DatabaseFixture, instant: number): Promise<{
 /** Rows of the tables a sweep clears, counted in the database. */
 async function rowCounts(fixture: DatabaseFixture): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  const tables = ['agentready_session', 'agentready_access_token', 'agentready_confirmation', 'agentready_draft', 'agentready_idempotency_record', 'saved_events'] as const;
+  const tables = [
+    'agentready_session',
+    'agentready_access_token',
+    'agentready_confirmation',
+    'agentready_draft',
+    'agentready_idempotency_record',
+    'saved_events',
+  ] as const;
   for (const table of tables) {
     const row = await fixture.db
       .selectFrom(table)
@@ -139,7 +146,10 @@ async function arrange(app: EventsApp, clock: TestClock, fixture: DatabaseFixtur
     consumed_at: null,
     last_used_at: null,
   });
-  await fixture.db.insertInto('agentready_oauth_artifact').values([artifact('expired-token', realNow - DAY), artifact('live-token', realNow + DAY)]).execute();
+  await fixture.db
+    .insertInto('agentready_oauth_artifact')
+    .values([artifact('expired-token', realNow - DAY), artifact('live-token', realNow + DAY)])
+    .execute();
   const audit = await auditCounts(fixture, realNow - 90 * DAY);
   // The old draft, confirmation and commit each left evidence, and so did the live ones.
   expect(audit.old).toBeGreaterThanOrEqual(3);
@@ -168,7 +178,11 @@ async function expectOnlyLiveLeft(app: EventsApp, arranged: Arranged, fixture: D
   // The live commit's record still answers its retry: the same registration, replayed, nothing registered twice.
   const { body, key, registrationId } = arranged.liveCommit;
   const retried = await commitRegistration(app, arranged.person, body, key);
-  expect(retried).toMatchObject({ status: 201, replayedHeader: 'true', body: { registration: { id: registrationId, event: { id: LIVE_COMMIT_EVENT } }, replayed: true } });
+  expect(retried).toMatchObject({
+    status: 201,
+    replayedHeader: 'true',
+    body: { registration: { id: registrationId, event: { id: LIVE_COMMIT_EVENT } }, replayed: true },
+  });
   const registrations = (await arranged.person.call('GET', '/api/registrations')).body as { registrations: Array<{ id: string; event: { id: string } }> };
   expect(registrations.registrations.map((registration) => registration.event.id).sort()).toEqual([OLD_COMMIT_EVENT, LIVE_COMMIT_EVENT].sort());
   expect((await arranged.person.openSession()).signedIn).toBe(true);
@@ -200,9 +214,25 @@ describe.each(dialects.map((dialect) => [dialect.name, dialect] as const))('swee
     const arranged = await arrange(site.app, site.clock, site.fixture);
     site.clock.set(new Date().toISOString());
     const report = await site.app.identity.sweep();
-    expect(report).toEqual({ sessions: 2, accessTokens: 2, confirmationTokens: 3, drafts: 1, idempotencyRecords: 1, oauthArtifacts: 1, auditRecords: arranged.audit.old });
+    expect(report).toEqual({
+      sessions: 2,
+      accessTokens: 2,
+      confirmationTokens: 3,
+      drafts: 1,
+      idempotencyRecords: 1,
+      oauthArtifacts: 1,
+      auditRecords: arranged.audit.old,
+    });
     await expectOnlyLiveLeft(site.app, arranged, site.fixture);
-    expect(await site.app.identity.sweep()).toEqual({ sessions: 0, accessTokens: 0, confirmationTokens: 0, drafts: 0, idempotencyRecords: 0, oauthArtifacts: 0, auditRecords: 0 });
+    expect(await site.app.identity.sweep()).toEqual({
+      sessions: 0,
+      accessTokens: 0,
+      confirmationTokens: 0,
+      drafts: 0,
+      idempotencyRecords: 0,
+      oauthArtifacts: 0,
+      auditRecords: 0,
+    });
   });
 
   it('agentready-events sweep does the same on the database DATABASE_URL names, and says what it removed', async () => {

@@ -65,7 +65,11 @@ describe.runIf(runsPostgres)('two site processes on one PostgreSQL database', ()
       const csrf = ((await (await fetch(`${first.url}/api/session`, { headers: { cookie: person.cookie } })).json()) as { csrfToken?: string }).csrfToken;
       const response = await fetch(`${second.url}${path}`, {
         method,
-        headers: { cookie: person.cookie, ...(method !== 'GET' && csrf !== undefined && { 'x-csrf-token': csrf }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          cookie: person.cookie,
+          ...(method !== 'GET' && csrf !== undefined && { 'x-csrf-token': csrf }),
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
         ...(body !== undefined && { body: JSON.stringify(body) }),
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -80,7 +84,11 @@ describe.runIf(runsPostgres)('two site processes on one PostgreSQL database', ()
 
     const signedOut = await person.call('POST', '/api/account/sign-out', {});
     expect(signedOut.status).toBe(200);
-    const refused = await fetch(`${second.url}/api/saved`, { method: 'POST', headers: { cookie: person.cookie, 'content-type': 'application/json' }, body: JSON.stringify({ event_id: OPEN_EVENT }) });
+    const refused = await fetch(`${second.url}/api/saved`, {
+      method: 'POST',
+      headers: { cookie: person.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ event_id: OPEN_EVENT }),
+    });
     expect(refused.status).toBe(401);
     expect((await onSecond('GET', '/api/saved')).body).toMatchObject({ events: [] });
     expect((await person.call('GET', '/api/saved')).body).toMatchObject({ events: [] });

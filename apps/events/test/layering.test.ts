@@ -26,7 +26,18 @@ const EVENTS_LAYERS: Record<string, LayerRule> = {
   web: {
     uses: ['vocabulary', 'domain', 'tools'],
     usesTypesOf: ['server'],
-    forbiddenPackages: ['node:', 'kysely', 'pg', 'better-sqlite3', 'pino', 'agentready/runtime', 'agentready/store', 'agentready/mcp', 'agentready/testing', ...HTTP],
+    forbiddenPackages: [
+      'node:',
+      'kysely',
+      'pg',
+      'better-sqlite3',
+      'pino',
+      'agentready/runtime',
+      'agentready/store',
+      'agentready/mcp',
+      'agentready/testing',
+      ...HTTP,
+    ],
   },
 };
 

@@ -282,7 +282,7 @@ describe('/mcp and a browser Origin, on a real server', () => {
     return answer.status;
   }
 
-  it('answers only the site\'s own origins: scheme, host and port', async () => {
+  it("answers only the site's own origins: scheme, host and port", async () => {
     const { port } = new URL(server.url);
     expect(await listToolsFrom('http://127.0.0.1:9999')).toBe(403);
     expect(await listToolsFrom(`http://127.0.0.1:${Number(port) + 1}`)).toBe(403);
@@ -346,18 +346,33 @@ describe('the stdio server and a line that is not one JSON-RPC message', () => {
     // Before the opening handshake too: the line never reaches a server.
     expect(await stdio.send('{"jsonrpc":"2.0","id":0,"method":"ping"')).toMatchObject({ id: null, error: { code: -32700 } });
     const opened = await stdio.send(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
+      }),
     );
     expect(opened).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
     stdio.notify('{"jsonrpc":"2.0","method":"notifications/initialized"}');
 
     // The two lines of the finding.
-    expect(await stdio.send('[{"jsonrpc":"2.0","id":2,"method":"ping"}]')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batch') } });
-    expect(await stdio.send('{"jsonrpc":"2.0","id":3,"method":"ping"')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+    expect(await stdio.send('[{"jsonrpc":"2.0","id":2,"method":"ping"}]')).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('batch') },
+    });
+    expect(await stdio.send('{"jsonrpc":"2.0","id":3,"method":"ping"')).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
     // Their kind: any array, any text that is not JSON, any JSON that is not a JSON-RPC message.
     expect(await stdio.send(JSON.stringify([saveCall, { jsonrpc: '2.0', id: 6, method: 'ping' }]))).toMatchObject({ id: null, error: { code: -32600 } });
     expect(await stdio.send('[]')).toMatchObject({ id: null, error: { code: -32600 } });
-    expect(await stdio.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"save_event","arguments":{"event_id":"${OPEN_EVENT}"}}}}`)).toMatchObject({
+    expect(
+      await stdio.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"save_event","arguments":{"event_id":"${OPEN_EVENT}"}}}}`),
+    ).toMatchObject({
       id: null,
       error: { code: -32700 },
     });
@@ -370,7 +385,11 @@ describe('the stdio server and a line that is not one JSON-RPC message', () => {
     expect(await stdio.send('{"jsonrpc":"2.0","id":10,"method":"ping"}')).toEqual({ jsonrpc: '2.0', id: 10, result: {} });
     expect(await person.savedEventIds()).toEqual([]);
     // The save the batch carried did not run, and left its evidence (the line that was not JSON could not say what it held).
-    const saves = await server.db.selectFrom('agentready_audit_record').select(['surface', 'outcome_code', 'principal_ref']).where('tool', '=', 'save_event').execute();
+    const saves = await server.db
+      .selectFrom('agentready_audit_record')
+      .select(['surface', 'outcome_code', 'principal_ref'])
+      .where('tool', '=', 'save_event')
+      .execute();
     expect(saves).toEqual([{ surface: 'mcp', outcome_code: 'INVALID_INPUT', principal_ref: null }]);
 
     const { code, stderr } = await stdio.end();

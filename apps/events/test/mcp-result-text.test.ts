@@ -49,7 +49,10 @@ function expectTextCarriesEverything(result: CallToolResult): string {
   const untrusted = new Set((result._meta?.[META_KEY] as { fields: string[] } | undefined)?.fields ?? []);
   const facts = factsOf(envelope.data, 'data', untrusted);
   expect(facts.length).toBeGreaterThan(0);
-  expect(facts.filter((fact) => !text.includes(fact.shown)), text).toEqual([]);
+  expect(
+    facts.filter((fact) => !text.includes(fact.shown)),
+    text,
+  ).toEqual([]);
   const { availableActions, currentTarget, confirmationUrl } = envelope.guidance!;
   for (const action of availableActions) expect(text).toContain(action);
   if (currentTarget) expect(text).toContain(`${currentTarget.kind} ${currentTarget.id}`);

@@ -122,7 +122,10 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   expect(validate(result.structuredContent), JSON.stringify(validate.errors)).toBe(true);
   const envelope = result.structuredContent as Envelope;
   expect(result.isError ?? false).toBe(!envelope.ok);
-  const text = result.content.filter((block) => block.type === 'text').map((block) => block.text).join(' ');
+  const text = result.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join(' ');
   expect(text.length).toBeGreaterThan(0);
   return { envelope, text, isError: result.isError ?? false };
 }
@@ -227,7 +230,7 @@ describe.each(ERAS)('over Streamable HTTP, a client of the %s era (%s)', (era, v
   });
 });
 
-describe('with a person\'s access token over Streamable HTTP', () => {
+describe("with a person's access token over Streamable HTTP", () => {
   let person: SitePerson;
   let token: string;
 
@@ -372,7 +375,13 @@ describe('DNS-rebinding protection on /mcp', () => {
         const url = new URL(`${server.url}/mcp`);
         const body = JSON.stringify(listTools);
         const req = request(
-          { host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          },
           (res) => {
             let text = '';
             res.on('data', (chunk) => (text += chunk));
@@ -405,7 +414,7 @@ describe.each(ERAS)('over stdio, a desktop client of the %s era (%s)', (era, ver
     client = await stdioClient({ era, token: await person.createAccessToken(`Desktop ${era}`) });
   });
 
-  it('serves the same five tools, and what it saves shows on the person\'s list', async () => {
+  it("serves the same five tools, and what it saves shows on the person's list", async () => {
     expect(client.getNegotiatedProtocolVersion()).toBe(version);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
@@ -422,7 +431,9 @@ describe.each(ERAS)('over stdio, a desktop client of the %s era (%s)', (era, ver
     const bad = await call(client, 'search_events', { level: 'expert' });
     expect(bad.envelope).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'level' });
     await expect(client.callTool({ name: 'cancel_registration', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.request({ method: 'tools/call', params: { name: 'search_events', arguments: ['WebMCP'] as never } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request({ method: 'tools/call', params: { name: 'search_events', arguments: ['WebMCP'] as never } })).rejects.toMatchObject({
+      code: -32602,
+    });
     // Both protocol errors left their audit record too, written by the stdio process in the site's database.
     const [token] = (await person.call('GET', '/api/access-tokens')).body['accessTokens'] as Array<{ id: string }>;
     const refusals = await server.db
@@ -457,7 +468,10 @@ describe('the site and the stdio server on one SQLite file', () => {
     const agent = (async () => {
       const codes: string[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
-        const answer = (await client.callTool({ name: 'save_event', arguments: { event_id: round % 2 === 0 ? OPEN_EVENT : OTHER_OPEN_EVENT } })) as CallToolResult;
+        const answer = (await client.callTool({
+          name: 'save_event',
+          arguments: { event_id: round % 2 === 0 ? OPEN_EVENT : OTHER_OPEN_EVENT },
+        })) as CallToolResult;
         codes.push((answer.structuredContent as Envelope).code);
       }
       return codes;
@@ -536,14 +550,14 @@ describe('the stdio server without a usable token', () => {
     }
   });
 
-  it('leaves a SQLite file that is not an Events database exactly as it was: an empty file, another program\'s database', async () => {
+  it("leaves a SQLite file that is not an Events database exactly as it was: an empty file, another program's database", async () => {
     const folder = mkdtempSync(join(tmpdir(), 'events-foreign-database-'));
     try {
       const empty = join(folder, 'empty.sqlite');
       writeFileSync(empty, '');
       const foreign = join(folder, 'notes.sqlite');
       const notes = new Database(foreign);
-      notes.exec('create table note (body text); insert into note values (\'kept\')');
+      notes.exec("create table note (body text); insert into note values ('kept')");
       notes.close();
       for (const file of [empty, foreign]) {
         const before = readFileSync(file);
@@ -661,7 +675,16 @@ describe('the MCP Inspector CLI', () => {
 
     const person = await openSitePerson(server.url);
     const token = await person.createAccessToken('Inspector');
-    const saved = await inspect(['--method', 'tools/call', '--tool-name', 'save_event', '--tool-arg', `event_id=${OPEN_EVENT}`, '--header', `Authorization: Bearer ${token}`]);
+    const saved = await inspect([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'save_event',
+      '--tool-arg',
+      `event_id=${OPEN_EVENT}`,
+      '--header',
+      `Authorization: Bearer ${token}`,
+    ]);
     expect(saved.code, saved.stderr).toBe(0);
     expect((JSON.parse(saved.stdout) as CallToolResult).structuredContent).toMatchObject({ ok: true, data: { alreadySaved: false } });
     expect(await person.savedEventIds()).toEqual([OPEN_EVENT]);

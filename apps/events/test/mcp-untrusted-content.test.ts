@@ -141,7 +141,9 @@ describe.each(dialects)('organiser text over MCP on $name', (dialect) => {
     const ambiguous = await call('prepare_registration_cancellation', {});
     expect(ambiguous).toMatchObject({ isError: true, structuredContent: { code: 'SELECTION_REQUIRED' } });
     expect(ambiguous._meta?.[META_KEY]).toEqual({ fields: ['candidates[].label'] });
-    const candidate = (ambiguous.structuredContent as { candidates: Array<{ id: string; label: string }> }).candidates.find((entry) => entry.label.startsWith(INJECTED_TITLE))!;
+    const candidate = (ambiguous.structuredContent as { candidates: Array<{ id: string; label: string }> }).candidates.find((entry) =>
+      entry.label.startsWith(INJECTED_TITLE),
+    )!;
     expectOnlyQuoted(textOf(ambiguous), candidate.label);
 
     const cancellation = await call('prepare_registration_cancellation', { registration_id: candidate.id });
@@ -155,7 +157,10 @@ describe.each(dialects)('organiser text over MCP on $name', (dialect) => {
   it('escapes in the text every character a person cannot see, and keeps the data as the organiser wrote it', async () => {
     const details = await call('get_event_details', { event_id: HIDDEN_EVENT });
     const found = await call('search_events', { keyword: 'Quiet' });
-    expect((details.structuredContent as { data: { event: { title: string; summary: string } } }).data.event).toMatchObject({ title: HIDDEN_TITLE, summary: HIDDEN_SUMMARY });
+    expect((details.structuredContent as { data: { event: { title: string; summary: string } } }).data.event).toMatchObject({
+      title: HIDDEN_TITLE,
+      summary: HIDDEN_SUMMARY,
+    });
     for (const result of [details, found]) {
       const text = textOf(result);
       expect(text).not.toMatch(INVISIBLE);

@@ -102,7 +102,12 @@ async function agent(options: AgentOptions): Promise<Agent> {
 }
 
 /** Sends one HTTP request of the client, noting (and maybe rewriting) the `requestState` it echoes, and keeps the answer for the leak scan. */
-async function sendObserved(input: string | URL | Request, init: RequestInit | undefined, echoedStates: string[], rewrite?: (state: string) => string): Promise<Response> {
+async function sendObserved(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  echoedStates: string[],
+  rewrite?: (state: string) => string,
+): Promise<Response> {
   let sent = init;
   if (typeof init?.body === 'string') {
     const message = JSON.parse(init.body) as { params?: { requestState?: unknown } };
@@ -118,12 +123,19 @@ async function sendObserved(input: string | URL | Request, init: RequestInit | u
   return response;
 }
 
-type Answer = { envelope: JsonObject & { ok: boolean; data: JsonObject; guidance: { requiresHumanConfirmation: boolean; confirmationUrl?: string } }; text: string; meta: JsonObject | undefined };
+type Answer = {
+  envelope: JsonObject & { ok: boolean; data: JsonObject; guidance: { requiresHumanConfirmation: boolean; confirmationUrl?: string } };
+  text: string;
+  meta: JsonObject | undefined;
+};
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Answer> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   received.push(Promise.resolve(JSON.stringify(result)));
-  const text = result.content.filter((block) => block.type === 'text').map((block) => block.text).join(' ');
+  const text = result.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join(' ');
   return { envelope: result.structuredContent as Answer['envelope'], text, meta: result._meta as JsonObject | undefined };
 }
 
@@ -137,7 +149,12 @@ async function personWithToken(label: string): Promise<{ person: SitePerson; tok
 
 /** How many times a tool ran for this token, by the audit trail. */
 async function runsOf(tool: string, tokenId: string): Promise<number> {
-  const rows = await server.db.selectFrom('agentready_audit_record').select('outcome_code').where('tool', '=', tool).where('principal_ref', '=', tokenId).execute();
+  const rows = await server.db
+    .selectFrom('agentready_audit_record')
+    .select('outcome_code')
+    .where('tool', '=', tool)
+    .where('principal_ref', '=', tokenId)
+    .execute();
   return rows.length;
 }
 
@@ -150,9 +167,21 @@ async function personRegistersAt(person: SitePerson, pageUrl: string, eventId: s
   const page = await fetch(pageUrl, { headers: { cookie: person.cookie } });
   expect(page.status).toBe(200);
   const shown = bodyText(await page.text());
-  const draft = (await person.call('GET', `/api/events/${eventId}/registration-draft`)).body['draft'] as { id: string; version: number; name: string; email: string };
+  const draft = (await person.call('GET', `/api/events/${eventId}/registration-draft`)).body['draft'] as {
+    id: string;
+    version: number;
+    name: string;
+    email: string;
+  };
   expect(shown).toContain(`(Draft version ${draft.version}.)`);
-  const confirmed = await person.call('POST', '/api/confirmations', { action: 'register', event_id: eventId, name: draft.name, email: draft.email, draft_id: draft.id, draft_version: draft.version });
+  const confirmed = await person.call('POST', '/api/confirmations', {
+    action: 'register',
+    event_id: eventId,
+    name: draft.name,
+    email: draft.email,
+    draft_id: draft.id,
+    draft_version: draft.version,
+  });
   expect(confirmed.status).toBe(201);
   const body = { draft_id: draft.id, draft_version: draft.version, confirmation_token: confirmed.body['confirmationToken'] };
   const registered = await person.call('POST', '/api/registrations', body, { 'idempotency-key': randomUUID() });
@@ -167,7 +196,7 @@ const ASKING: ReadonlyArray<[Transport, Era, string]> = [
 ];
 
 describe.each(ASKING)('a client that declared URL elicitation, over %s (%s era)', (transport, era, eventId) => {
-  it('is asked to open exactly the event\'s register page; the call registers no one; the person confirms and registers there', async () => {
+  it("is asked to open exactly the event's register page; the call registers no one; the person confirms and registers there", async () => {
     const { person, token, tokenId } = await personWithToken(`URL elicitation ${transport} ${era}`);
     const { client, asked } = await agent({ transport, era, person, token, capabilities: URL_ELICITATION });
     const registerPage = `${server.url}/events/${eventId}/register`;
@@ -203,7 +232,7 @@ describe.each(ASKING)('a client that declared URL elicitation, over %s (%s era)'
 });
 
 describe('a client of protocol 2026-07-28 over Streamable HTTP that declared URL elicitation', () => {
-  it('is asked to open the cancel dialog\'s page after prepare_registration_cancellation; only the person\'s confirmation cancels', async () => {
+  it("is asked to open the cancel dialog's page after prepare_registration_cancellation; only the person's confirmation cancels", async () => {
     const { person, token } = await personWithToken('Cancel by URL elicitation');
     const registrationId = await person.register('evt-prompt-injection-defense', ATTENDEE.name, ATTENDEE.email);
     const { client, asked } = await agent({ transport: 'http', era: 'modern', person, token, capabilities: URL_ELICITATION });
@@ -261,15 +290,22 @@ describe('a client of protocol 2026-07-28 over Streamable HTTP that declared URL
     expect(await runsOf('prepare_event_registration', tokenId)).toBe(2);
   });
 
-  it('does not answer one person\'s signed state to another person\'s agent, even for the very same call', async () => {
-    const ada = await personWithToken('Ada\'s agent');
+  it("does not answer one person's signed state to another person's agent, even for the very same call", async () => {
+    const ada = await personWithToken("Ada's agent");
     const adaAgent = await agent({ transport: 'http', era: 'modern', person: ada.person, token: ada.token, capabilities: URL_ELICITATION });
     const forAda = await call(adaAgent.client, 'prepare_event_registration', { event_id: 'evt-ai-agents-meetup-taipei', ...ATTENDEE });
     const [adaState] = adaAgent.echoedStates;
     expect(adaState).toBeDefined();
 
-    const other = await personWithToken('Another person\'s agent');
-    const otherAgent = await agent({ transport: 'http', era: 'modern', person: other.person, token: other.token, capabilities: URL_ELICITATION, rewriteState: () => adaState! });
+    const other = await personWithToken("Another person's agent");
+    const otherAgent = await agent({
+      transport: 'http',
+      era: 'modern',
+      person: other.person,
+      token: other.token,
+      capabilities: URL_ELICITATION,
+      rewriteState: () => adaState!,
+    });
     const forOther = await call(otherAgent.client, 'prepare_event_registration', { event_id: 'evt-ai-agents-meetup-taipei', ...ATTENDEE });
     const otherDraft = (await other.person.call('GET', '/api/events/evt-ai-agents-meetup-taipei/registration-draft')).body['draft'] as { id: string };
     expect((forOther.envelope.data['draft'] as { id: string }).id).toBe(otherDraft.id);

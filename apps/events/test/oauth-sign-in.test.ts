@@ -285,7 +285,16 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     expect(listed.status).toBe(200);
     const siteTime = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?\+08:00$/);
     expect(listed.body).toEqual({
-      grants: [{ id: expect.stringMatching(/^oag-/), clientName: TEST_CLIENT_NAME, scopes: [READ_WORDS, PREPARE_WORDS], createdAt: siteTime, lastUsedAt: siteTime, expiresAt: siteTime }],
+      grants: [
+        {
+          id: expect.stringMatching(/^oag-/),
+          clientName: TEST_CLIENT_NAME,
+          scopes: [READ_WORDS, PREPARE_WORDS],
+          createdAt: siteTime,
+          lastUsedAt: siteTime,
+          expiresAt: siteTime,
+        },
+      ],
     });
     const grantId = (listed.body['grants'] as Array<{ id: string }>)[0]!.id;
     expect((await stranger.call('GET', '/api/oauth-grants')).body).toEqual({ grants: [] });

@@ -10,13 +10,7 @@ import { parseJsonInput, parseToolInput, type ToolContract } from 'agentready';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  getEventDetails,
-  prepareEventRegistration,
-  prepareRegistrationCancellation,
-  saveEvent,
-  searchEvents,
-} from '../src/tools/catalog.ts';
+import { getEventDetails, prepareEventRegistration, prepareRegistrationCancellation, saveEvent, searchEvents } from '../src/tools/catalog.ts';
 import { publishedTools } from '../src/web/published-tools.ts';
 
 /** Each published tool and the zod schema the server would check the same input with. */
@@ -32,20 +26,47 @@ const CASES: Array<[keyof typeof publishedTools, ToolContract, z.ZodType]> = [
 const KEYS = ['keyword', 'location', 'price', 'level', 'date_from', 'date_to', 'page', 'event_id', 'name', 'email', 'registration_id', 'sort_by'];
 const anyValue = fc.oneof(
   fc.constantFrom<unknown>(
-    'evt-webmcp-intro', '', 'x'.repeat(80), 'x'.repeat(81), '😀'.repeat(80), ' WebMCP ', 'Ada\u2028Lovelace', 'Ada\u{E0041}', '工作坊', ' '.repeat(3) + 'x'.repeat(100),
-    'taipei', 'tokyo', 'free', 'cheap', 'beginner', '2027-03-01', '2027-02-29', '2027-3-1', 'Lin Mei', 'lin.mei@example.com', 'lin@example', 'x'.repeat(250) + '@ex.com',
-    1, 2, 1000, 1001, 0, 1.5, 1e300, null, true, [], {},
+    'evt-webmcp-intro',
+    '',
+    'x'.repeat(80),
+    'x'.repeat(81),
+    '😀'.repeat(80),
+    ' WebMCP ',
+    'Ada\u2028Lovelace',
+    'Ada\u{E0041}',
+    '工作坊',
+    ' '.repeat(3) + 'x'.repeat(100),
+    'taipei',
+    'tokyo',
+    'free',
+    'cheap',
+    'beginner',
+    '2027-03-01',
+    '2027-02-29',
+    '2027-3-1',
+    'Lin Mei',
+    'lin.mei@example.com',
+    'lin@example',
+    'x'.repeat(250) + '@ex.com',
+    1,
+    2,
+    1000,
+    1001,
+    0,
+    1.5,
+    1e300,
+    null,
+    true,
+    [],
+    {},
   ),
   fc.string({ maxLength: 6 }),
   fc.integer(),
 );
-const anyInput = fc.oneof(
-  { weight: 9, arbitrary: fc.dictionary(fc.constantFrom(...KEYS), anyValue, { maxKeys: 4 }) },
-  { weight: 1, arbitrary: anyValue },
-);
+const anyInput = fc.oneof({ weight: 9, arbitrary: fc.dictionary(fc.constantFrom(...KEYS), anyValue, { maxKeys: 4 }) }, { weight: 1, arbitrary: anyValue });
 
 describe('the tools the pages publish', () => {
-  it('are the catalog\'s tools, named and worded as the catalog declares them', () => {
+  it("are the catalog's tools, named and worded as the catalog declares them", () => {
     for (const [key, contract] of CASES) {
       const tool = publishedTools[key];
       expect({ name: tool.name, title: tool.title, description: tool.description, annotations: tool.annotations }).toEqual({

@@ -67,7 +67,10 @@ describe.each(dialects)('rate limits on $name', (dialect) => {
   }
 
   async function savedCount(): Promise<number> {
-    const row = await fixture.db.selectFrom('saved_events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await fixture.db
+      .selectFrom('saved_events')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -182,7 +185,10 @@ describe.each(dialects)('rate limits on $name', (dialect) => {
     const refused = await signUpHere(`one-too-many-${Date.now()}@example.com`);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
-    const accounts = await fixture.db.selectFrom('agentready_account').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+    const accounts = await fixture.db
+      .selectFrom('agentready_account')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
     expect(Number(accounts.count)).toBe(6);
   });
 

@@ -72,7 +72,12 @@ async function remaining(eventId: string = OPEN_EVENT): Promise<number> {
 
 /** The site's audit records of one of its own steps (`register_for_event`, `cancel_registration`, …), oldest first. */
 async function auditRecords(tool: string) {
-  return server.db.selectFrom('agentready_audit_record').select(['outcome_code', 'idempotency_key_hash', 'replayed']).where('tool', '=', tool).orderBy('occurred_at').execute();
+  return server.db
+    .selectFrom('agentready_audit_record')
+    .select(['outcome_code', 'idempotency_key_hash', 'replayed'])
+    .where('tool', '=', tool)
+    .orderBy('occurred_at')
+    .execute();
 }
 
 /** Whether `request` is the page's commit of a registration, `POST /api/registrations`. */
@@ -108,7 +113,9 @@ describe('Submit double-clicked', () => {
     expect(await page.textContent(byTestId('register-success'))).toContain(OPEN_EVENT_TITLE);
     expect(await page.locator(byTestId('register-error')).count()).toBe(0);
     expect(sent('POST', '/api/registrations')).toBe(1);
-    expect(await registrationRows()).toEqual([{ public_id: expect.stringMatching(/^reg-/), status: 'active', attendee_name: 'Lin Mei', attendee_email: 'lin.mei@example.com' }]);
+    expect(await registrationRows()).toEqual([
+      { public_id: expect.stringMatching(/^reg-/), status: 'active', attendee_name: 'Lin Mei', attendee_email: 'lin.mei@example.com' },
+    ]);
     expect(await remaining()).toBe(placesBefore - 1);
   });
 });
@@ -138,7 +145,7 @@ describe('two tabs of the same person on the same register page', () => {
     expect(await remaining()).toBe(placesBefore - 1);
   });
 
-  it('both at once (the first tab\'s commit still on its way when the second submits): one registers, the other is told the person is already registered; one row', async () => {
+  it("both at once (the first tab's commit still on its way when the second submits): one registers, the other is told the person is already registered; one row", async () => {
     const placesBefore = await remaining();
     const [first, second] = await twoTabsReviewed();
     // The first tab's confirmation goes through; its commit waits on the way until the second tab has registered.
@@ -196,7 +203,9 @@ describe('the answer to Submit lost on its way back', () => {
     expect(commits[0]?.key).toMatch(/^\S{16,}$/);
     expect(commits[1]?.key).toBe(commits[0]?.key);
     expect(await page.locator(byTestId('register-error')).count()).toBe(0);
-    expect(await registrationRows()).toEqual([{ public_id: expect.stringMatching(/^reg-/), status: 'active', attendee_name: 'Lin Mei', attendee_email: 'lin.mei@example.com' }]);
+    expect(await registrationRows()).toEqual([
+      { public_id: expect.stringMatching(/^reg-/), status: 'active', attendee_name: 'Lin Mei', attendee_email: 'lin.mei@example.com' },
+    ]);
     expect(await remaining()).toBe(placesBefore - 1);
     // The site's evidence: one commit under one key, and its answer given again.
     await expect.poll(async () => (await auditRecords('register_for_event')).map((record) => record.replayed)).toEqual([0, 1]);
@@ -207,7 +216,7 @@ describe('the answer to Submit lost on its way back', () => {
 });
 
 describe('the agent changes the draft after the page showed it', () => {
-  it('refuses the person\'s Submit naming what changed and the version now current; nothing is registered; a reload shows the new version', async () => {
+  it("refuses the person's Submit naming what changed and the version now current; nothing is registered; a reload shows the new version", async () => {
     const placesBefore = await remaining();
     const agent = await connectAgent();
     const first = await prepareOverMcp(agent, { event_id: OPEN_EVENT, name: 'Lin Mei', email: 'lin.mei@example.com' });
@@ -246,7 +255,7 @@ describe('the agent changes the draft after the page showed it', () => {
   });
 });
 
-describe('cancelling from /registrations with the dialog\'s confirm button double-clicked', () => {
+describe("cancelling from /registrations with the dialog's confirm button double-clicked", () => {
   it('cancels once and gives the place back once, and the page says so with no error', async () => {
     const placesBefore = await remaining();
     const registrationId = await person.register(OPEN_EVENT, 'Chen Ya-Ting', 'yating@example.com');
@@ -267,7 +276,9 @@ describe('cancelling from /registrations with the dialog\'s confirm button doubl
     expect(sent('POST', `/api/registrations/${registrationId}/cancel`)).toBe(1);
     expect((await registrationRows()).map((row) => [row.public_id, row.status])).toEqual([[registrationId, 'cancelled']]);
     expect(await remaining()).toBe(placesBefore);
-    await expect.poll(async () => (await auditRecords('cancel_registration')).map((record) => [record.outcome_code, record.replayed])).toEqual([['SUCCESS', 0]]);
+    await expect
+      .poll(async () => (await auditRecords('cancel_registration')).map((record) => [record.outcome_code, record.replayed]))
+      .toEqual([['SUCCESS', 0]]);
   });
 });
 

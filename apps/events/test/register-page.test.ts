@@ -91,7 +91,7 @@ async function review(name: string, email: string): Promise<void> {
 }
 
 describe('the page the server renders', () => {
-  it('shows the event, the form filled with the agent\'s draft and its notice, before any script runs; Review cannot submit it', async () => {
+  it("shows the event, the form filled with the agent's draft and its notice, before any script runs; Review cannot submit it", async () => {
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     try {
       await signUpInBrowser(noScript, server.url);
@@ -157,7 +157,7 @@ describe('the page the server renders', () => {
   });
 });
 
-describe('the agent\'s prepare_event_registration on this page', () => {
+describe("the agent's prepare_event_registration on this page", () => {
   it('refuses to replace a name the person typed (CONFLICT on "name", with what to do), changing nothing and storing nothing', async () => {
     await openRegisterPage(OPEN_EVENT);
     await page.locator(byTestId('register-name')).pressSequentially('Wang Xiao-Ming');
@@ -245,7 +245,12 @@ describe('Chinese event titles', () => {
     const titled = page.locator(`:text-is("${OPEN_EVENT_TITLE}")`);
     expect(await page.locator(`${byTestId('register-event')} a`).getAttribute('lang')).toBe('zh-Hant');
     await review('Lin Mei', 'lin.mei@example.com');
-    expect(await page.locator(`${byTestId('review-details')} dd`).first().getAttribute('lang')).toBe('zh-Hant');
+    expect(
+      await page
+        .locator(`${byTestId('review-details')} dd`)
+        .first()
+        .getAttribute('lang'),
+    ).toBe('zh-Hant');
     await page.click(byTestId('submit-button'));
     await page.locator(byTestId('register-success')).waitFor();
     expect(await page.locator(`${byTestId('register-success')} [lang="zh-Hant"]`).textContent()).toBe(OPEN_EVENT_TITLE);

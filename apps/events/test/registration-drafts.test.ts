@@ -15,13 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';
 import { AppVisitor } from './support/app-visitor.ts';
-import {
-  createSqliteFixture,
-  createTestClock,
-  storeDialects,
-  type DatabaseFixture,
-  type TestClock,
-} from './support/events-database.ts';
+import { createSqliteFixture, createTestClock, storeDialects, type DatabaseFixture, type TestClock } from './support/events-database.ts';
 import { signedUpSession } from './support/signed-in-principal.ts';
 
 /** Free, open, 8 of 30 places left. */
@@ -133,9 +127,21 @@ describe.each(dialects)('registration drafts on $name', ({ open }) => {
 
   it('refuses a name or e-mail the Submit would refuse, and an unknown event, storing nothing', async () => {
     const person = await newPrincipal();
-    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'abc \u202Eevil' })).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'name' });
-    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'first\nsecond' })).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'name' });
-    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { email: 'not-an-email' })).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'email' });
+    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'abc \u202Eevil' })).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+      field: 'name',
+    });
+    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { name: 'first\nsecond' })).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+      field: 'name',
+    });
+    expect(await services.saveRegistrationDraft(person, OPEN_EVENT, { email: 'not-an-email' })).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+      field: 'email',
+    });
     expect(await services.saveRegistrationDraft(person, 'evt-no-such-event', { name: 'A' })).toMatchObject({ ok: false, code: 'NOT_FOUND', field: 'event_id' });
     expect(await draftRows()).toBe(0);
   });
@@ -231,7 +237,13 @@ describe('the registration draft through the API', () => {
     });
     expect(JSON.stringify(prepared)).not.toContain(EMAIL);
     expect(await person.draft(OPEN_EVENT)).toEqual({
-      draft: { ...(prepared.data?.['draft'] as object), hash: expect.stringMatching(CONTENT_HASH), name: '林美玲', email: EMAIL, preparedAt: '2026-11-29T10:00:00+08:00' },
+      draft: {
+        ...(prepared.data?.['draft'] as object),
+        hash: expect.stringMatching(CONTENT_HASH),
+        name: '林美玲',
+        email: EMAIL,
+        preparedAt: '2026-11-29T10:00:00+08:00',
+      },
     });
     // Preparing registered nobody and took no place.
     expect(await fixture.db.selectFrom('registrations').select('id').execute()).toEqual([]);
@@ -272,10 +284,15 @@ describe('the registration draft through the API', () => {
     expect(await person.draft('evt-no-such-event')).toEqual({ draft: null });
   });
 
-  it('refuses an anonymous visitor\'s agent with a sign-in next step, storing nothing', async () => {
+  it("refuses an anonymous visitor's agent with a sign-in next step, storing nothing", async () => {
     const anonymousVisitor = await visitor();
     const refused = await anonymousVisitor.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
-    expect(refused).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', message: expect.stringMatching(/^Sign in to /), nextAction: expect.stringContaining('sign in') });
+    expect(refused).toMatchObject({
+      ok: false,
+      code: 'UNAUTHENTICATED',
+      message: expect.stringMatching(/^Sign in to /),
+      nextAction: expect.stringContaining('sign in'),
+    });
     expect(JSON.stringify(refused)).not.toContain(EMAIL);
     expect(await anonymousVisitor.draft(OPEN_EVENT)).toEqual({ draft: null });
     expect(await fixture.db.selectFrom('agentready_draft').select('id').execute()).toEqual([]);

@@ -76,7 +76,10 @@ function card(registrationId: string) {
 /** Opens /registrations and waits until its Cancel… buttons work (the script has taken over the page). */
 async function openRegistrations(): Promise<void> {
   await page.goto(`${server.url}/registrations`);
-  await page.locator(`${byTestId('cancel-button')}:not([disabled]), ${byTestId('registrations-empty')}`).first().waitFor();
+  await page
+    .locator(`${byTestId('cancel-button')}:not([disabled]), ${byTestId('registrations-empty')}`)
+    .first()
+    .waitFor();
 }
 
 /**
@@ -188,7 +191,10 @@ describe('Chinese event text', () => {
     await save(CHINESE_EVENT);
     await save(MIXED_EVENT);
     await page.goto(`${server.url}/saved`);
-    await page.locator(`${byTestId('remove-button')}:not([disabled])`).first().waitFor();
+    await page
+      .locator(`${byTestId('remove-button')}:not([disabled])`)
+      .first()
+      .waitFor();
     expect(await chineseTextWithoutLang()).toEqual([]);
 
     await page.locator(`${byTestId('saved-item')}[data-event-id="${CHINESE_EVENT}"] ${byTestId('remove-button')}`).click();
@@ -295,7 +301,10 @@ describe('accessibility (axe-core, WCAG 2.2 A/AA and best practices)', () => {
     await save(CHINESE_EVENT);
     await save(MIXED_EVENT);
     await page.goto(`${server.url}/saved`);
-    await page.locator(`${byTestId('remove-button')}:not([disabled])`).first().waitFor();
+    await page
+      .locator(`${byTestId('remove-button')}:not([disabled])`)
+      .first()
+      .waitFor();
     expect(await findAccessibilityViolations(page)).toEqual([]);
   });
 });

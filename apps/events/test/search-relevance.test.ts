@@ -52,7 +52,10 @@ const RANKED_EVENTS: SeedEvent[] = [
 
 /** 1,005 events with a word no other has, so a search for it is broader than the count goes. */
 const MANY_EVENTS: SeedEvent[] = Array.from({ length: 1005 }, (_, index) =>
-  madeEvent(`evt-zebra-${index}`, `2027-${String(1 + (index % 12)).padStart(2, '0')}-${String(1 + (index % 28)).padStart(2, '0')}`, { title: `Zebra Crossing Meetup ${index}`, location: 'hualien' }),
+  madeEvent(`evt-zebra-${index}`, `2027-${String(1 + (index % 12)).padStart(2, '0')}-${String(1 + (index % 28)).padStart(2, '0')}`, {
+    title: `Zebra Crossing Meetup ${index}`,
+    location: 'hualien',
+  }),
 );
 
 describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
@@ -151,7 +154,7 @@ describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
     expect(await search({ keyword: 'webmcp' })).toMatchObject({ totalExact: true });
   });
 
-  it('tells a person on the page how many were counted and in which order, with each event\'s topics', async () => {
+  it("tells a person on the page how many were counted and in which order, with each event's topics", async () => {
     const broad = bodyText(await (await fetch(`${server.url}/events?keyword=zebra`)).text());
     expect(broad).toContain('More than 1,000 events found, showing 1–10, best matches first.');
     expect(broad).toContain('Page 1 of more than 100');
@@ -162,7 +165,12 @@ describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
 
   it('answers a keyword of punctuation only with no events and a reason, not every event', async () => {
     for (const keyword of ['%', '!!!', '_']) {
-      expect(await search({ keyword }), keyword).toMatchObject({ events: [], total: 0, totalExact: true, noResultsReason: expect.stringMatching(/letters or digits/) });
+      expect(await search({ keyword }), keyword).toMatchObject({
+        events: [],
+        total: 0,
+        totalExact: true,
+        noResultsReason: expect.stringMatching(/letters or digits/),
+      });
     }
   });
 
@@ -170,7 +178,12 @@ describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
     const client = new Client({ name: 'search-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
     try {
-      const queries: Array<Record<string, string | number>> = [{ keyword: 'photography' }, { keyword: 'Taipei', page: 2 }, { keyword: 'zebra' }, { location: 'taipei' }];
+      const queries: Array<Record<string, string | number>> = [
+        { keyword: 'photography' },
+        { keyword: 'Taipei', page: 2 },
+        { keyword: 'zebra' },
+        { location: 'taipei' },
+      ];
       for (const query of queries) {
         const result = (await client.callTool({ name: 'search_events', arguments: query })) as CallToolResult;
         const envelope = result.structuredContent as { ok: boolean; data: SearchAnswer };
@@ -194,9 +207,21 @@ describe.runIf(dialects.length === 2)('search on SQLite and PostgreSQL', () => {
     try {
       await Promise.all(servers.map((server) => insertEvents(server.fixture.db, [...RANKED_EVENTS, ...MANY_EVENTS.slice(0, 30)], new Date())));
       const queries = [
-        'keyword=AI', 'keyword=Taipei', 'keyword=%E5%85%A5%E9%96%80', 'keyword=workshop&location=taipei', 'keyword=%E5%B7%A5%E4%BD%9C%E5%9D%8A&page=2',
-        'keyword=photography', 'keyword=data&price=free', 'keyword=zebra&date_from=2027-03-01&date_to=2027-06-30', 'keyword=rust%20micro',
-        'level=advanced', 'date_from=2027-02-01&date_to=2027-02-28', 'location=hsinchu&price=paid', 'keyword=hackathon', 'keyword=%E5%8F%B0', 'keyword=New%20Taipei',
+        'keyword=AI',
+        'keyword=Taipei',
+        'keyword=%E5%85%A5%E9%96%80',
+        'keyword=workshop&location=taipei',
+        'keyword=%E5%B7%A5%E4%BD%9C%E5%9D%8A&page=2',
+        'keyword=photography',
+        'keyword=data&price=free',
+        'keyword=zebra&date_from=2027-03-01&date_to=2027-06-30',
+        'keyword=rust%20micro',
+        'level=advanced',
+        'date_from=2027-02-01&date_to=2027-02-28',
+        'location=hsinchu&price=paid',
+        'keyword=hackathon',
+        'keyword=%E5%8F%B0',
+        'keyword=New%20Taipei',
       ];
       for (const query of queries) {
         const [onSqlite, onPostgres] = await Promise.all(servers.map(async (server) => (await fetch(`${server.url}/api/events?${query}`)).json()));
@@ -213,8 +238,13 @@ describe.each(dialects)('the search index on $name', (dialect: StoreDialect) => 
     const server = await serveOnDialect(dialect, createTestClock());
     try {
       const { db, url } = server.fixture;
-      const find = async (keyword: string) => ((await (await fetch(`${server.url}/api/events?keyword=${encodeURIComponent(keyword)}`)).json()) as SearchAnswer).events.map((event) => event.id);
-      await db.updateTable('events').set({ title: 'Quokka Night', search_title: 'quokka night' }).where('public_id', '=', 'evt-night-sky-photography-yilan').execute();
+      const find = async (keyword: string) =>
+        ((await (await fetch(`${server.url}/api/events?keyword=${encodeURIComponent(keyword)}`)).json()) as SearchAnswer).events.map((event) => event.id);
+      await db
+        .updateTable('events')
+        .set({ title: 'Quokka Night', search_title: 'quokka night' })
+        .where('public_id', '=', 'evt-night-sky-photography-yilan')
+        .execute();
       expect(await find('quokka')).toEqual(['evt-night-sky-photography-yilan']);
       expect(await find('sky')).not.toContain('evt-night-sky-photography-yilan');
 

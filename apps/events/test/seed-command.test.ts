@@ -23,7 +23,10 @@ afterEach(async () => {
 });
 
 async function eventCount(db: DatabaseFixture['db']): Promise<number> {
-  const row = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -33,7 +36,14 @@ async function seed(args: string[], url: string): Promise<{ code: number; lines:
   try {
     // On PostgreSQL its migrator lists every schema: it takes turns with other test files' schema changes.
     const { stdout, stderr } = url.startsWith('postgres') ? await withTestSchemaLock(POSTGRES_TEST_URL, start) : await start();
-    return { code: 0, lines: stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>), stderr };
+    return {
+      code: 0,
+      lines: stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+      stderr,
+    };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, lines: [], stderr: failed.stderr };

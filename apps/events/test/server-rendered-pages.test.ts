@@ -159,7 +159,10 @@ async function resultIds(page: Page): Promise<string[]> {
 }
 
 async function sessionCount(): Promise<number> {
-  const row = await server.db.selectFrom('agentready_session').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await server.db
+    .selectFrom('agentready_session')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -296,10 +299,16 @@ describe('the 404 page', () => {
       expect(documentTitleOf(page.html), path).toBe('Page not found · AgentReady Events');
       const header = /<header[\s\S]*<\/header>/.exec(page.html)?.[0] ?? '';
       expect(bodyText(header), path).toContain('AgentReady Events');
-      expect(tagsNamed(header, 'a').map((link) => link['href']), path).toEqual(expect.arrayContaining(['/events', '/saved', '/registrations', '/connect']));
+      expect(
+        tagsNamed(header, 'a').map((link) => link['href']),
+        path,
+      ).toEqual(expect.arrayContaining(['/events', '/saved', '/registrations', '/connect']));
       const main = mainOf(page.html);
       expect(mainHeadingsOf(page.html), path).toEqual(['Page not found']);
-      expect(tagsNamed(main, 'a').map((link) => link['href']), path).toEqual(expect.arrayContaining(['/events', '/registrations', '/']));
+      expect(
+        tagsNamed(main, 'a').map((link) => link['href']),
+        path,
+      ).toEqual(expect.arrayContaining(['/events', '/registrations', '/']));
       expect(metaContent(page.html, 'description'), path).not.toBe('');
     }
   });
@@ -348,7 +357,9 @@ describe('the head after moving to another page in the browser', () => {
         canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? null,
         ogTitle: document.querySelector('meta[property="og:title"]')?.getAttribute('content'),
         ogUrl: document.querySelector('meta[property="og:url"]')?.getAttribute('content') ?? null,
-        structuredData: [...document.querySelectorAll('script[type="application/ld+json"]')].map((block) => JSON.parse(block.textContent ?? '') as { name?: string; url?: string }),
+        structuredData: [...document.querySelectorAll('script[type="application/ld+json"]')].map(
+          (block) => JSON.parse(block.textContent ?? '') as { name?: string; url?: string },
+        ),
         pageData: JSON.parse(document.getElementById('page-data')?.textContent ?? 'null') as { route?: string; eventId?: string },
       }));
     const otherUrl = `${server.url}/events/${ENGLISH_TITLED_EVENT}`;

@@ -93,7 +93,9 @@ describe.runIf(postgres !== undefined)('shutting down with tool calls in flight,
   /** Waits until `count` statements wait for the lock of the connection `pid`. */
   async function waitUntilWaiting(pid: number, count: number): Promise<void> {
     for (;;) {
-      const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(fixture.db);
+      const { rows } = await sql<{
+        waiting: number;
+      }>`select count(*)::int as waiting from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(fixture.db);
       if ((rows[0]?.waiting ?? 0) >= count) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -126,7 +128,10 @@ describe.runIf(postgres !== undefined)('shutting down with tool calls in flight,
   }
 
   async function savedEventCount(): Promise<number> {
-    const row = await fixture.db.selectFrom('saved_events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await fixture.db
+      .selectFrom('saved_events')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -205,7 +210,9 @@ describe.runIf(postgres !== undefined)('shutting down with tool calls in flight,
     // Headers and the first bytes of a body that never comes: the request reached the site, no tool ran.
     const socket = connect(Number(port), hostname);
     await once(socket, 'connect');
-    socket.write(`POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0",`);
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0",`,
+    );
     socket.on('error', () => undefined);
     cleanups.push(() => void socket.destroy());
     await new Promise((resolve) => setTimeout(resolve, 300));

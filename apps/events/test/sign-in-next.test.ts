@@ -11,7 +11,15 @@ import { createSqliteFixture, createTestClock, type DatabaseFixture } from './su
 import { scriptBlocks, tagsNamed } from './support/served-html.ts';
 
 /** Values of `next` that name another host once a browser normalizes them, as a person reported them. */
-const OFF_SITE = ['/.//127.0.0.1:3101/pwned', '/a/..//evil.example/x', '/%2e//evil.example', '/./\\evil.example', '//evil.example', '/\\evil.example', 'https://evil.example/'];
+const OFF_SITE = [
+  '/.//127.0.0.1:3101/pwned',
+  '/a/..//evil.example/x',
+  '/%2e//evil.example',
+  '/./\\evil.example',
+  '//evil.example',
+  '/\\evil.example',
+  'https://evil.example/',
+];
 
 describe('?next= on the sign-in and sign-up pages', () => {
   let fixture: DatabaseFixture;
@@ -28,16 +36,21 @@ describe('?next= on the sign-in and sign-up pages', () => {
     return { next: data.next, links: tagsNamed(html, 'a').map((link) => link['href'] ?? '') };
   }
 
-  it.each(OFF_SITE.flatMap((next) => ['/signin', '/signup'].map((page) => [page, next] as const)))('%s sends %s to the home page instead', async (page, next) => {
-    const shown = await signInPage(`${page}?next=${encodeURIComponent(next)}`);
-    expect(shown.next).toBe('/');
-    // The link to the other page carries the same, safe, next.
-    const other = page === '/signin' ? '/signup' : '/signin';
-    expect(shown.links.filter((href) => href.startsWith(`${other}?`))).toEqual([`${other}?next=%2F`]);
-  });
+  it.each(OFF_SITE.flatMap((next) => ['/signin', '/signup'].map((page) => [page, next] as const)))(
+    '%s sends %s to the home page instead',
+    async (page, next) => {
+      const shown = await signInPage(`${page}?next=${encodeURIComponent(next)}`);
+      expect(shown.next).toBe('/');
+      // The link to the other page carries the same, safe, next.
+      const other = page === '/signin' ? '/signup' : '/signin';
+      expect(shown.links.filter((href) => href.startsWith(`${other}?`))).toEqual([`${other}?next=%2F`]);
+    },
+  );
 
   it('keeps a path of this site, with its query', async () => {
-    expect((await signInPage(`/signin?next=${encodeURIComponent('/events/evt-webmcp-intro/register?from=mail')}`)).next).toBe('/events/evt-webmcp-intro/register?from=mail');
+    expect((await signInPage(`/signin?next=${encodeURIComponent('/events/evt-webmcp-intro/register?from=mail')}`)).next).toBe(
+      '/events/evt-webmcp-intro/register?from=mail',
+    );
     expect((await signInPage(`/signin?next=${encodeURIComponent('/events/./evt-webmcp-intro')}`)).next).toBe('/events/evt-webmcp-intro');
   });
 });

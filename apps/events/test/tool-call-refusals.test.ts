@@ -21,7 +21,10 @@ type Era = 'legacy' | 'modern';
 const ERAS: Era[] = ['legacy', 'modern'];
 
 /** What `/mcp` answered one JSON-RPC request: a result or an error. */
-type JsonRpcAnswer = { result?: { structuredContent?: Record<string, unknown>; isError?: boolean; content?: Array<{ type: string; text?: string }> }; error?: { code: number; message: string } };
+type JsonRpcAnswer = {
+  result?: { structuredContent?: Record<string, unknown>; isError?: boolean; content?: Array<{ type: string; text?: string }> };
+  error?: { code: number; message: string };
+};
 
 type AuditRow = { tool: string; surface: string; outcome_code: string; input_summary: string; principal_ref: string | null };
 
@@ -68,7 +71,12 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
     expect(response.status).toBe(200);
     const text = await response.text();
     // The 2025 revisions answer as one server-sent event, 2026-07-28 as plain JSON.
-    const json = text.startsWith('event:') ? text.split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length) : text;
+    const json = text.startsWith('event:')
+      ? text
+          .split('\n')
+          .find((line) => line.startsWith('data: '))!
+          .slice('data: '.length)
+      : text;
     return JSON.parse(json) as JsonRpcAnswer;
   }
 
@@ -84,7 +92,8 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
 
   /** The audit records `action` left (those that were not there before it). */
   async function recordsLeftBy(action: () => Promise<unknown>): Promise<AuditRow[]> {
-    const select = () => fixture.db.selectFrom('agentready_audit_record').select(['trace_id', 'tool', 'surface', 'outcome_code', 'input_summary', 'principal_ref']).execute();
+    const select = () =>
+      fixture.db.selectFrom('agentready_audit_record').select(['trace_id', 'tool', 'surface', 'outcome_code', 'input_summary', 'principal_ref']).execute();
     const before = new Set((await select()).map((row) => row.trace_id));
     await action();
     return (await select()).filter((row) => !before.has(row.trace_id)).map(({ trace_id: _traceId, ...row }) => row);
@@ -113,7 +122,10 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         const records = await recordsLeftBy(async () => {
           answer = await mcpToolCall(era, `"name":"search_events","arguments":${argumentsJson}`);
         });
-        expect(answer?.error, argumentsJson).toEqual({ code: -32602, message: 'Invalid tools/call request: "arguments" must be a JSON object of the tool\'s input fields.' });
+        expect(answer?.error, argumentsJson).toEqual({
+          code: -32602,
+          message: 'Invalid tools/call request: "arguments" must be a JSON object of the tool\'s input fields.',
+        });
         expect(records, argumentsJson).toEqual([
           { tool: 'search_events', surface: 'mcp', outcome_code: 'INVALID_INPUT', input_summary: JSON.stringify(summary), principal_ref: null },
         ]);
@@ -135,7 +147,7 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       ]);
     });
 
-    it('answers the page\'s tool route the same way: an unknown tool is 404 NOT_FOUND, an array INVALID_INPUT, each recorded', async () => {
+    it("answers the page's tool route the same way: an unknown tool is 404 NOT_FOUND, an array INVALID_INPUT, each recorded", async () => {
       let unknown: Awaited<ReturnType<typeof pageToolCall>> | undefined;
       let array: Awaited<ReturnType<typeof pageToolCall>> | undefined;
       const records = await recordsLeftBy(async () => {
@@ -202,7 +214,11 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       const label = await rest('POST', '/api/access-tokens', `{"label":"${text}"}`);
       expect(label).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'label', message: `The label must be 1 to 60 characters ${RULE}` } });
       // The person's Submit on the register page: the name they reviewed is refused before any draft or confirmation is stored.
-      const registration = await rest('POST', '/api/confirmations', `{"action":"register","event_id":"${OPEN_EVENT}","name":"${text}","email":"ada@example.org"}`);
+      const registration = await rest(
+        'POST',
+        '/api/confirmations',
+        `{"action":"register","event_id":"${OPEN_EVENT}","name":"${text}","email":"ada@example.org"}`,
+      );
       expect(registration).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'name', message: expect.stringContaining(RULE) } });
 
       const nameArguments = `{"event_id":"${OPEN_EVENT}","name":"${text}"}`;
@@ -210,12 +226,14 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       const failures = [
         (await pageToolCall('prepare_event_registration', nameArguments)).body,
         (await pageToolCall('search_events', keywordArguments)).body,
-        ...(await Promise.all(
-          ERAS.flatMap((era) => [
-            mcpToolCall(era, `"name":"prepare_event_registration","arguments":${nameArguments}`, token),
-            mcpToolCall(era, `"name":"search_events","arguments":${keywordArguments}`),
-          ]),
-        )).map((answer) => answer.result?.structuredContent),
+        ...(
+          await Promise.all(
+            ERAS.flatMap((era) => [
+              mcpToolCall(era, `"name":"prepare_event_registration","arguments":${nameArguments}`, token),
+              mcpToolCall(era, `"name":"search_events","arguments":${keywordArguments}`),
+            ]),
+          )
+        ).map((answer) => answer.result?.structuredContent),
       ];
       expect(failures).toEqual([
         expect.objectContaining({ ok: false, code: 'INVALID_INPUT', field: 'name', message: `Field "name": must be 1 to 100 characters ${RULE}` }),
@@ -231,10 +249,13 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       await visitor.call('DELETE', `/api/access-tokens/${tokenId}`);
     });
 
-    it('refuses the same in the search API\'s query string, and still takes every script, emoji sequence and joined word', async () => {
+    it("refuses the same in the search API's query string, and still takes every script, emoji sequence and joined word", async () => {
       for (const keyword of ['a\u2028b', 'x\u{E0041}y', 'a\u200Bb', 'a\u2066b\u2069']) {
         const answer = await visitor.call('GET', `/api/events?keyword=${encodeURIComponent(keyword)}`);
-        expect(answer, JSON.stringify(keyword)).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', field: 'keyword', message: expect.stringContaining(RULE) } });
+        expect(answer, JSON.stringify(keyword)).toMatchObject({
+          status: 400,
+          body: { code: 'INVALID_INPUT', field: 'keyword', message: expect.stringContaining(RULE) },
+        });
       }
       expect((await visitor.call('GET', `/api/events?keyword=${encodeURIComponent('入門')}`)).status).toBe(200);
       // Joiners and the emoji selector where writing needs them: emoji sequences, a Persian compound name, a Devanagari conjunct.
@@ -257,17 +278,27 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         answer = await mcpToolCall(era, `"name":"search_events","arguments":${SMUGGLED}`);
       });
       expect(answer?.result?.isError).toBe(true);
-      expect(answer?.result?.structuredContent).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: '__proto__', message: 'Unknown field "__proto__": it is not accepted here.' });
+      expect(answer?.result?.structuredContent).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        field: '__proto__',
+        message: 'Unknown field "__proto__": it is not accepted here.',
+      });
       expect(records.map((row) => [row.tool, row.surface, row.outcome_code])).toEqual([['search_events', 'mcp', 'INVALID_INPUT']]);
       expect(Object.keys(JSON.parse(records[0]!.input_summary) as object)).toEqual(['__proto__', 'keyword']);
     });
 
-    it('is an unknown field on the page\'s tool route, recorded with the key', async () => {
+    it("is an unknown field on the page's tool route, recorded with the key", async () => {
       let answer: Awaited<ReturnType<typeof pageToolCall>> | undefined;
       const records = await recordsLeftBy(async () => {
         answer = await pageToolCall('search_events', SMUGGLED);
       });
-      expect(answer?.body).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: '__proto__', message: 'Unknown field "__proto__": it is not accepted here.' });
+      expect(answer?.body).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        field: '__proto__',
+        message: 'Unknown field "__proto__": it is not accepted here.',
+      });
       expect(records.map((row) => [row.tool, row.surface, row.outcome_code])).toEqual([['search_events', 'webmcp', 'INVALID_INPUT']]);
       expect(JSON.parse(records[0]!.input_summary)).toEqual(JSON.parse('{"__proto__":{"keyword":"Rust","page":2},"keyword":"x"}'));
     });
@@ -309,19 +340,19 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
       expect(evidence).not.toContain(token.slice('are_pat_'.length));
       expect(records.map((row) => row.input_summary).sort()).toEqual(
         [
-        { keyword: '[redacted]' },
-        { x: '[redacted]' },
-        { '[redacted key 1]': '[redacted]' },
-        { query: ['[redacted]'] },
-        { keyword: '[redacted]' },
-        { x: '[redacted]' },
-        { '[redacted key 1]': '[redacted]' },
-        { query: ['[redacted]'] },
-        { keyword: '[redacted]' },
-        { event_id: '[redacted]' },
-        {},
-        {},
-        {},
+          { keyword: '[redacted]' },
+          { x: '[redacted]' },
+          { '[redacted key 1]': '[redacted]' },
+          { query: ['[redacted]'] },
+          { keyword: '[redacted]' },
+          { x: '[redacted]' },
+          { '[redacted key 1]': '[redacted]' },
+          { query: ['[redacted]'] },
+          { keyword: '[redacted]' },
+          { event_id: '[redacted]' },
+          {},
+          {},
+          {},
         ]
           .map((summary) => JSON.stringify(summary))
           .sort(),
@@ -352,7 +383,10 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         expect(answers[0], key).toMatchObject({ ok: false, code: 'INVALID_INPUT', message: expect.stringContaining('An unknown field is not accepted here') });
       }
       // A plain name is still named, so the caller can correct it.
-      expect((await pageToolCall('search_events', '{"keywords":"Rust"}')).body).toMatchObject({ field: 'keywords', message: 'Unknown field "keywords": it is not accepted here.' });
+      expect((await pageToolCall('search_events', '{"keywords":"Rust"}')).body).toMatchObject({
+        field: 'keywords',
+        message: 'Unknown field "keywords": it is not accepted here.',
+      });
       const tokenId = ((await visitor.call('GET', '/api/access-tokens')).body as { accessTokens: Array<{ id: string }> }).accessTokens[0]!.id;
       await visitor.call('DELETE', `/api/access-tokens/${tokenId}`);
     });
@@ -379,7 +413,13 @@ describe.each(dialects)('refused tool calls on $name', ({ open }) => {
         });
         expect(answered, what).toBe(status);
         expect(records, what).toEqual([
-          { tool: 'save_event', surface: 'webmcp', outcome_code: outcome, input_summary: JSON.stringify({ event_id: OPEN_EVENT }), principal_ref: withPrincipal ? principalOfVisitor : null },
+          {
+            tool: 'save_event',
+            surface: 'webmcp',
+            outcome_code: outcome,
+            input_summary: JSON.stringify({ event_id: OPEN_EVENT }),
+            principal_ref: withPrincipal ? principalOfVisitor : null,
+          },
         ]);
       }
     });

@@ -12,7 +12,15 @@ import { createEventsApp, type EventsApp } from '../src/server/create-events-app
 import { eventsCatalog } from '../src/tools/catalog.ts';
 import { createSqliteFixture, createTestClock, type DatabaseFixture } from './support/events-database.ts';
 
-const LEAKS = [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/, /\bselect\b[^"]*\bfrom\b/i, /insert into/i, /sqlite/i, /\.ts:\d+/, /\bat \S+ \(/, /node_modules/];
+const LEAKS = [
+  /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/,
+  /\bselect\b[^"]*\bfrom\b/i,
+  /insert into/i,
+  /sqlite/i,
+  /\.ts:\d+/,
+  /\bat \S+ \(/,
+  /node_modules/,
+];
 const EVENT_IDS = ['evt-webmcp-intro', 'evt-ai-agents-meetup-taipei', 'evt-kids-coding-library', 'evt-nope'];
 
 let fixture: DatabaseFixture;
@@ -94,24 +102,21 @@ describe('the tool route, given anything', () => {
 describe('save_event, repeated and interleaved', () => {
   it('never saves an event twice, however calls are repeated, overlapped and ordered', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(fc.constantFrom(...EVENT_IDS), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
-        async (waves) => {
-          const browser = await visitor();
-          const results: Array<{ ok: boolean; data?: { alreadySaved: boolean } }> = [];
-          // Each wave's calls run at once; waves follow one another.
-          for (const wave of waves) {
-            const answers = await Promise.all(wave.map((eventId) => browser.call('save_event', JSON.stringify({ event_id: eventId }))));
-            results.push(...answers.map((answer) => JSON.parse(answer.text) as { ok: boolean; data?: { alreadySaved: boolean } }));
-          }
-          const distinct = new Set(waves.flat().filter((id) => id !== 'evt-nope'));
-          const firstSaves = results.filter((result) => result.ok && result.data?.alreadySaved === false).length;
-          expect(firstSaves).toBe(distinct.size);
-          const saved = await app.request('/api/saved', { headers: { cookie: `ar_session=${browser.cookie}` } });
-          const ids = ((await saved.json()) as { events: Array<{ id: string }> }).events.map((event) => event.id);
-          expect(ids.sort()).toEqual([...distinct].sort());
-        },
-      ),
+      fc.asyncProperty(fc.array(fc.array(fc.constantFrom(...EVENT_IDS), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }), async (waves) => {
+        const browser = await visitor();
+        const results: Array<{ ok: boolean; data?: { alreadySaved: boolean } }> = [];
+        // Each wave's calls run at once; waves follow one another.
+        for (const wave of waves) {
+          const answers = await Promise.all(wave.map((eventId) => browser.call('save_event', JSON.stringify({ event_id: eventId }))));
+          results.push(...answers.map((answer) => JSON.parse(answer.text) as { ok: boolean; data?: { alreadySaved: boolean } }));
+        }
+        const distinct = new Set(waves.flat().filter((id) => id !== 'evt-nope'));
+        const firstSaves = results.filter((result) => result.ok && result.data?.alreadySaved === false).length;
+        expect(firstSaves).toBe(distinct.size);
+        const saved = await app.request('/api/saved', { headers: { cookie: `ar_session=${browser.cookie}` } });
+        const ids = ((await saved.json()) as { events: Array<{ id: string }> }).events.map((event) => event.id);
+        expect(ids.sort()).toEqual([...distinct].sort());
+      }),
       { numRuns: 40 },
     );
   });

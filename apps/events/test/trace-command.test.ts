@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteFixture, type DatabaseFixture } from './support/events-database.ts';
 import { runEventsCommand, type EventsCommandRun } from './support/events-command.ts';
 
-
 let fixture: DatabaseFixture;
 const traces = { prepare: randomUUID(), unrelated: randomUUID(), confirm: randomUUID(), register: randomUUID(), otherAccount: randomUUID() };
 
@@ -38,9 +37,24 @@ beforeAll(async () => {
   const browser = { surface: 'ui', principalRef: 'ses-alice-browser', principalKind: 'session', clientName: null } as const;
   await sink.record(evidence(traces.prepare, '2026-12-01T02:00:00.000Z', { draft: { id: 'dft-1', version: 1, hash: 'h' } }));
   await sink.record(evidence(traces.unrelated, '2026-12-01T02:01:00.000Z', { tool: 'save_event', resultingIds: ['evt-webmcp-intro'] }));
-  await sink.record(evidence(traces.confirm, '2026-12-01T02:05:00.000Z', { ...browser, tool: 'confirm_registration', draft: { id: 'dft-1', version: 1, hash: 'h' }, confirmationId: 'cfm-1' }));
-  await sink.record(evidence(traces.register, '2026-12-01T02:05:30.000Z', { ...browser, tool: 'register', confirmationId: 'cfm-1', resultingIds: ['reg-42'], durationMs: 31 }));
-  await sink.record(evidence(traces.otherAccount, '2026-12-01T02:06:00.000Z', { accountRef: 'acc-bob', principalRef: 'pat-BBBBBBBBBBBBBBBB', draft: { id: 'dft-1', version: 1, hash: 'h' } }));
+  await sink.record(
+    evidence(traces.confirm, '2026-12-01T02:05:00.000Z', {
+      ...browser,
+      tool: 'confirm_registration',
+      draft: { id: 'dft-1', version: 1, hash: 'h' },
+      confirmationId: 'cfm-1',
+    }),
+  );
+  await sink.record(
+    evidence(traces.register, '2026-12-01T02:05:30.000Z', { ...browser, tool: 'register', confirmationId: 'cfm-1', resultingIds: ['reg-42'], durationMs: 31 }),
+  );
+  await sink.record(
+    evidence(traces.otherAccount, '2026-12-01T02:06:00.000Z', {
+      accountRef: 'acc-bob',
+      principalRef: 'pat-BBBBBBBBBBBBBBBB',
+      draft: { id: 'dft-1', version: 1, hash: 'h' },
+    }),
+  );
 });
 afterAll(async () => {
   await fixture.close();
@@ -57,7 +71,9 @@ describe('agentready-events trace', () => {
     expect(ended.code).toBe(0);
     const lines = ended.stdout.replace(/\n$/, '').split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^ {3}2026-12-01T10:00:00\+08:00 {2}prepare_event_registration {2}mcp {2}token pat-AAAAAAAAAAAAAAAA {2}"Laptop Claude" {2}SUCCESS {2}- {2}12 ms/);
+    expect(lines[0]).toMatch(
+      /^ {3}2026-12-01T10:00:00\+08:00 {2}prepare_event_registration {2}mcp {2}token pat-AAAAAAAAAAAAAAAA {2}"Laptop Claude" {2}SUCCESS {2}- {2}12 ms/,
+    );
     expect(lines[1]).toMatch(/^> {2}2026-12-01T10:05:00\+08:00 {2}confirm_registration {2}ui {2}session {2}in the browser {2}SUCCESS/);
     expect(lines[2]).toMatch(/register {2}ui {2}session {2}in the browser {2}SUCCESS {2}reg-42 {2}31 ms/);
     expect(lines.map((line) => line.split('  ').at(-1))).toEqual([traces.prepare, traces.confirm, traces.register]);

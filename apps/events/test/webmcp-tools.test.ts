@@ -72,7 +72,6 @@ afterEach(async () => {
   expect(consoleErrors.filter((text) => /Content Security Policy|script-src/.test(text))).toEqual([]);
 });
 
-
 async function toolNames(): Promise<string[]> {
   return (await page.webmcp.tools()).map((tool) => tool.name).sort();
 }
@@ -94,7 +93,9 @@ async function call(name: string, input: Record<string, unknown>): Promise<Envel
 async function callWithJson(name: string, inputJson: string): Promise<Envelope> {
   const answer = await page.evaluate(
     async ([toolName, json]) => {
-      const modelContext = (document as unknown as { modelContext: { getTools(): Promise<Array<{ name: string }>>; executeTool(tool: unknown, input: unknown): Promise<unknown> } }).modelContext;
+      const modelContext = (
+        document as unknown as { modelContext: { getTools(): Promise<Array<{ name: string }>>; executeTool(tool: unknown, input: unknown): Promise<unknown> } }
+      ).modelContext;
       const tool = (await modelContext.getTools()).find((candidate) => candidate.name === toolName);
       return modelContext.executeTool(tool, JSON.parse(json));
     },
@@ -235,7 +236,7 @@ describe('2. get_event_details', () => {
     await page.locator(`${byTestId('details-panel')} ${byTestId('event-details')}[data-event-id="${OPEN_EVENT}"]`).waitFor();
   });
 
-  it('on /events/:id, takes {} and shows the route\'s event; any key is INVALID_INPUT', async () => {
+  it("on /events/:id, takes {} and shows the route's event; any key is INVALID_INPUT", async () => {
     await open(`/events/${OPEN_EVENT}`, ['get_event_details', 'prepare_event_registration', 'save_event']);
     const result = await call('get_event_details', {});
     expect(result).toMatchObject({
@@ -262,7 +263,7 @@ describe('0. the contracts each page publishes', () => {
   }
   const byName = (name: string) => eventsCatalog.tools.find((tool) => tool.name === name)!;
 
-  it('lists, on every page, the catalog\'s names, input schemas, words and annotations, or the route\'s own input', async () => {
+  it("lists, on every page, the catalog's names, input schemas, words and annotations, or the route's own input", async () => {
     const routeInputs: Record<string, Record<string, z.ZodObject>> = {
       '/events': {},
       [`/events/${OPEN_EVENT}`]: { get_event_details: z.object({}), prepare_event_registration: prepareEventRegistration.input.omit({ event_id: true }) },
@@ -344,9 +345,11 @@ describe('3. route lifecycle', () => {
     const answer = await page.evaluate(
       async ({ oldId, newId }) => {
         type Registered = { name: string };
-        const modelContext = (document as unknown as {
-          modelContext: { getTools(): Promise<Registered[]>; executeTool(tool: Registered, input: object): Promise<unknown> };
-        }).modelContext;
+        const modelContext = (
+          document as unknown as {
+            modelContext: { getTools(): Promise<Registered[]>; executeTool(tool: Registered, input: object): Promise<unknown> };
+          }
+        ).modelContext;
         const kept = (await modelContext.getTools()).find((tool) => tool.name === 'save_event');
         if (!kept) throw new Error('save_event was not registered');
         const link = document.createElement('a');
@@ -435,11 +438,17 @@ describe('4. save_event', () => {
 });
 
 describe('5. prepare_event_registration', () => {
-  it('asks an anonymous visitor\'s agent to have them sign in, and stores and sends nothing', async () => {
+  it("asks an anonymous visitor's agent to have them sign in, and stores and sends nothing", async () => {
     await context.clearCookies();
     await open(`/events/${OPEN_EVENT}`, ['get_event_details', 'prepare_event_registration', 'save_event']);
     const refused = await call('prepare_event_registration', { name: '林美玲', email: 'mei.lin@example.com' });
-    expect(refused).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', retryable: false, message: expect.stringMatching(/^Sign in to /), nextAction: expect.stringContaining('sign in') });
+    expect(refused).toMatchObject({
+      ok: false,
+      code: 'UNAUTHENTICATED',
+      retryable: false,
+      message: expect.stringMatching(/^Sign in to /),
+      nextAction: expect.stringContaining('sign in'),
+    });
     expect(JSON.stringify(refused)).not.toContain('mei.lin@example.com');
     expect(await server.db.selectFrom('agentready_draft').select('id').execute()).toEqual([]);
     expect(postsTo(/^\/api\/registrations/)).toEqual([]);
@@ -447,7 +456,7 @@ describe('5. prepare_event_registration', () => {
     expect(await activeRegistrations()).toBe(0);
   });
 
-  it('fills the form and posts nothing to the registrations endpoint; the person\'s Submit then registers once', async () => {
+  it("fills the form and posts nothing to the registrations endpoint; the person's Submit then registers once", async () => {
     const placesBefore = await remaining(OPEN_EVENT);
     await open(`/events/${OPEN_EVENT}`, ['get_event_details', 'prepare_event_registration', 'save_event']);
     const prepared = await call('prepare_event_registration', { name: '林美玲', email: 'mei.lin@example.com' });
@@ -494,7 +503,12 @@ describe('6. prepare_registration_cancellation', () => {
     await registerAsPerson(OTHER_OPEN_EVENT);
     await open('/registrations', ['prepare_registration_cancellation']);
     const only = await call('prepare_registration_cancellation', {});
-    expect(only).toMatchObject({ ok: true, uiUpdated: true, guidance: { requiresHumanConfirmation: true }, data: { registration: { event: { id: OTHER_OPEN_EVENT } } } });
+    expect(only).toMatchObject({
+      ok: true,
+      uiUpdated: true,
+      guidance: { requiresHumanConfirmation: true },
+      data: { registration: { event: { id: OTHER_OPEN_EVENT } } },
+    });
     await page.locator(byTestId('cancel-dialog')).waitFor();
     await page.click(byTestId('dialog-keep'));
 
@@ -534,12 +548,11 @@ describe('6. prepare_registration_cancellation', () => {
     expect(await activeRegistrations()).toBe(1);
   });
 
-  it('preparing the open dialog\'s registration again keeps it on that one, so the person\'s confirm cancels exactly it', async () => {
+  it("preparing the open dialog's registration again keeps it on that one, so the person's confirm cancels exactly it", async () => {
     await registerAsPerson(OTHER_OPEN_EVENT);
     await registerAsPerson(THIRD_OPEN_EVENT);
     await open('/registrations', ['prepare_registration_cancellation']);
-    const registrationFor = (eventId: string) =>
-      page.locator(`${byTestId('registration')}[data-event-id="${eventId}"]`).getAttribute('data-registration-id');
+    const registrationFor = (eventId: string) => page.locator(`${byTestId('registration')}[data-event-id="${eventId}"]`).getAttribute('data-registration-id');
     const first = await registrationFor(OTHER_OPEN_EVENT);
     const second = await registrationFor(THIRD_OPEN_EVENT);
     const dialog = page.locator(byTestId('cancel-dialog'));

@@ -19,7 +19,17 @@ import { DIALECTS, POSTGRES_TEST_URL, startGiftGeniusSite, type GiftGeniusSite }
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the GiftGenius checkout tests' });
 
 type Money = { amountMinor: number; currency: string };
-type Review = { draft: { draftId: string; version: number; gift: { giftId: string; name: string }; quantity: number; unitPrice: Money; total: Money; delivery: { earliest: string; latest: string } } };
+type Review = {
+  draft: {
+    draftId: string;
+    version: number;
+    gift: { giftId: string; name: string };
+    quantity: number;
+    unitPrice: Money;
+    total: Money;
+    delivery: { earliest: string; latest: string };
+  };
+};
 type Created = { checkout: { sessionId: string; url: string; status: string; total: Money; openedBefore: boolean } };
 type WidgetConfirmation = { confirmationToken: string; draftId: string; draftVersion: number };
 
@@ -35,7 +45,11 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     host = chatHostOver(connected.client);
     giftIds = [];
     for (const interests of [['coffee'], ['board games'], ['gardening']]) {
-      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, interests, limit: 12 });
+      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', {
+        recipient: { relationship: 'friend', age: 30 },
+        interests,
+        limit: 12,
+      });
       if (!found.envelope.ok) throw new Error(found.envelope.message);
       giftIds.push(...found.envelope.data.gifts.filter((gift) => gift.inStock && !giftIds.includes(gift.giftId)).map((gift) => gift.giftId));
     }
@@ -54,7 +68,12 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
   }
   /** The widget's Confirm: the token it received and its own key. */
   function confirm(widget: WidgetConfirmation, key: string) {
-    return host.appCall<Created>('create_checkout_session', { draft_id: widget.draftId, draft_version: widget.draftVersion, confirmation_token: widget.confirmationToken, idempotency_key: key });
+    return host.appCall<Created>('create_checkout_session', {
+      draft_id: widget.draftId,
+      draft_version: widget.draftVersion,
+      confirmation_token: widget.confirmationToken,
+      idempotency_key: key,
+    });
   }
   const sessionsFor = async (draftId: string) => (await site.providerSessions()).filter((session) => session.client_reference_id?.startsWith(draftId));
 
@@ -77,7 +96,12 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     expect(await host.modelTools()).toEqual(['suggest_gifts', 'prepare_checkout']);
     await expect(host.modelCall('create_checkout_session', {})).rejects.toThrow('does not offer');
     const { widget } = await prepare(giftIds[1]!);
-    const guessed = await host.appCall('create_checkout_session', { draft_id: widget.draftId, draft_version: 1, confirmation_token: 'cft_made-up-by-a-model', idempotency_key: randomUUID() });
+    const guessed = await host.appCall('create_checkout_session', {
+      draft_id: widget.draftId,
+      draft_version: 1,
+      confirmation_token: 'cft_made-up-by-a-model',
+      idempotency_key: randomUUID(),
+    });
     expect(guessed.envelope).toMatchObject({ ok: false, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token' });
     expect(await sessionsFor(widget.draftId)).toEqual([]);
   });
@@ -175,11 +199,23 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
 
   it('leaves the journey’s audit evidence in order: prepare, the widget’s confirm, its replay; a guessed token is refused and links to nothing', async () => {
     const { widget } = await prepare(giftIds[6]!);
-    await host.appCall('create_checkout_session', { draft_id: widget.draftId, draft_version: 1, confirmation_token: 'cft_guess', idempotency_key: randomUUID() });
+    await host.appCall('create_checkout_session', {
+      draft_id: widget.draftId,
+      draft_version: 1,
+      confirmation_token: 'cft_guess',
+      idempotency_key: randomUUID(),
+    });
     const key = randomUUID();
     await confirm(widget, key);
     await confirm(widget, key);
-    const commit = await site.db.selectFrom('agentready_audit_record').select('trace_id').where('tool', '=', 'create_checkout_session').where('draft_id', '=', widget.draftId).where('outcome_code', '=', 'SUCCESS').orderBy('occurred_at').executeTakeFirstOrThrow();
+    const commit = await site.db
+      .selectFrom('agentready_audit_record')
+      .select('trace_id')
+      .where('tool', '=', 'create_checkout_session')
+      .where('draft_id', '=', widget.draftId)
+      .where('outcome_code', '=', 'SUCCESS')
+      .orderBy('occurred_at')
+      .executeTakeFirstOrThrow();
     const journey = await findJourney(site.db, commit.trace_id);
     expect(journey.map((entry) => [entry.tool, entry.outcomeCode, entry.replayed])).toEqual([
       ['prepare_checkout', 'SUCCESS', false],

@@ -63,18 +63,33 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     if (email !== undefined) expect(await canSignIn(email, PASSWORD)).toBe(false);
   });
 
-  it('trace prints a checkout’s journey: the prepare, the person’s Confirm and its replay, with the draft, the confirmation and the session', { timeout: 60_000 }, async () => {
+  it('trace prints a checkout’s journey: the prepare, the person’s Confirm and its replay, with the draft, the confirmation and the session', {
+    timeout: 60_000,
+  }, async () => {
     const connected = await connectPerson({ siteUrl: site.url, ...(await site.addPerson(`trace-${dialect}@example.com`)) });
     const host = chatHostOver(connected.client);
     try {
-      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, limit: 12 });
+      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', {
+        recipient: { relationship: 'friend', age: 30 },
+        limit: 12,
+      });
       const giftId = found.envelope.ok ? found.envelope.data.gifts.find((gift) => gift.inStock)!.giftId : '';
       const review = await host.modelCall('prepare_checkout', { gift_id: giftId, quantity: 1 });
       const widget = review.meta['giftgenius/checkout'] as { confirmationToken: string; draftId: string; draftVersion: number };
-      const confirm = { draft_id: widget.draftId, draft_version: widget.draftVersion, confirmation_token: widget.confirmationToken, idempotency_key: randomUUID() };
+      const confirm = {
+        draft_id: widget.draftId,
+        draft_version: widget.draftVersion,
+        confirmation_token: widget.confirmationToken,
+        idempotency_key: randomUUID(),
+      };
       expect((await host.appCall('create_checkout_session', confirm)).envelope.ok).toBe(true);
       expect((await host.appCall('create_checkout_session', confirm)).envelope.ok).toBe(true);
-      const [commit] = await site.db.selectFrom('agentready_audit_record').select('trace_id').where('tool', '=', 'create_checkout_session').orderBy('occurred_at').execute();
+      const [commit] = await site.db
+        .selectFrom('agentready_audit_record')
+        .select('trace_id')
+        .where('tool', '=', 'create_checkout_session')
+        .orderBy('occurred_at')
+        .execute();
 
       const trace = await runGiftGeniusCommand(['trace', commit!.trace_id], { DATABASE_URL: site.databaseUrl });
       expect(trace.stderr).toBe('');
@@ -93,7 +108,11 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
       for (const secret of [widget.confirmationToken, connected.accessToken]) expect(trace.stdout).not.toContain(secret);
 
       const json = await runGiftGeniusCommand(['trace', commit!.trace_id, '--json'], { DATABASE_URL: site.databaseUrl });
-      expect((JSON.parse(json.stdout) as Array<{ tool: string }>).map((step) => step.tool)).toEqual(['prepare_checkout', 'create_checkout_session', 'create_checkout_session']);
+      expect((JSON.parse(json.stdout) as Array<{ tool: string }>).map((step) => step.tool)).toEqual([
+        'prepare_checkout',
+        'create_checkout_session',
+        'create_checkout_session',
+      ]);
     } finally {
       await connected.close();
     }
@@ -112,7 +131,10 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
 describe('agentready-giftgenius without its database', () => {
   it('never creates one: person add and trace stop with exit code 2 and one line', async () => {
     const env = { DATABASE_URL: 'file:/nonexistent-folder/giftgenius.sqlite' };
-    for (const run of [await runGiftGeniusCommand(['person', 'add', 'x@example.com'], env, `${PASSWORD}\n`), await runGiftGeniusCommand(['trace', randomUUID()], env)]) {
+    for (const run of [
+      await runGiftGeniusCommand(['person', 'add', 'x@example.com'], env, `${PASSWORD}\n`),
+      await runGiftGeniusCommand(['trace', randomUUID()], env),
+    ]) {
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/^No GiftGenius database at the SQLite file \/nonexistent-folder\/giftgenius.sqlite \(DATABASE_URL\)/);
     }

@@ -28,7 +28,11 @@ const GIFTGENIUS_LAYERS: Record<string, LayerRule> = {
   tools: { uses: ['store', 'domain', 'widget'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing', 'hono', '@hono', ...PAGES] },
   server: { uses: ['store', 'domain', 'provider', 'tools', 'web', 'widget'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
   cli: { uses: ['store'], forbiddenPackages: [...SURFACES, ...HTTP, ...PAGES] },
-  web: { uses: ['domain'], usesTypesOf: ['server'], forbiddenPackages: ['pg', 'better-sqlite3', 'agentready/store', 'agentready/mcp', 'agentready/testing', ...HTTP] },
+  web: {
+    uses: ['domain'],
+    usesTypesOf: ['server'],
+    forbiddenPackages: ['pg', 'better-sqlite3', 'agentready/store', 'agentready/mcp', 'agentready/testing', ...HTTP],
+  },
 };
 
 describe('the GiftGenius app’s layers', () => {

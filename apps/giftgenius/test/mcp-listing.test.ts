@@ -45,7 +45,12 @@ describe('what a chat host reads from GiftGenius', () => {
     expect(byName['create_checkout_session']!._meta).toMatchObject({ ui: { resourceUri: FINDER, visibility: ['app'] }, 'openai/widgetAccessible': true });
     expect(toolsForModel(tools).map((tool) => tool.name)).toEqual(['suggest_gifts', 'prepare_checkout']);
     // The commit takes only what the widget has: the draft version, its token, its key.
-    expect(Object.keys((byName['create_checkout_session']!.inputSchema as { properties: object }).properties).sort()).toEqual(['confirmation_token', 'draft_id', 'draft_version', 'idempotency_key']);
+    expect(Object.keys((byName['create_checkout_session']!.inputSchema as { properties: object }).properties).sort()).toEqual([
+      'confirmation_token',
+      'draft_id',
+      'draft_version',
+      'idempotency_key',
+    ]);
   });
 
   it('serves the widget as an MCP Apps resource and a ChatGPT one, with exact CSP origins, a border and a description', async () => {

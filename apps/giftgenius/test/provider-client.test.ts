@@ -90,7 +90,10 @@ async function countingFront(provider: TestProvider): Promise<{ url: string; pag
     const url = new URL(request.url);
     if (url.pathname === '/v1/products') pages += 1;
     const answer = await fetch(`${provider.url}${url.pathname}${url.search}`, { method: request.method, headers: request.headers });
-    return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { 'content-type': answer.headers.get('content-type') ?? 'application/json' } });
+    return new Response(await answer.arrayBuffer(), {
+      status: answer.status,
+      headers: { 'content-type': answer.headers.get('content-type') ?? 'application/json' },
+    });
   });
   open.push(front);
   return { url: front.url, pagesAsked: () => pages };

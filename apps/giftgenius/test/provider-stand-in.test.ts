@@ -181,7 +181,10 @@ describe('checkout sessions and idempotency', () => {
     const longKey = await provider.createSession('k'.repeat(256), orderOf(product));
     expect(longKey.status).toBe(400);
     expect(longKey.body.error.code).toBe('idempotency_key_invalid');
-    const zeroUnits = await provider.createSession('order-key-0004', { ...orderOf(product), line_items: [{ product: product.id, quantity: 0, expected_unit_amount: 100 }] });
+    const zeroUnits = await provider.createSession('order-key-0004', {
+      ...orderOf(product),
+      line_items: [{ product: product.id, quantity: 0, expected_unit_amount: 100 }],
+    });
     expect(zeroUnits.status).toBe(400);
     expect(zeroUnits.body.error).toMatchObject({ code: 'parameter_invalid', param: 'line_items.0.quantity' });
     const notJson = await provider.createSession('order-key-0005', '{"line_items":');

@@ -9,7 +9,14 @@
 import { auth, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findAccessibilityViolations, launchWebMcpChromium, listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME, type RedirectListener } from 'agentready/testing';
+import {
+  findAccessibilityViolations,
+  launchWebMcpChromium,
+  listenForRedirect,
+  memoryClientProvider,
+  TEST_CLIENT_NAME,
+  type RedirectListener,
+} from 'agentready/testing';
 import { startGiftGeniusSite, type GiftGeniusSite } from './support/giftgenius-site.ts';
 
 let browser: Browser;
@@ -71,8 +78,17 @@ describe('the GiftGenius site in Chromium', () => {
       expect(await findAccessibilityViolations(page)).toEqual([]);
       const refused = await fetch(site.mcpUrl, {
         method: 'POST',
-        headers: { authorization: `Bearer ${provider.saved.tokens!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'suggest_gifts', arguments: { recipient: { relationship: 'friend' } } } }),
+        headers: {
+          authorization: `Bearer ${provider.saved.tokens!.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'suggest_gifts', arguments: { recipient: { relationship: 'friend' } } },
+        }),
       });
       expect(refused.status).toBe(401);
     } finally {

@@ -37,7 +37,12 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
   /** The connected-apps rows of /account as the person reads them: app, what it may do. */
   async function connectedApps(person: SiteBrowser): Promise<string[][]> {
     const page = parse((await person.get('/account')).html);
-    return page.querySelectorAll('[data-testid=connected-apps] tbody tr').map((row) => row.querySelectorAll('td').slice(0, 2).map((cell) => cell.text.trim()));
+    return page.querySelectorAll('[data-testid=connected-apps] tbody tr').map((row) =>
+      row
+        .querySelectorAll('td')
+        .slice(0, 2)
+        .map((cell) => cell.text.trim()),
+    );
   }
 
   it('answers a tools/call without a token 401 with the challenge naming its resource metadata, which names this site as the authorization server', async () => {
@@ -47,7 +52,11 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
     expect(metadataUrl).toBe(`${site.url}/.well-known/oauth-protected-resource/mcp`);
     const metadata = (await (await fetch(metadataUrl!)).json()) as Record<string, unknown>;
-    expect(metadata).toMatchObject({ resource: site.mcpUrl, authorization_servers: [site.url], scopes_supported: ['giftgenius:suggest', 'giftgenius:checkout'] });
+    expect(metadata).toMatchObject({
+      resource: site.mcpUrl,
+      authorization_servers: [site.url],
+      scopes_supported: ['giftgenius:suggest', 'giftgenius:checkout'],
+    });
   });
 
   it('answers initialize, tools/list, resources/list and resources/read without a token; only tools/call asks for one', async () => {
@@ -57,7 +66,9 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['suggest_gifts', 'prepare_checkout']));
       const [widget] = (await client.listResources()).resources;
       expect((await client.readResource({ uri: widget!.uri })).contents[0]).toMatchObject({ uri: widget!.uri });
-      await expect(client.callTool({ name: 'suggest_gifts', arguments: { recipient: { relationship: 'friend' } } })).rejects.toThrow('This tool acts for a person: sign in');
+      await expect(client.callTool({ name: 'suggest_gifts', arguments: { recipient: { relationship: 'friend' } } })).rejects.toThrow(
+        'This tool acts for a person: sign in',
+      );
     } finally {
       await client.close();
     }
@@ -168,6 +179,11 @@ function callSuggestGifts(mcpUrl: string, accessToken: string | undefined): Prom
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-11-25',
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'suggest_gifts', arguments: { recipient: { relationship: 'friend' } } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'suggest_gifts', arguments: { recipient: { relationship: 'friend' } } },
+    }),
   });
 }

@@ -37,7 +37,13 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
       body: new URLSearchParams({ email, password, next: options.next ?? '/account' }),
     });
     const html = await response.text();
-    return { status: response.status, location: response.headers.get('location'), retryAfter: response.headers.get('retry-after'), cookies: response.headers.getSetCookie(), html };
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      retryAfter: response.headers.get('retry-after'),
+      cookies: response.headers.getSetCookie(),
+      html,
+    };
   }
 
   it('says on its home page what GiftGenius is, the MCP address to add in a chat host, and that only the person’s Confirm buys', async () => {
@@ -132,7 +138,10 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     const connected = await connectPerson({ siteUrl: site.url, ...person });
     try {
       const host = chatHostOver(connected.client);
-      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, limit: 12 });
+      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', {
+        recipient: { relationship: 'friend', age: 30 },
+        limit: 12,
+      });
       if (!found.envelope.ok) throw new Error(found.envelope.message);
       const giftId = found.envelope.data.gifts.find((gift) => gift.inStock)!.giftId;
       const review = await host.modelCall<{ draft: { gift: { name: string } } }>('prepare_checkout', { gift_id: giftId, quantity: 2, currency: 'EUR' });
@@ -150,7 +159,14 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
       const browser = await openSiteBrowser(site.url, person);
       const page = parse((await browser.get('/account')).html);
       const rows = page.querySelectorAll('[data-testid=checkouts] tbody tr');
-      expect(rows.map((row) => row.querySelectorAll('td').slice(0, 3).map((cell) => cell.text.trim()))).toEqual([[review.envelope.data.draft.gift.name, '2', formatMoney(checkout.total)]]);
+      expect(
+        rows.map((row) =>
+          row
+            .querySelectorAll('td')
+            .slice(0, 3)
+            .map((cell) => cell.text.trim()),
+        ),
+      ).toEqual([[review.envelope.data.draft.gift.name, '2', formatMoney(checkout.total)]]);
       expect(formatMoney(checkout.total)).toMatch(/^€/);
       expect(rows[0]!.querySelector('time')?.getAttribute('datetime')?.slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
       expect(rows[0]!.querySelector('a')?.getAttribute('href')).toBe(checkout.url);
@@ -172,11 +188,15 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
       const browser = await openSiteBrowser(site.url, person);
       const { landing } = await browser.startAuthorization(redirect.url);
       const pages: Array<[string, Response]> = [];
-      for (const path of ['/', '/signin', '/account']) pages.push([path, await fetch(`${site.url}${path}`, { headers: { cookie: browser.cookieHeaderFor(path) } })]);
+      for (const path of ['/', '/signin', '/account'])
+        pages.push([path, await fetch(`${site.url}${path}`, { headers: { cookie: browser.cookieHeaderFor(path) } })]);
       const consentPath = new URL(landing.url).pathname;
       const consent = await fetch(landing.url, { headers: { cookie: browser.cookieHeaderFor(consentPath) } });
       // The session cookie's value (the interaction cookie's is the uid in the page's own address, by oidc-provider's design).
-      const sessionCookie = browser.cookieHeaderFor('/account').split('; ').find((pair) => pair.startsWith('gg_session='))!;
+      const sessionCookie = browser
+        .cookieHeaderFor('/account')
+        .split('; ')
+        .find((pair) => pair.startsWith('gg_session='))!;
       const secrets = [connected.accessToken, sessionCookie.slice('gg_session='.length)];
       for (const [path, response] of [...pages, [consentPath, consent] as [string, Response]]) {
         expect(response.status, path).toBe(200);
@@ -185,7 +205,8 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
         expect(html, path).not.toContain(other.email);
         for (const secret of secrets) expect(html.includes(secret), `${path} holds a secret`).toBe(false);
         const policy = response.headers.get('content-security-policy') ?? '';
-        for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) expect(policy, path).toContain(directive);
+        for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"])
+          expect(policy, path).toContain(directive);
         expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
         expect(response.headers.get('cache-control'), path).toBe('no-store');
       }

@@ -63,45 +63,62 @@ describe.each(DIALECTS)('the GiftGenius process on %s', (dialect) => {
     await expect(fetch(`${site.url}/signin`)).rejects.toThrow();
   });
 
-  it.runIf(dialect === 'sqlite' || runPostgres)('answers checkouts in flight at SIGTERM in full, to clients of both protocol eras, before it exits 0', { timeout: 60_000 }, async () => {
-    const database = await openTestDatabase(dialect);
-    cleanups.push(() => database.close());
-    const [port, providerPort] = [await freePort(), await freePort()];
-    const site = started(
-      await startSiteProcess({
-        entry: MAIN,
-        env: { PORT: String(port), DATABASE_URL: database.url, DEMO_ACCOUNTS: 'on', GIFTGENIUS_PROVIDER_PORT: String(providerPort), GIFTGENIUS_PROVIDER_KEY: PROVIDER_KEY },
-        listeningMessage: LISTENING,
-        ...(dialect === 'postgres' && { adminUrl: POSTGRES_TEST_URL }),
-      }),
-    );
-    const provider = standInAt(`http://127.0.0.1:${providerPort}`);
-    const connected = await connectPerson({ siteUrl: site.url, ...DEMO_PERSON });
-    cleanups.push(() => connected.close().catch(() => undefined));
-    const host = chatHostOver(connected.client);
-    const modern = new Client({ name: 'giftgenius-test-host-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await modern.connect(new StreamableHTTPClientTransport(new URL('/mcp', site.url), { requestInit: { headers: { authorization: `Bearer ${connected.accessToken}` } } }));
-    cleanups.push(() => modern.close().catch(() => undefined));
+  it.runIf(dialect === 'sqlite' || runPostgres)(
+    'answers checkouts in flight at SIGTERM in full, to clients of both protocol eras, before it exits 0',
+    { timeout: 60_000 },
+    async () => {
+      const database = await openTestDatabase(dialect);
+      cleanups.push(() => database.close());
+      const [port, providerPort] = [await freePort(), await freePort()];
+      const site = started(
+        await startSiteProcess({
+          entry: MAIN,
+          env: {
+            PORT: String(port),
+            DATABASE_URL: database.url,
+            DEMO_ACCOUNTS: 'on',
+            GIFTGENIUS_PROVIDER_PORT: String(providerPort),
+            GIFTGENIUS_PROVIDER_KEY: PROVIDER_KEY,
+          },
+          listeningMessage: LISTENING,
+          ...(dialect === 'postgres' && { adminUrl: POSTGRES_TEST_URL }),
+        }),
+      );
+      const provider = standInAt(`http://127.0.0.1:${providerPort}`);
+      const connected = await connectPerson({ siteUrl: site.url, ...DEMO_PERSON });
+      cleanups.push(() => connected.close().catch(() => undefined));
+      const host = chatHostOver(connected.client);
+      const modern = new Client({ name: 'giftgenius-test-host-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await modern.connect(
+        new StreamableHTTPClientTransport(new URL('/mcp', site.url), { requestInit: { headers: { authorization: `Bearer ${connected.accessToken}` } } }),
+      );
+      cleanups.push(() => modern.close().catch(() => undefined));
 
-    const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, limit: 5 });
-    if (!found.envelope.ok) throw new Error(found.envelope.message);
-    const [firstGift, secondGift] = found.envelope.data.gifts.filter((gift) => gift.inStock).map((gift) => gift.giftId);
-    const reviewed = [await prepareCheckout(host, firstGift!), await prepareCheckout(host, secondGift!)];
+      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', {
+        recipient: { relationship: 'friend', age: 30 },
+        limit: 5,
+      });
+      if (!found.envelope.ok) throw new Error(found.envelope.message);
+      const [firstGift, secondGift] = found.envelope.data.gifts.filter((gift) => gift.inStock).map((gift) => gift.giftId);
+      const reviewed = [await prepareCheckout(host, firstGift!), await prepareCheckout(host, secondGift!)];
 
-    // The provider creates a session at once and answers 1.5 s later: from its session's creation on, a checkout is in flight.
-    await provider.control('PUT', '/_stand-in/switches', { checkout: 'slow', slowMs: 1_500 });
-    const answers = [connected.client, modern].map((client, index) => widgetConfirms(client, reviewed[index]!));
-    const sessions = await pollUntil('the provider sessions of both checkouts in flight', async () => {
-      const listed = (await provider.control('GET', '/_stand-in/sessions')) as { data: Array<{ id: string; client_reference_id: string | null }> };
-      const ofDrafts = reviewed.map((widget) => listed.data.find((session) => session.client_reference_id?.startsWith(widget.draftId)));
-      return ofDrafts.every((session) => session !== undefined) ? ofDrafts : undefined;
-    });
-    process.kill(site.pid, 'SIGTERM');
+      // The provider creates a session at once and answers 1.5 s later: from its session's creation on, a checkout is in flight.
+      await provider.control('PUT', '/_stand-in/switches', { checkout: 'slow', slowMs: 1_500 });
+      const answers = [connected.client, modern].map((client, index) => widgetConfirms(client, reviewed[index]!));
+      const sessions = await pollUntil('the provider sessions of both checkouts in flight', async () => {
+        const listed = (await provider.control('GET', '/_stand-in/sessions')) as { data: Array<{ id: string; client_reference_id: string | null }> };
+        const ofDrafts = reviewed.map((widget) => listed.data.find((session) => session.client_reference_id?.startsWith(widget.draftId)));
+        return ofDrafts.every((session) => session !== undefined) ? ofDrafts : undefined;
+      });
+      process.kill(site.pid, 'SIGTERM');
 
-    const results = await Promise.all(answers);
-    results.forEach((result, index) => expect(result.structuredContent).toMatchObject({ ok: true, code: 'SUCCESS', data: { checkout: { sessionId: sessions[index]!.id } } }));
-    expect(await site.exited).toBe(0);
-  });
+      const results = await Promise.all(answers);
+      results.forEach((result, index) =>
+        expect(result.structuredContent).toMatchObject({ ok: true, code: 'SUCCESS', data: { checkout: { sessionId: sessions[index]!.id } } }),
+      );
+      expect(await site.exited).toBe(0);
+    },
+  );
 });
 
 /** The secret key the process's own provider stand-in is started with. */
@@ -146,7 +163,12 @@ function standInAt(url: string) {
 
 describe('a setting GiftGenius cannot start with', () => {
   it('ends the process with exit code 2 before it opens anything', async () => {
-    const refused: Array<Record<string, string>> = [{ PORT: '70000' }, { GIFTGENIUS_DAILY_SUGGESTIONS: 'many' }, { GIFTGENIUS_PROVIDER_PORT: '-1' }, { TOOL_CALLS_PER_MINUTE: '-5' }];
+    const refused: Array<Record<string, string>> = [
+      { PORT: '70000' },
+      { GIFTGENIUS_DAILY_SUGGESTIONS: 'many' },
+      { GIFTGENIUS_PROVIDER_PORT: '-1' },
+      { TOOL_CALLS_PER_MINUTE: '-5' },
+    ];
     for (const env of refused) {
       const start = startSiteProcess({ entry: MAIN, env: { ...env, DATABASE_URL: 'file:/nonexistent/never-opened.sqlite' }, listeningMessage: LISTENING });
       await expect(start, JSON.stringify(env)).rejects.toThrow('exited with code 2');
@@ -170,7 +192,14 @@ describe('where the payment provider stand-in listens', () => {
       const site = started(
         await startSiteProcess({
           entry: MAIN,
-          env: { PORT: String(port), HOST: '0.0.0.0', GIFTGENIUS_PROVIDER_PORT: String(providerPort), DATABASE_URL: ':memory:', DEMO_ACCOUNTS: 'off', ...(providerHost && { GIFTGENIUS_PROVIDER_HOST: providerHost }) },
+          env: {
+            PORT: String(port),
+            HOST: '0.0.0.0',
+            GIFTGENIUS_PROVIDER_PORT: String(providerPort),
+            DATABASE_URL: ':memory:',
+            DEMO_ACCOUNTS: 'off',
+            ...(providerHost && { GIFTGENIUS_PROVIDER_HOST: providerHost }),
+          },
           listeningMessage: LISTENING,
         }),
       );
@@ -184,12 +213,19 @@ describe('where the payment provider stand-in listens', () => {
 
 describe('TOOL_CALLS_PER_MINUTE', () => {
   it('refuses a person’s tool calls over the limit with RATE_LIMITED', { timeout: 60_000 }, async () => {
-    const site = started(await startSiteProcess({ entry: MAIN, env: { PORT: String(await freePort()), DATABASE_URL: ':memory:', GIFTGENIUS_PROVIDER_PORT: '0', TOOL_CALLS_PER_MINUTE: '2' }, listeningMessage: LISTENING }));
+    const site = started(
+      await startSiteProcess({
+        entry: MAIN,
+        env: { PORT: String(await freePort()), DATABASE_URL: ':memory:', GIFTGENIUS_PROVIDER_PORT: '0', TOOL_CALLS_PER_MINUTE: '2' },
+        listeningMessage: LISTENING,
+      }),
+    );
     const gina = await connectPerson({ siteUrl: site.url, ...DEMO_PERSON });
     cleanups.push(() => gina.close());
     const host = chatHostOver(gina.client);
     const codes = [];
-    for (let call = 0; call < 3; call++) codes.push((await host.modelCall('suggest_gifts', { recipient: { relationship: 'friend' }, interests: ['tea'] })).envelope.code);
+    for (let call = 0; call < 3; call++)
+      codes.push((await host.modelCall('suggest_gifts', { recipient: { relationship: 'friend' }, interests: ['tea'] })).envelope.code);
     expect(codes).toEqual(['SUCCESS', 'SUCCESS', 'RATE_LIMITED']);
   });
 });

@@ -15,7 +15,15 @@ import { DIALECTS, POSTGRES_TEST_URL, startGiftGeniusSite, type GiftGeniusSite }
 
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the GiftGenius suggestion tests' });
 
-type GiftCard = { giftId: string; name: string; price: { amountMinor: number; currency: string }; tags: string[]; ageRange: { min: number; max: number }; inStock: boolean; matchedInterests: string[] };
+type GiftCard = {
+  giftId: string;
+  name: string;
+  price: { amountMinor: number; currency: string };
+  tags: string[];
+  ageRange: { min: number; max: number };
+  inStock: boolean;
+  matchedInterests: string[];
+};
 type Suggested = {
   gifts: GiftCard[];
   noResultsReason: string | null;
@@ -71,7 +79,10 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
   });
 
   it('counts an interest asked twice once, and shows different gifts before another colour or size of one already shown', async () => {
-    const { envelope } = await host.modelCall<Suggested & { criteria: { interests: string[] } }>('suggest_gifts', { recipient: { relationship: 'friend', age: 30 }, interests: ['Coffee', 'coffee', 'coffee lovers'] });
+    const { envelope } = await host.modelCall<Suggested & { criteria: { interests: string[] } }>('suggest_gifts', {
+      recipient: { relationship: 'friend', age: 30 },
+      interests: ['Coffee', 'coffee', 'coffee lovers'],
+    });
     if (!envelope.ok) throw new Error(envelope.message);
     expect(envelope.data.criteria.interests).toEqual(['Coffee']);
     const products = envelope.data.gifts.map((gift) => gift.name.split(',')[0]);
@@ -116,7 +127,11 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     const hint = tooLow.envelope.data.suggestion!;
     expect(hint.kind).toBe('raise_budget');
     expect(tooLow.text).toContain(hint.text);
-    const followed = await host.modelCall<Suggested>('suggest_gifts', { recipient: { relationship: 'colleague' }, interests: ['coffee'], budget: { max: hint.budgetMax } });
+    const followed = await host.modelCall<Suggested>('suggest_gifts', {
+      recipient: { relationship: 'colleague' },
+      interests: ['coffee'],
+      budget: { max: hint.budgetMax },
+    });
     if (!followed.envelope.ok) throw new Error(followed.envelope.message);
     expect(followed.envelope.data.gifts.length).toBeGreaterThan(0);
   });
@@ -124,7 +139,11 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
   it('names an interest no gift answers and suggests leaving it out; following it finds gifts', async () => {
     const unknown = await host.modelCall<Suggested>('suggest_gifts', { recipient: { relationship: 'sibling' }, interests: ['quidditch'] });
     if (!unknown.envelope.ok) throw new Error(unknown.envelope.message);
-    expect(unknown.envelope.data).toMatchObject({ gifts: [], noResultsReason: 'No gift in the shop answers "quidditch".', suggestion: { kind: 'drop_interest', interest: 'quidditch' } });
+    expect(unknown.envelope.data).toMatchObject({
+      gifts: [],
+      noResultsReason: 'No gift in the shop answers "quidditch".',
+      suggestion: { kind: 'drop_interest', interest: 'quidditch' },
+    });
     const followed = await host.modelCall<Suggested>('suggest_gifts', { recipient: { relationship: 'sibling' }, interests: [] });
     expect(followed.envelope.ok && followed.envelope.data.gifts.length).toBeGreaterThan(0);
   });
@@ -141,7 +160,12 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     for (const catalog of ['down', 'slow'] as const) {
       await site.switchProvider({ catalog, slowMs: 1500 });
       const failed = await host.modelCall('suggest_gifts', FOR_A_FRIEND);
-      expect(failed.envelope).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true, message: 'The gift catalog is not answering right now; nothing was changed.' });
+      expect(failed.envelope).toMatchObject({
+        ok: false,
+        code: 'TEMPORARY_FAILURE',
+        retryable: true,
+        message: 'The gift catalog is not answering right now; nothing was changed.',
+      });
       const words = JSON.stringify(failed);
       for (const leak of [site.provider.url, '127.0.0.1', '503', 'timeout', 'Error', 'sk_test']) expect(words).not.toContain(leak);
     }
@@ -219,12 +243,16 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
       const succeeded = afterwards.filter((envelope) => envelope.ok);
       expect(succeeded.length).toBe(left);
       expect(afterwards.filter((envelope) => envelope.code === 'RATE_LIMITED').length).toBe(extra);
-      expect(succeeded.map((envelope) => (envelope.ok ? envelope.data.remainingToday : null)).sort()).toEqual(Array.from({ length: left }, (_, index) => index));
+      expect(succeeded.map((envelope) => (envelope.ok ? envelope.data.remainingToday : null)).sort()).toEqual(
+        Array.from({ length: left }, (_, index) => index),
+      );
 
       // The day's suggestions are used, and no more than used: one more is refused, as the limit says.
       const over = await host.modelCall('suggest_gifts', FOR_A_FRIEND);
       expect(over.envelope).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
-      expect(over.envelope.ok === false && over.envelope.message).toBe(`You have used today's ${perDay} gift suggestions. More are available from midnight UTC.`);
+      expect(over.envelope.ok === false && over.envelope.message).toBe(
+        `You have used today's ${perDay} gift suggestions. More are available from midnight UTC.`,
+      );
     } finally {
       await ada.close();
       await site.close();

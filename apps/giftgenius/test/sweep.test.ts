@@ -21,7 +21,12 @@ describe('the sweep', () => {
       const [first, second] = found.envelope.data.gifts.filter((gift) => gift.inStock);
       const bought = await host.modelCall('prepare_checkout', { gift_id: first!.giftId });
       const widget = bought.meta['giftgenius/checkout'] as { confirmationToken: string; draftId: string; draftVersion: number };
-      await host.appCall('create_checkout_session', { draft_id: widget.draftId, draft_version: widget.draftVersion, confirmation_token: widget.confirmationToken, idempotency_key: randomUUID() });
+      await host.appCall('create_checkout_session', {
+        draft_id: widget.draftId,
+        draft_version: widget.draftVersion,
+        confirmation_token: widget.confirmationToken,
+        idempotency_key: randomUUID(),
+      });
       await host.modelCall('prepare_checkout', { gift_id: second!.giftId });
       // At once only the used token goes; everything else is still live.
       expect(await site.app.sweep()).toMatchObject({ drafts: 0, confirmationTokens: 1, idempotencyRecords: 0, oauthArtifacts: 0 });

@@ -58,7 +58,12 @@ describe('Confirm', () => {
     expect(host.toolCalls).toHaveLength(1);
     const [call] = host.toolCalls;
     expect(call!.name).toBe('create_checkout_session');
-    expect(call!.arguments).toEqual({ draft_id: draft.draftId, draft_version: draft.version, confirmation_token: token, idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(call!.arguments).toEqual({
+      draft_id: draft.draftId,
+      draft_version: draft.version,
+      confirmation_token: token,
+      idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     const sessions = await widgets.chat.provider.sessions();
     expect(sessions).toHaveLength(1);
     expect(await textOf(host.view.locator('.checkout-total'))).toBe(amountAsShown(sessions[0]!.amount_total));

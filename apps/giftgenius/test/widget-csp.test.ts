@@ -62,11 +62,13 @@ describe('the widget’s Content-Security-Policy', () => {
     });
     const { host } = shown;
     await host.view.getByRole('heading', { name: 'Gift ideas' }).waitFor();
-    await expect.poll(() => host.logs).toContainEqual({
-      level: 'warning',
-      logger: 'giftgenius-widget',
-      data: { blockedURI: blockedUrl, violatedDirective: 'img-src' },
-    });
+    await expect
+      .poll(() => host.logs)
+      .toContainEqual({
+        level: 'warning',
+        logger: 'giftgenius-widget',
+        data: { blockedURI: blockedUrl, violatedDirective: 'img-src' },
+      });
     expect(outsideRequests).toBe(0);
   });
 });

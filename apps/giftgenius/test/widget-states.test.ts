@@ -30,7 +30,13 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
   it('says it is finding gifts while the call runs, with the status announced', async () => {
     const tools = (await widgets.chat.client.listTools()).tools;
     const tool = tools.find((candidate) => candidate.name === 'suggest_gifts')!;
-    const host = await openWidgetInHost({ browser: widgets.browser, resource: await readWidgetResource(widgets.chat.client, tool), tool, tools, callTool: async () => ({ content: [] }) });
+    const host = await openWidgetInHost({
+      browser: widgets.browser,
+      resource: await readWidgetResource(widgets.chat.client, tool),
+      tool,
+      tools,
+      callTool: async () => ({ content: [] }),
+    });
     try {
       await host.showToolInput(FRIEND_WHO_LIKES_COFFEE);
       await host.view.getByText('Finding gifts…').waitFor();
@@ -73,7 +79,9 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
   });
 
   it('marks a gift that is out of stock and offers no Buy for it', async () => {
-    const { gifts } = dataOf<GiftSuggestionsData>((await widgets.chat.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE })) as CallToolResult);
+    const { gifts } = dataOf<GiftSuggestionsData>(
+      (await widgets.chat.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE })) as CallToolResult,
+    );
     const soldOut = gifts[0]!;
     await widgets.chat.provider.setInventory(soldOut.giftId, 0);
     // Its exact price as the budget: few gifts match, so the sold-out one (listed after those in stock) is among them.
@@ -121,7 +129,9 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
   });
 
   it('shows the review of a prepared checkout: gift, quantity, total, delivery window, and Confirm', async () => {
-    const { gifts } = dataOf<GiftSuggestionsData>((await widgets.chat.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE })) as CallToolResult);
+    const { gifts } = dataOf<GiftSuggestionsData>(
+      (await widgets.chat.client.callTool({ name: 'suggest_gifts', arguments: FRIEND_WHO_LIKES_COFFEE })) as CallToolResult,
+    );
     const gift = gifts.find((candidate) => candidate.inStock)!;
     const { host, result } = await modelCalls('prepare_checkout', { gift_id: gift.giftId, quantity: 2 });
     const { draft } = dataOf<CheckoutReviewData>(result);
@@ -151,7 +161,10 @@ describe('the gift finder before and after the model’s suggest_gifts', () => {
   it('uses the host’s style variables', async () => {
     const { host } = await modelCalls('suggest_gifts', FRIEND_WHO_LIKES_COFFEE);
     await host.view.getByRole('heading', { name: 'Gift ideas' }).waitFor();
-    const look = await host.frame.evaluate(() => ({ background: getComputedStyle(document.body).backgroundColor, font: getComputedStyle(document.body).fontFamily }));
+    const look = await host.frame.evaluate(() => ({
+      background: getComputedStyle(document.body).backgroundColor,
+      font: getComputedStyle(document.body).fontFamily,
+    }));
     expect(look).toEqual({ background: 'rgb(250, 247, 240)', font: 'Arial, sans-serif' });
   });
 });

@@ -22,7 +22,10 @@ describe('blocked drafts', () => {
     ['an event log (no rule)', ['tm_market_data_tick'], 'restricted', 'RD-TABLE-KIND'],
     ['no clearance', ['rb_customer_profile'], 'classified', 'RD-CLEARANCE'],
   ] as const)('%s: built and stored, but blocked, not recoverable, and the agent is told to stop and hand over', (_, tables, clearance, rule) => {
-    const { evaluation, content } = built(cardStudyChoices({ source_tables: [...tables], preferences: { target_environment: 'restricted', target_database: null, retention_months: null } }), analystContext(clearance));
+    const { evaluation, content } = built(
+      cardStudyChoices({ source_tables: [...tables], preferences: { target_environment: 'restricted', target_database: null, retention_months: null } }),
+      analystContext(clearance),
+    );
     expect(evaluation.validation.status).toBe('blocked');
     const issue = evaluation.validation.issues.find((candidate) => candidate.code === 'BLOCKED');
     expect(issue).toMatchObject({ rule, recoverable: false, field: 'source_tables' });
@@ -34,18 +37,24 @@ describe('blocked drafts', () => {
 
 describe('needs_input drafts say what to ask the person', () => {
   it('every recoverable issue names its field and what to ask; every confirmation asks a question', () => {
-    const { evaluation } = built(cardStudyChoices({
-      source_tables: ['cd_card_transaction'],
-      intent: { ...cardStudyChoices().intent, permission_targets: ['grp-open-data'] },
-      preferences: { target_environment: 'standard', target_database: 'sandbox_lab', retention_months: null },
-    }));
+    const { evaluation } = built(
+      cardStudyChoices({
+        source_tables: ['cd_card_transaction'],
+        intent: { ...cardStudyChoices().intent, permission_targets: ['grp-open-data'] },
+        preferences: { target_environment: 'standard', target_database: 'sandbox_lab', retention_months: null },
+      }),
+    );
     expect(evaluation.validation.status).toBe('needs_input');
     expect(evaluation.validation.issues.map((issue) => issue.field).sort()).toEqual(['intent.permission_targets', 'preferences.target_database']);
     for (const issue of evaluation.validation.issues) {
       expect(issue.recoverable).toBe(true);
       expect(issue.next_action).toMatch(/^Ask the person/);
     }
-    expect(evaluation.needs_confirmation.map((entry) => entry.field).sort()).toEqual(['intent.permission_targets', 'preferences.target_database', 'sensitive_data_confirmed']);
+    expect(evaluation.needs_confirmation.map((entry) => entry.field).sort()).toEqual([
+      'intent.permission_targets',
+      'preferences.target_database',
+      'sensitive_data_confirmed',
+    ]);
     for (const entry of evaluation.needs_confirmation) expect(entry.question.length).toBeGreaterThan(10);
     expect(evaluation.needs_confirmation.find((entry) => entry.field === 'sensitive_data_confirmed')?.question).toContain('review page');
   });
@@ -95,11 +104,21 @@ describe('reviseChoices', () => {
 
   it('keeps what was not changed and the table order, adding at the end', () => {
     const revised = reviseChoices(cardStudyChoices(), { add_source_tables: ['cd_card_product'], requested_frequency: 'weekly' });
-    expect(revised).toEqual({ ok: true, value: { ...cardStudyChoices(), source_tables: ['cd_card_transaction', 'cd_merchant_category', 'cd_card_product'], intent: { ...cardStudyChoices().intent, requested_frequency: 'weekly' } } });
+    expect(revised).toEqual({
+      ok: true,
+      value: {
+        ...cardStudyChoices(),
+        source_tables: ['cd_card_transaction', 'cd_merchant_category', 'cd_card_product'],
+        intent: { ...cardStudyChoices().intent, requested_frequency: 'weekly' },
+      },
+    });
   });
 
   it('a new environment that lacks the chosen database clears it; null clears a preference', () => {
-    const revised = reviseChoices(cardStudyChoices({ preferences: { target_environment: 'standard', target_database: 'proj_reporting', retention_months: 12 } }), { target_environment: 'restricted', retention_months: null });
+    const revised = reviseChoices(
+      cardStudyChoices({ preferences: { target_environment: 'standard', target_database: 'proj_reporting', retention_months: 12 } }),
+      { target_environment: 'restricted', retention_months: null },
+    );
     expect(revised.ok && revised.value.preferences).toEqual({ target_environment: 'restricted', target_database: null, retention_months: null });
   });
 
@@ -124,7 +143,9 @@ describe('reviseChoices', () => {
 describe('determinism', () => {
   it('the same choices, metadata and rules give byte-identical content, whatever the key order of the input', () => {
     const a = built(cardStudyChoices());
-    const reordered = JSON.parse('{"sensitive_data_confirmed":false,"preferences":{"retention_months":null,"target_database":"proj_analytics","target_environment":"standard"},"intent":{"requested_frequency":"daily","permission_targets":["grp-card-insight"],"reason":"Spending patterns by merchant category for the 2027 card campaign.","project_name":"Card spending study"},"source_tables":["cd_card_transaction","cd_merchant_category"]}') as DraftChoices;
+    const reordered = JSON.parse(
+      '{"sensitive_data_confirmed":false,"preferences":{"retention_months":null,"target_database":"proj_analytics","target_environment":"standard"},"intent":{"requested_frequency":"daily","permission_targets":["grp-card-insight"],"reason":"Spending patterns by merchant category for the 2027 card campaign.","project_name":"Card spending study"},"source_tables":["cd_card_transaction","cd_merchant_category"]}',
+    ) as DraftChoices;
     const b = built(reordered);
     expect(JSON.stringify(b.content)).toBe(JSON.stringify(a.content));
     expect(JSON.stringify(b.evaluation)).toBe(JSON.stringify(a.evaluation));

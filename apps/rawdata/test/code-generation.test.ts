@@ -25,11 +25,15 @@ function payloadOf(choices: DraftChoices): ApplicationPayload {
 }
 
 const standardPayload = payloadOf(confirmed(cardStudyChoices({ source_tables: ['cd_card_transaction', 'cd_merchant_category', 'cd_card_account_snapshot'] })));
-const restrictedPayload = payloadOf(confirmed(cardStudyChoices({
-  source_tables: ['rb_customer_profile', 'cr_bureau_inquiry_monthly', 'rb_deposit_transaction'],
-  intent: { ...cardStudyChoices().intent, permission_targets: ['grp-compliance-review'] },
-  preferences: { target_environment: 'restricted', target_database: null, retention_months: null },
-})));
+const restrictedPayload = payloadOf(
+  confirmed(
+    cardStudyChoices({
+      source_tables: ['rb_customer_profile', 'cr_bureau_inquiry_monthly', 'rb_deposit_transaction'],
+      intent: { ...cardStudyChoices().intent, permission_targets: ['grp-compliance-review'] },
+      preferences: { target_environment: 'restricted', target_database: null, retention_months: null },
+    }),
+  ),
+);
 
 function confirmed(choices: DraftChoices): DraftChoices {
   return { ...choices, sensitive_data_confirmed: true };
@@ -46,7 +50,9 @@ describe('itemCode', () => {
 
   it('is the same text for the same item and target', () => {
     const again = payloadOf(confirmed(cardStudyChoices({ source_tables: ['cd_card_transaction', 'cd_merchant_category', 'cd_card_account_snapshot'] })));
-    expect(JSON.stringify(standardPayload.items.map((entry) => itemCode(entry, target)))).toBe(JSON.stringify(again.items.map((entry) => itemCode(entry, again.target!))));
+    expect(JSON.stringify(standardPayload.items.map((entry) => itemCode(entry, target)))).toBe(
+      JSON.stringify(again.items.map((entry) => itemCode(entry, again.target!))),
+    );
   });
 
   it('an append transaction table: partitioned DDL in the schema the database decides, incremental copy, housekeeping by month', () => {
@@ -75,7 +81,12 @@ describe('itemCode', () => {
   });
 
   it('the generator refuses an item without columns, naming its position and table', async () => {
-    const blocked = payloadOf(cardStudyChoices({ source_tables: ['cr_stress_test_scenario'], preferences: { target_environment: 'standard', target_database: null, retention_months: null } }));
+    const blocked = payloadOf(
+      cardStudyChoices({
+        source_tables: ['cr_stress_test_scenario'],
+        preferences: { target_environment: 'standard', target_database: null, retention_months: null },
+      }),
+    );
     const error = await inProcessCodeGenerator.generate(blocked.items[0]!, blocked.target!, 2).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CodeGenerationError);
     expect(error).toMatchObject({ itemIndex: 2, sourceTable: 'cr_stress_test_scenario' });
@@ -141,9 +152,13 @@ describe.runIf(runPostgres)('the generated SQL on PostgreSQL', () => {
     const { code, rows } = await runItem(standardPayload, 'cd_card_account_snapshot');
     expect(rows).toHaveLength(1);
     expect(Object.keys(rows[0]!)).not.toContain('bureau_score');
-    await client.query(`INSERT INTO ${targetSchema}.cd_card_account_snapshot (snapshot_date, account_number) VALUES ('2001-03-15', 'old'), ('2001-03-31', 'month-end')`);
+    await client.query(
+      `INSERT INTO ${targetSchema}.cd_card_account_snapshot (snapshot_date, account_number) VALUES ('2001-03-15', 'old'), ('2001-03-31', 'month-end')`,
+    );
     await client.query(code.housekeeping_statement!);
-    const kept = (await client.query(`SELECT account_number FROM ${targetSchema}.cd_card_account_snapshot ORDER BY snapshot_date`)).rows.map((row: { account_number: string }) => row.account_number.trimEnd());
+    const kept = (await client.query(`SELECT account_number FROM ${targetSchema}.cd_card_account_snapshot ORDER BY snapshot_date`)).rows.map(
+      (row: { account_number: string }) => row.account_number.trimEnd(),
+    );
     expect(kept).toHaveLength(2);
     expect(kept[0]).toBe('month-end');
   });

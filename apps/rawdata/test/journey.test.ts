@@ -21,7 +21,12 @@ import { DIALECTS, startRawdataSite } from './support/rawdata-site.ts';
 import { signInPerson } from './support/site-person.ts';
 
 const URL_ELICITATION: ClientCapabilities = { elicitation: { url: {} } };
-const INTENT = { project_name: 'Card spend review', reason: 'Monthly review of card spending for the insight team.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' };
+const INTENT = {
+  project_name: 'Card spend review',
+  reason: 'Monthly review of card spending for the insight team.',
+  permission_targets: ['grp-card-insight'],
+  requested_frequency: 'daily',
+};
 
 let browser: Browser;
 beforeAll(async () => {
@@ -35,7 +40,10 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
   it('get_context → prepare → revise → the person confirms in Chromium → submit → status, one application of the confirmed payload', async () => {
     const site = await startRawdataSite({ dialect });
     const context = await browser.newContext();
-    const client = new Client({ name: 'journey-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: URL_ELICITATION });
+    const client = new Client(
+      { name: 'journey-agent', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: URL_ELICITATION },
+    );
     try {
       const analyst = await site.addAnalyst('amy@example.com');
       const token = await (await signInPerson(site.url, analyst)).createAccessToken('submit');
@@ -49,16 +57,27 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
       await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', site.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
       const agent = agentOver(client);
 
-      const found = await agent.call<{ tables: Array<{ name: string; data_level: string; requirements: { sensitive_confirmation: boolean } }> }>('dap_rawdata_get_context', { query: 'card transaction' });
+      const found = await agent.call<{ tables: Array<{ name: string; data_level: string; requirements: { sensitive_confirmation: boolean } }> }>(
+        'dap_rawdata_get_context',
+        { query: 'card transaction' },
+      );
       expect(found.envelope.ok).toBe(true);
       if (!found.envelope.ok) return;
       const table = found.envelope.data.tables.find((candidate) => candidate.name === 'cd_card_transaction');
       expect(table).toMatchObject({ data_level: 'classified', requirements: { sensitive_confirmation: true } });
 
-      const prepared = await agent.call<{ draft_id: string; draft_version: number; validation: { status: string } }>('dap_rawdata_prepare_draft', { source_tables: ['cd_card_transaction'], intent: INTENT, preferences: { target_environment: 'standard' } });
+      const prepared = await agent.call<{ draft_id: string; draft_version: number; validation: { status: string } }>('dap_rawdata_prepare_draft', {
+        source_tables: ['cd_card_transaction'],
+        intent: INTENT,
+        preferences: { target_environment: 'standard' },
+      });
       if (!prepared.envelope.ok) throw new Error(prepared.text);
       const draftId = prepared.envelope.data.draft_id;
-      const revised = await agent.call<{ draft_version: number; payload_preview: unknown }>('dap_rawdata_revise_draft', { draft_id: draftId, draft_version: 1, changes: { retention_months: 6 } });
+      const revised = await agent.call<{ draft_version: number; payload_preview: unknown }>('dap_rawdata_revise_draft', {
+        draft_id: draftId,
+        draft_version: 1,
+        changes: { retention_months: 6 },
+      });
       if (!revised.envelope.ok) throw new Error(revised.text);
       expect(revised.envelope.data.draft_version).toBe(2);
       const reviewUrl = `${site.url}/drafts/${draftId}/review`;
@@ -78,13 +97,21 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
       const confirmedVersion = Number(await page.getByTestId('confirmed-version').textContent());
       expect(confirmedVersion).toBe(3);
 
-      const submitted = await agent.call<{ application_id: string; status: string }>('dap_rawdata_submit_application', { draft_id: draftId, draft_version: confirmedVersion, confirmation_token: code, idempotency_key: randomUUID() });
+      const submitted = await agent.call<{ application_id: string; status: string }>('dap_rawdata_submit_application', {
+        draft_id: draftId,
+        draft_version: confirmedVersion,
+        confirmation_token: code,
+        idempotency_key: randomUUID(),
+      });
       expect(submitted.envelope).toMatchObject({ ok: true, data: { status: 'submitted' } });
       if (!submitted.envelope.ok) return;
       const applicationId = submitted.envelope.data.application_id;
       expect(submitted.progress.at(-1)).toMatchObject({ progress: 2, total: 2, message: `Submitted application ${applicationId}.` });
 
-      const status = await agent.call<{ application: { status: string; payload: unknown } }>('dap_rawdata_get_application_status', { application_id: applicationId, response_format: 'detailed' });
+      const status = await agent.call<{ application: { status: string; payload: unknown } }>('dap_rawdata_get_application_status', {
+        application_id: applicationId,
+        response_format: 'detailed',
+      });
       expect(status.envelope).toMatchObject({ ok: true, data: { application: { status: 'submitted' } } });
       const stored = await site.db.selectFrom('rawdata_application').select('payload_json').where('public_id', '=', applicationId).executeTakeFirstOrThrow();
       expect(stored.payload_json).toBe(canonicalJson(revised.envelope.data.payload_preview));
@@ -100,7 +127,11 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
       expect((await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: '' })).status).toBe(303);
 
       // The journey on record, from the submission's trace id.
-      const submitTrace = await site.db.selectFrom('agentready_audit_record').select('trace_id').where('tool', '=', 'dap_rawdata_submit_application').executeTakeFirstOrThrow();
+      const submitTrace = await site.db
+        .selectFrom('agentready_audit_record')
+        .select('trace_id')
+        .where('tool', '=', 'dap_rawdata_submit_application')
+        .executeTakeFirstOrThrow();
       const journey = await readJourney(site.db, submitTrace.trace_id);
       expect(journey.map((step) => [step.tool, step.surface, step.outcomeCode])).toEqual([
         ['dap_rawdata_prepare_draft', 'mcp', 'SUCCESS'],
@@ -110,7 +141,8 @@ describe.each(DIALECTS)('the journey on %s', (dialect) => {
         ['dap_rawdata_get_application_status', 'mcp', 'SUCCESS'],
         ['decide_application', 'ui', 'SUCCESS'],
       ]);
-      for (const step of journey.slice(0, 5)) expect(step).toMatchObject({ capability: 'data-copy.create', ruleVersion: 'rawdata-rules-v1', metadataVersion: '2026-11-27' });
+      for (const step of journey.slice(0, 5))
+        expect(step).toMatchObject({ capability: 'data-copy.create', ruleVersion: 'rawdata-rules-v1', metadataVersion: '2026-11-27' });
       expect(journey.map((step) => step.draft?.version ?? null)).toEqual([1, 2, 3, 3, 3, null]);
       // The decision is the operator's: another account than the analyst's.
       expect(journey[5]!.accountRef).not.toBe(journey[0]!.accountRef);

@@ -24,7 +24,11 @@ const RAWDATA_LAYERS: Record<string, LayerRule> = {
   tools: { uses: ['store', 'domain'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing', 'hono', '@hono', ...PAGES] },
   server: { uses: ['store', 'domain', 'tools', 'web'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
   cli: { uses: ['store', 'domain', 'tools', 'server'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
-  web: { uses: ['domain', 'tools'], usesTypesOf: ['server'], forbiddenPackages: ['pg', 'better-sqlite3', 'agentready/store', 'agentready/mcp', 'agentready/testing', ...HTTP] },
+  web: {
+    uses: ['domain', 'tools'],
+    usesTypesOf: ['server'],
+    forbiddenPackages: ['pg', 'better-sqlite3', 'agentready/store', 'agentready/mcp', 'agentready/testing', ...HTTP],
+  },
 };
 
 describe('the Rawdata app’s layers', () => {

@@ -57,12 +57,18 @@ describe.each(RULE_CASES)('$rule ($source.document §$source.section) over MCP: 
 });
 
 describe('the agent cannot confirm sensitive data itself', () => {
-  it('refuses sensitive_data_confirmed in the prepare tool\'s input, and nothing is stored', async () => {
+  it("refuses sensitive_data_confirmed in the prepare tool's input, and nothing is stored", async () => {
     const row = RULE_CASES.find((candidate) => candidate.rule === 'RD-SENSITIVE-CONFIRM' && candidate.choices.sensitive_data_confirmed)!;
-    const before = await site.db.selectFrom('agentready_draft').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const before = await site.db
+      .selectFrom('agentready_draft')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     const { envelope } = await agents.get('restricted')!.call('dap_rawdata_prepare_draft', { ...row.choices });
     expect(envelope).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
-    const after = await site.db.selectFrom('agentready_draft').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const after = await site.db
+      .selectFrom('agentready_draft')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.count)).toBe(Number(before.count));
   });
 });

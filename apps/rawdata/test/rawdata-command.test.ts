@@ -19,7 +19,12 @@ afterAll(async () => {
   await site?.close();
 });
 
-const INTENT = { project_name: 'Card spend review', reason: 'Monthly review of card spending patterns.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' };
+const INTENT = {
+  project_name: 'Card spend review',
+  reason: 'Monthly review of card spending patterns.',
+  permission_targets: ['grp-card-insight'],
+  requested_frequency: 'daily',
+};
 
 describe('autonomy', () => {
   it('prints, for each tool, whether an agent may call it alone, needs the person, or may never call it', async () => {
@@ -45,15 +50,20 @@ describe('autonomy', () => {
 });
 
 describe('analyst', () => {
-  it('gives a person an account and profile on the site\'s database; they can then sign in', async () => {
-    const run = await runRawdataCommand(['analyst', 'new.analyst@example.com', '--password', 'a long enough password', '--clearance', 'internal', '--unit', 'Card Services'], { DATABASE_URL: site.databaseUrl });
+  it("gives a person an account and profile on the site's database; they can then sign in", async () => {
+    const run = await runRawdataCommand(
+      ['analyst', 'new.analyst@example.com', '--password', 'a long enough password', '--clearance', 'internal', '--unit', 'Card Services'],
+      { DATABASE_URL: site.databaseUrl },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     await expect(signInPerson(site.url, { email: 'new.analyst@example.com', password: 'a long enough password' })).resolves.toBeDefined();
   });
 
   it('refuses a clearance that is not a data level, and changes nothing', async () => {
-    const run = await runRawdataCommand(['analyst', 'other@example.com', '--password', 'a long enough password', '--clearance', 'top-secret'], { DATABASE_URL: site.databaseUrl });
+    const run = await runRawdataCommand(['analyst', 'other@example.com', '--password', 'a long enough password', '--clearance', 'top-secret'], {
+      DATABASE_URL: site.databaseUrl,
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--clearance');
     await expect(signInPerson(site.url, { email: 'other@example.com', password: 'a long enough password' })).rejects.toThrow();
@@ -61,11 +71,17 @@ describe('analyst', () => {
 });
 
 describe('mcp (stdio) and trace', () => {
-  it('serves the five tools over stdio with the person\'s token, and trace prints the journey with what changed in each version', async () => {
+  it("serves the five tools over stdio with the person's token, and trace prints the journey with what changed in each version", async () => {
     const analyst = await site.addAnalyst('stdio@example.com');
     const token = await (await signInPerson(site.url, analyst)).createAccessToken('prepare');
     const client = new Client({ name: 'rawdata-stdio-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [RAWDATA_BIN, 'mcp'], env: { PATH: process.env.PATH ?? '', DATABASE_URL: site.databaseUrl, SITE_URL: site.url, AGENTREADY_RAWDATA_TOKEN: token } }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [RAWDATA_BIN, 'mcp'],
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: site.databaseUrl, SITE_URL: site.url, AGENTREADY_RAWDATA_TOKEN: token },
+      }),
+    );
     const agent = agentOver(client);
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
@@ -75,11 +91,19 @@ describe('mcp (stdio) and trace', () => {
         'dap_rawdata_submit_application',
         'dap_rawdata_get_application_status',
       ]);
-      const prepared = await agent.call<{ draft_id: string; draft_version: number }>('dap_rawdata_prepare_draft', { source_tables: ['cd_card_transaction'], intent: INTENT, preferences: { target_environment: 'standard' } });
+      const prepared = await agent.call<{ draft_id: string; draft_version: number }>('dap_rawdata_prepare_draft', {
+        source_tables: ['cd_card_transaction'],
+        intent: INTENT,
+        preferences: { target_environment: 'standard' },
+      });
       expect(prepared.envelope.ok).toBe(true);
       if (!prepared.envelope.ok) return;
       expect(prepared.envelope.guidance.confirmationUrl).toBe(`${site.url}/drafts/${prepared.envelope.data.draft_id}/review`);
-      const revised = await agent.call('dap_rawdata_revise_draft', { draft_id: prepared.envelope.data.draft_id, draft_version: 1, changes: { retention_months: 6 } });
+      const revised = await agent.call('dap_rawdata_revise_draft', {
+        draft_id: prepared.envelope.data.draft_id,
+        draft_version: 1,
+        changes: { retention_months: 6 },
+      });
       expect(revised.envelope).toMatchObject({ ok: true, data: { draft_version: 2 } });
     } finally {
       await client.close();
@@ -88,7 +112,10 @@ describe('mcp (stdio) and trace', () => {
     const trace = await runRawdataCommand(['trace', revision!.trace_id], { DATABASE_URL: site.databaseUrl });
     expect(trace.code).toBe(0);
     const lines = trace.stdout.split('\n');
-    expect(lines.filter((line) => line.includes('data-copy.create')).map((line) => line.match(/dap_rawdata_\w+/)?.[0])).toEqual(['dap_rawdata_prepare_draft', 'dap_rawdata_revise_draft']);
+    expect(lines.filter((line) => line.includes('data-copy.create')).map((line) => line.match(/dap_rawdata_\w+/)?.[0])).toEqual([
+      'dap_rawdata_prepare_draft',
+      'dap_rawdata_revise_draft',
+    ]);
     expect(trace.stdout).toContain('rules rawdata-rules-v1; metadata 2026-11-27');
     expect(trace.stdout).toContain('v2');
     expect(trace.stdout).toContain('changed by agent: preferences.retention_months');

@@ -61,7 +61,9 @@ describe('the request form with its script', () => {
     await pickTable('tm_bond_position');
     await expect.poll(() => page.locator(byTestId('target-database')).isDisabled()).toBe(true);
     await choose('target-environment', 'standard');
-    expect(await page.locator(`${byTestId('target-database')} option`).evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual(['', 'proj_analytics', 'proj_reporting']);
+    expect(
+      await page.locator(`${byTestId('target-database')} option`).evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value)),
+    ).toEqual(['', 'proj_analytics', 'proj_reporting']);
     expect(await page.inputValue(byTestId('target-schema'))).toBe('rawdata_copy');
     await choose('target-database', 'proj_reporting');
     expect(await page.inputValue(byTestId('target-schema'))).toBe('report_src');
@@ -102,7 +104,9 @@ describe('the request form with its script', () => {
     await openForm();
     await pickTable('tm_bond_position');
     await page.locator(byTestId('table-query')).fill('merchant');
-    const listed = await page.locator('[data-search]:visible input[name=source_tables]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const listed = await page
+      .locator('[data-search]:visible input[name=source_tables]')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
     expect(listed).toEqual(['cd_merchant_category', 'cd_merchant_settlement_daily', 'tm_bond_position']);
   });
 });

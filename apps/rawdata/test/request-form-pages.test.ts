@@ -15,13 +15,15 @@ import { CLASSIFIED_CHOICES, formFieldsFor, INTERNAL_CHOICES } from './support/r
 import { RULE_CASES } from './support/rule-cases.ts';
 import { signInPerson, type SitePerson, testIdText } from './support/site-person.ts';
 
-
 function optionValues(page: HTMLElement, testId: string): string[] {
   return page.querySelectorAll(`[data-testid=${testId}] option`).map((option) => option.getAttribute('value') ?? '');
 }
 
 async function draftCount(site: RawdataSite): Promise<number> {
-  const row = await site.db.selectFrom('rawdata_draft_revision').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await site.db
+    .selectFrom('rawdata_draft_revision')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -60,7 +62,12 @@ describe.each(DIALECTS)('the request form without a script (%s)', (dialect) => {
     expect(optionValues(standard.page, 'target-database')).toEqual(['', 'proj_analytics', 'proj_reporting']);
     expect(standard.page.querySelector('[data-testid=target-schema]')?.getAttribute('value')).toBe('rawdata_copy');
     expect(standard.page.querySelector('[data-testid=target-schema]')?.hasAttribute('readonly')).toBe(true);
-    const reporting = await person.post('/request', { action: 'update', source_tables: ['tm_bond_position'], target_environment: 'standard', target_database: 'proj_reporting' });
+    const reporting = await person.post('/request', {
+      action: 'update',
+      source_tables: ['tm_bond_position'],
+      target_environment: 'standard',
+      target_database: 'proj_reporting',
+    });
     expect(reporting.page.querySelector('[data-testid=target-schema]')?.getAttribute('value')).toBe('report_src');
     const sandbox = await person.post('/request', { action: 'update', source_tables: ['tm_bond_position'], target_environment: 'sandbox' });
     expect(optionValues(sandbox.page, 'target-database')).toEqual(['', 'sandbox_lab', 'sandbox_scratch']);
@@ -83,7 +90,12 @@ describe.each(DIALECTS)('the request form without a script (%s)', (dialect) => {
   it('Update: a classified table shows the sensitive-data notice and the de-identification preview; an internal one neither', async () => {
     const classified = await person.post('/request', { action: 'update', source_tables: ['rb_deposit_daily_balance'], target_environment: 'standard' });
     expect(testIdText(classified.page, 'sensitive-notice')).toContain('This application copies classified data');
-    const preview = classified.page.querySelectorAll('[data-testid=deidentification-preview] tbody tr').map((row) => row.querySelectorAll('td').map((cell) => cell.text.trim()).slice(1, 4));
+    const preview = classified.page.querySelectorAll('[data-testid=deidentification-preview] tbody tr').map((row) =>
+      row
+        .querySelectorAll('td')
+        .map((cell) => cell.text.trim())
+        .slice(1, 4),
+    );
     expect(preview).toEqual([
       ['account_number', 'account_number', 'sha256'],
       ['customer_name', 'person_name', 'mask'],
@@ -111,7 +123,11 @@ describe.each(DIALECTS)('the request form without a script (%s)', (dialect) => {
     const review = await person.get(sent.location!);
     expect(testIdText(review.page, 'draft-version')).toBe('1');
     expect(testIdText(review.page, 'changes-summary')).toBe('This is the first version, prepared by you, in the request form.');
-    const audit = await site.db.selectFrom('agentready_audit_record').select(['tool', 'surface', 'outcome_code']).where('tool', '=', 'prepare_draft_from_form').execute();
+    const audit = await site.db
+      .selectFrom('agentready_audit_record')
+      .select(['tool', 'surface', 'outcome_code'])
+      .where('tool', '=', 'prepare_draft_from_form')
+      .execute();
     expect(audit).toEqual([{ tool: 'prepare_draft_from_form', surface: 'ui', outcome_code: 'SUCCESS' }]);
   });
 
@@ -138,13 +154,18 @@ describe.each(DIALECTS)('the request form without a script (%s)', (dialect) => {
     const draftId = sent.location!.split('/')[2]!;
     const again = await person.get(`/request?draft=${draftId}`);
     expect(again.page.querySelector('[data-testid=project-name]')?.getAttribute('value')).toBe(CLASSIFIED_CHOICES.intent.project_name);
-    expect(again.page.querySelectorAll('input[name=source_tables][checked]').map((input) => input.getAttribute('value'))).toEqual(CLASSIFIED_CHOICES.source_tables);
+    expect(again.page.querySelectorAll('input[name=source_tables][checked]').map((input) => input.getAttribute('value'))).toEqual(
+      CLASSIFIED_CHOICES.source_tables,
+    );
     expect(again.page.querySelector('[data-testid=retention-months]')?.getAttribute('value')).toBe('6');
   });
 });
 
 describe('formFieldsFromChoices', () => {
-  it.each(RULE_CASES.map((row) => [`${row.rule}: ${row.name}`, row.choices] as const))('is what choicesFromForm reads back as the same choices (%s)', (_, choices) => {
-    expect(choicesFromForm(formFieldsFromChoices(choices))).toEqual({ ok: true, value: choices });
-  });
+  it.each(RULE_CASES.map((row) => [`${row.rule}: ${row.name}`, row.choices] as const))(
+    'is what choicesFromForm reads back as the same choices (%s)',
+    (_, choices) => {
+      expect(choicesFromForm(formFieldsFromChoices(choices))).toEqual({ ok: true, value: choices });
+    },
+  );
 });

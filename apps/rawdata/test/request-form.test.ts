@@ -10,18 +10,24 @@ import { analystContext, cardStudyChoices } from './support/domain-fixtures.ts';
 import { RULE_CASES } from './support/rule-cases.ts';
 import { formFieldsOf } from './support/rawdata-journey.ts';
 
-
 describe('choicesFromForm', () => {
-  it.each(RULE_CASES.map((row) => [`${row.rule}: ${row.name}`, row.choices] as const))('builds the same draft as buildDraft for the choices of %s', (_, choices) => {
-    const fromForm = choicesFromForm(formFieldsOf(choices));
-    expect(fromForm).toEqual({ ok: true, value: choices });
-    if (!fromForm.ok) return;
-    const ctx = analystContext();
-    expect(JSON.stringify(buildDraft(fromForm.value, ctx))).toBe(JSON.stringify(buildDraft(choices, ctx)));
-  });
+  it.each(RULE_CASES.map((row) => [`${row.rule}: ${row.name}`, row.choices] as const))(
+    'builds the same draft as buildDraft for the choices of %s',
+    (_, choices) => {
+      const fromForm = choicesFromForm(formFieldsOf(choices));
+      expect(fromForm).toEqual({ ok: true, value: choices });
+      if (!fromForm.ok) return;
+      const ctx = analystContext();
+      expect(JSON.stringify(buildDraft(fromForm.value, ctx))).toBe(JSON.stringify(buildDraft(choices, ctx)));
+    },
+  );
 
   it('reads one value separated by commas for a list, and trims text as the tool schema does', () => {
-    const result = choicesFromForm({ ...formFieldsOf(cardStudyChoices()), source_tables: 'cd_card_transaction, cd_merchant_category', project_name: '  Card spending study ' });
+    const result = choicesFromForm({
+      ...formFieldsOf(cardStudyChoices()),
+      source_tables: 'cd_card_transaction, cd_merchant_category',
+      project_name: '  Card spending study ',
+    });
     expect(result).toEqual({ ok: true, value: cardStudyChoices() });
   });
 
@@ -57,15 +63,24 @@ describe('requestFormView', () => {
   it('the database options follow the environment, and the chosen database shows its schema', () => {
     const view = requestFormView({ source_tables: ['rb_atm_withdrawal'], target_environment: 'standard', target_database: 'proj_reporting' }, ctx);
     expect(view.database).toEqual({
-      selected: 'proj_reporting', recommended: 'proj_analytics',
-      options: [{ name: 'proj_analytics', schema: 'rawdata_copy' }, { name: 'proj_reporting', schema: 'report_src' }], schema: 'report_src',
+      selected: 'proj_reporting',
+      recommended: 'proj_analytics',
+      options: [
+        { name: 'proj_analytics', schema: 'rawdata_copy' },
+        { name: 'proj_reporting', schema: 'report_src' },
+      ],
+      schema: 'report_src',
     });
     expect(requestFormView({ source_tables: ['rb_atm_withdrawal'] }, ctx).database.options).toEqual([]);
   });
 
   it('the environment options say which accept every chosen table', () => {
     const view = requestFormView({ source_tables: ['cd_card_transaction', 'rb_atm_withdrawal'] }, ctx);
-    expect(view.environment.options.map((option) => [option.id, option.accepts_every_table])).toEqual([['standard', true], ['restricted', true], ['sandbox', false]]);
+    expect(view.environment.options.map((option) => [option.id, option.accepts_every_table])).toEqual([
+      ['standard', true],
+      ['restricted', true],
+      ['sandbox', false],
+    ]);
   });
 
   it('housekeeping is hidden for a refresh table and for the restricted target, with the reason', () => {
@@ -83,7 +98,11 @@ describe('requestFormView', () => {
   it('classified data shows the sensitive-data notice and the de-identification preview', () => {
     const view = requestFormView({ source_tables: ['cd_card_account_snapshot'], target_environment: 'standard' }, ctx);
     expect(view.sensitive_notice).toMatchObject({ shown: true, confirmed: false, text: expect.stringContaining('classified') });
-    expect(view.deidentification_preview.map((entry) => [entry.column, entry.method])).toEqual([['account_number', 'sha256'], ['holder_name', 'mask'], ['bureau_score', 'drop']]);
+    expect(view.deidentification_preview.map((entry) => [entry.column, entry.method])).toEqual([
+      ['account_number', 'sha256'],
+      ['holder_name', 'mask'],
+      ['bureau_score', 'drop'],
+    ]);
     expect(requestFormView({ source_tables: ['rb_atm_withdrawal'] }, ctx).sensitive_notice).toEqual({ shown: false, text: null, confirmed: false });
   });
 

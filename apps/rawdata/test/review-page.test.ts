@@ -18,10 +18,11 @@ import { DIALECTS, startAnalystOnSite, type AnalystOnSite, type RawdataSite } fr
 import { agentPrepares, agentSubmits, BLOCKED_CHOICES, CLASSIFIED_CHOICES, INTERNAL_CHOICES, personConfirms, reviewPathOf } from './support/rawdata-journey.ts';
 import { signInPerson, type SitePerson, tableRows, testIdText } from './support/site-person.ts';
 
-
-
 async function confirmationCount(site: RawdataSite): Promise<number> {
-  const row = await site.db.selectFrom('agentready_confirmation').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await site.db
+    .selectFrom('agentready_confirmation')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -52,9 +53,17 @@ describe.each(DIALECTS)('the review page and Confirm (%s)', (dialect) => {
     expect(review.status).toBe(200);
     expect(testIdText(review.page, 'draft-version')).toBe('1');
     expect(testIdText(review.page, 'changes-summary')).toBe('This is the first version, prepared by your agent.');
-    expect(tableRows(review.page, 'resolved-values')).toContainEqual(['target.schema', 'report_src', 'rule RD-TARGET-SCHEMA', 'database proj_reporting decides the schema.']);
+    expect(tableRows(review.page, 'resolved-values')).toContainEqual([
+      'target.schema',
+      'report_src',
+      'rule RD-TARGET-SCHEMA',
+      'database proj_reporting decides the schema.',
+    ]);
     expect(tableRows(review.page, 'resolved-values').find((row) => row[0] === 'items.rb_branch_directory.copy_frequency')).toEqual([
-      'items.rb_branch_directory.copy_frequency', 'monthly', 'rule RD-COPY-FREQUENCY', 'daily was asked, but rb_branch_directory is updated monthly: a copy is never more frequent than its source.',
+      'items.rb_branch_directory.copy_frequency',
+      'monthly',
+      'rule RD-COPY-FREQUENCY',
+      'daily was asked, but rb_branch_directory is updated monthly: a copy is never more frequent than its source.',
     ]);
     expect(testIdText(review.page, 'needs-confirmation')).toContain('The copy includes sensitive data: rb_deposit_daily_balance (classified).');
     // Only the person's own tick is missing, which Confirm gives: the page says it is ready for them.
@@ -69,7 +78,11 @@ describe.each(DIALECTS)('the review page and Confirm (%s)', (dialect) => {
 
   it('after the agent revises, shows version 2 and what the agent changed since version 1', async () => {
     const { draft } = await agentPrepares(agent, CLASSIFIED_CHOICES);
-    const revised = await agent.call('dap_rawdata_revise_draft', { draft_id: draft.draft_id, draft_version: 1, changes: { reason: 'Churn model for the 2027 plan.', retention_months: 12 } });
+    const revised = await agent.call('dap_rawdata_revise_draft', {
+      draft_id: draft.draft_id,
+      draft_version: 1,
+      changes: { reason: 'Churn model for the 2027 plan.', retention_months: 12 },
+    });
     expect(revised.envelope.ok).toBe(true);
     const review = await person.get(reviewPathOf(draft.draft_id));
     expect(testIdText(review.page, 'draft-version')).toBe('2');
@@ -147,7 +160,9 @@ describe.each(DIALECTS)('the review page and Confirm (%s)', (dialect) => {
     if (!submitted.ok) throw new Error(`submit refused: ${submitted.code} ${submitted.message}`);
     const applicationId = submitted.data.application_id;
     const mine = await person.get('/applications');
-    expect(tableRows(mine.page, 'applications')).toEqual([[CLASSIFIED_CHOICES.intent.project_name, 'submitted, waiting for an operator', expect.any(String), 'rb_deposit_daily_balance, rb_branch_directory']]);
+    expect(tableRows(mine.page, 'applications')).toEqual([
+      [CLASSIFIED_CHOICES.intent.project_name, 'submitted, waiting for an operator', expect.any(String), 'rb_deposit_daily_balance, rb_branch_directory'],
+    ]);
     const one = await person.get(`/applications/${applicationId}`);
     expect(JSON.parse(testIdText(one.page, 'payload-json'))).toEqual(draft.payload_preview);
     expect(one.page.querySelectorAll('[data-testid=application-item]').length).toBe(2);
@@ -161,9 +176,10 @@ describe.each(DIALECTS)('the review page and Confirm (%s)', (dialect) => {
     const approved = await operator.post(`/operator/applications/${applicationId}/decision`, { decision: 'approved', note: 'Fine for the churn study.' });
     expect([approved.status, approved.location]).toEqual([303, '/operator']);
     expect(testIdText((await operator.get('/operator')).page, 'queue-empty')).toBe('No application is waiting for a decision.');
-    const status = await agent.call<{ application: { status: string; decision_note: string } }>('dap_rawdata_get_application_status', { application_id: applicationId });
+    const status = await agent.call<{ application: { status: string; decision_note: string } }>('dap_rawdata_get_application_status', {
+      application_id: applicationId,
+    });
     expect(status.envelope.ok && status.envelope.data.application).toMatchObject({ status: 'approved', decision_note: 'Fine for the churn study.' });
     expect(testIdText((await person.get(`/applications/${applicationId}`)).page, 'application-status')).toBe('approved');
   });
-
 });

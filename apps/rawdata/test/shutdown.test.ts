@@ -22,7 +22,12 @@ import { signInPerson } from './support/site-person.ts';
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the Rawdata shutdown tests' });
 const AMY = { email: 'amy@example.com', password: 'amy-long-password' };
-const INTENT = { project_name: 'Card spend review', reason: 'Monthly review of card spending.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' };
+const INTENT = {
+  project_name: 'Card spend review',
+  reason: 'Monthly review of card spending.',
+  permission_targets: ['grp-card-insight'],
+  requested_frequency: 'daily',
+};
 
 /**
  * How long a test client waits for a tool's answer before it gives up: a guard,
@@ -54,10 +59,19 @@ describe.runIf(runPostgres)('shutting Rawdata down with submissions in flight (P
     const modern = await connectModernAgent(site, token);
     const requests: Array<Record<string, unknown>> = [];
     for (const agent of [legacy, modern]) {
-      const prepared = await agent.call<{ draft_id: string }>('dap_rawdata_prepare_draft', { source_tables: ['cd_card_transaction'], intent: INTENT, preferences: { target_environment: 'standard' } });
+      const prepared = await agent.call<{ draft_id: string }>('dap_rawdata_prepare_draft', {
+        source_tables: ['cd_card_transaction'],
+        intent: INTENT,
+        preferences: { target_environment: 'standard' },
+      });
       if (!prepared.envelope.ok) throw new Error(prepared.text);
       const confirmation = await confirmOnReviewPage(person, prepared.envelope.data.draft_id, 1);
-      requests.push({ draft_id: prepared.envelope.data.draft_id, draft_version: confirmation.version, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
+      requests.push({
+        draft_id: prepared.envelope.data.draft_id,
+        draft_version: confirmation.version,
+        confirmation_token: confirmation.code,
+        idempotency_key: randomUUID(),
+      });
     }
 
     const lock = await holdPostgresLock(database.url, (query) => query('lock table rawdata_application in share mode').then(() => undefined));
@@ -76,11 +90,16 @@ describe.runIf(runPostgres)('shutting Rawdata down with submissions in flight (P
     for (const [index, result] of results.entries()) {
       expect(result.structuredContent).toMatchObject({ ok: true, data: { status: 'submitted' } });
       const applicationId = (result.structuredContent as { data: { application_id: string } }).data.application_id;
-      expect(heard[index]!.map((step) => step.message)).toEqual(['Generated code for item 1 of 1: cd_card_transaction.', `Submitted application ${applicationId}.`]);
+      expect(heard[index]!.map((step) => step.message)).toEqual([
+        'Generated code for item 1 of 1: cd_card_transaction.',
+        `Submitted application ${applicationId}.`,
+      ]);
     }
     expect(await site.exited).toBe(0);
     const applications = await database.db.selectFrom('rawdata_application').select('public_id').execute();
-    expect(applications.map((row) => row.public_id).sort()).toEqual(results.map((result) => (result.structuredContent as { data: { application_id: string } }).data.application_id).sort());
+    expect(applications.map((row) => row.public_id).sort()).toEqual(
+      results.map((result) => (result.structuredContent as { data: { application_id: string } }).data.application_id).sort(),
+    );
   });
 });
 
@@ -96,7 +115,12 @@ async function connectModernAgent(site: SiteProcess, token: string): Promise<Mcp
 async function newCallStatus(site: SiteProcess, token: string): Promise<number> {
   const response = await fetch(`${site.url}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dap_rawdata_get_context', arguments: { query: 'card' } } }),
   });
   await response.body?.cancel();

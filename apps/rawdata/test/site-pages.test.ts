@@ -13,7 +13,6 @@ import { DIALECTS, startRawdataSite, type RawdataSite } from './support/rawdata-
 import { agentPrepares, agentSubmits, formFieldsFor, INTERNAL_CHOICES, personConfirms, reviewPathOf } from './support/rawdata-journey.ts';
 import { signInPerson, type SitePerson, testIdText } from './support/site-person.ts';
 
-
 /** How far an agent may go with each tool, as the site's policy says (agents' catalog, then the site's own steps). */
 const EXPECTED_AUTONOMY = [
   ['dap_rawdata_get_context', 'read', 'agent alone'],
@@ -39,7 +38,9 @@ describe('/autonomy', () => {
     const answer = await fetch(`${site.url}/autonomy`);
     expect(answer.status).toBe(200);
     const page = parse(await answer.text());
-    const shown = page.querySelectorAll('[data-testid=autonomy-row]').map((row) => [row.getAttribute('data-tool'), row.querySelectorAll('td')[0]?.text, row.querySelectorAll('td')[1]?.text]);
+    const shown = page
+      .querySelectorAll('[data-testid=autonomy-row]')
+      .map((row) => [row.getAttribute('data-tool'), row.querySelectorAll('td')[0]?.text, row.querySelectorAll('td')[1]?.text]);
     expect(shown).toEqual(EXPECTED_AUTONOMY);
     const reasons = page.querySelectorAll('[data-testid=autonomy-row]').map((row) => row.querySelectorAll('td')[2]?.text.trim() ?? '');
     expect(reasons.every((reason) => reason.length > 20)).toBe(true);

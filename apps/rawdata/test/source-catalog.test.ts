@@ -23,7 +23,9 @@ describe('the seeded source catalog', () => {
     expect(tables.filter((table) => table.columns === null).length).toBeGreaterThanOrEqual(1);
     expect(tables.filter((table) => table.kind === 'event_log').length).toBeGreaterThanOrEqual(1);
     expect(tables.filter((table) => table.dataLevel === 'restricted').length).toBeGreaterThanOrEqual(2);
-    const classifiedPersonal = tables.filter((table) => table.dataLevel === 'classified' && table.columns?.some((column) => column.sensitivity === 'personal_identifier'));
+    const classifiedPersonal = tables.filter(
+      (table) => table.dataLevel === 'classified' && table.columns?.some((column) => column.sensitivity === 'personal_identifier'),
+    );
     expect(classifiedPersonal.length).toBeGreaterThanOrEqual(3);
     expect(tables.filter((table) => table.columns?.some((column) => column.sensitivity === 'credit_bureau')).length).toBeGreaterThanOrEqual(3);
     expect(new Set(tables.map((table) => table.updateMethod))).toEqual(new Set(['append', 'refresh']));

@@ -19,7 +19,12 @@ import { signInPerson } from './support/site-person.ts';
 
 const MAIN = fileURLToPath(new URL('../src/server/main.ts', import.meta.url));
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the Rawdata submissions across processes' });
-const INTENT = { project_name: 'Card spend review', reason: 'Monthly review of card spending.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' };
+const INTENT = {
+  project_name: 'Card spend review',
+  reason: 'Monthly review of card spending.',
+  permission_targets: ['grp-card-insight'],
+  requested_frequency: 'daily',
+};
 const LEASE_SECONDS = 2;
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -40,7 +45,11 @@ function startSite(): Promise<SiteProcess> {
 describe.runIf(runPostgres)('a submission across processes (PostgreSQL)', () => {
   beforeAll(async () => {
     database = await openTestDatabase('postgres');
-    await saveAnalyst(database.db, () => new Date(), { email: 'amy@example.com', password: 'amy-long-password', profile: { unit: 'Card Services', clearance: 'classified', operator: false } });
+    await saveAnalyst(database.db, () => new Date(), {
+      email: 'amy@example.com',
+      password: 'amy-long-password',
+      profile: { unit: 'Card Services', clearance: 'classified', operator: false },
+    });
   });
   afterAll(async () => {
     for (const site of processes) await site.kill();
@@ -52,7 +61,11 @@ describe.runIf(runPostgres)('a submission across processes (PostgreSQL)', () => 
     const person = await signInPerson(victim.url, { email: 'amy@example.com', password: 'amy-long-password' });
     const token = await person.createAccessToken('submit');
     const agent = await connectMcpAgent(victim.url, token);
-    const prepared = await agent.call<{ draft_id: string }>('dap_rawdata_prepare_draft', { source_tables: ['cd_card_transaction', 'cd_merchant_category'], intent: INTENT, preferences: { target_environment: 'standard' } });
+    const prepared = await agent.call<{ draft_id: string }>('dap_rawdata_prepare_draft', {
+      source_tables: ['cd_card_transaction', 'cd_merchant_category'],
+      intent: INTENT,
+      preferences: { target_environment: 'standard' },
+    });
     if (!prepared.envelope.ok) throw new Error(prepared.text);
     const draftId = prepared.envelope.data.draft_id;
     const confirmation = await confirmOnReviewPage(person, draftId, 1);
@@ -63,13 +76,18 @@ describe.runIf(runPostgres)('a submission across processes (PostgreSQL)', () => 
     });
     const heard: HeardProgress[] = [];
     try {
-      const killed = agent.call('dap_rawdata_submit_application', request, (step) => heard.push(step)).then(
-        () => 'answered',
-        () => 'cut off',
-      );
+      const killed = agent
+        .call('dap_rawdata_submit_application', request, (step) => heard.push(step))
+        .then(
+          () => 'answered',
+          () => 'cut off',
+        );
       await waitForLockWaiters(database.db, lock.pid, 1);
       // Every item's code was generated before the submission reached its insert.
-      expect(heard.map((step) => step.message)).toEqual(['Generated code for item 1 of 2: cd_card_transaction.', 'Generated code for item 2 of 2: cd_merchant_category.']);
+      expect(heard.map((step) => step.message)).toEqual([
+        'Generated code for item 1 of 2: cd_card_transaction.',
+        'Generated code for item 2 of 2: cd_merchant_category.',
+      ]);
       await victim.kill();
       // The client would wait for its request's timeout to give up on the dead server's answer; the agent stops waiting now.
       await agent.close();

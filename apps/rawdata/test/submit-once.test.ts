@@ -15,7 +15,12 @@ import { connectMcpAgent } from './support/mcp-agent.ts';
 import { DIALECTS, startAnalystOnSite, type AnalystOnSite, type RawdataSite } from './support/rawdata-site.ts';
 import { confirmOnReviewPage } from './support/rawdata-journey.ts';
 
-const INTENT = { project_name: 'Card spend review', reason: 'Monthly review of card spending for the insight team.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' };
+const INTENT = {
+  project_name: 'Card spend review',
+  reason: 'Monthly review of card spending for the insight team.',
+  permission_targets: ['grp-card-insight'],
+  requested_frequency: 'daily',
+};
 /** A classified card table and a public reference table: two items, one needing the person's sensitive-data tick. */
 const TABLES = ['cd_card_transaction', 'rb_product_catalog'];
 
@@ -31,13 +36,27 @@ async function startJourney(dialect: 'sqlite' | 'postgres', codeGenerator?: Code
   return journey;
 }
 
-type DraftData = { draft_id: string; draft_version: number; payload_preview: unknown; validation: { status: string }; needs_confirmation: Array<{ field: string }> };
+type DraftData = {
+  draft_id: string;
+  draft_version: number;
+  payload_preview: unknown;
+  validation: { status: string };
+  needs_confirmation: Array<{ field: string }>;
+};
 
 /** prepare (standard environment) → revise (retention 6 months) → the person confirms: the draft version, its payload, the code. */
 async function preparedAndConfirmed({ agent, person }: Journey) {
-  const prepared = await agent.call<DraftData>('dap_rawdata_prepare_draft', { source_tables: TABLES, intent: INTENT, preferences: { target_environment: 'standard' } });
+  const prepared = await agent.call<DraftData>('dap_rawdata_prepare_draft', {
+    source_tables: TABLES,
+    intent: INTENT,
+    preferences: { target_environment: 'standard' },
+  });
   if (!prepared.envelope.ok) throw new Error(prepared.text);
-  const revised = await agent.call<DraftData>('dap_rawdata_revise_draft', { draft_id: prepared.envelope.data.draft_id, draft_version: 1, changes: { retention_months: 6 } });
+  const revised = await agent.call<DraftData>('dap_rawdata_revise_draft', {
+    draft_id: prepared.envelope.data.draft_id,
+    draft_version: 1,
+    changes: { retention_months: 6 },
+  });
   if (!revised.envelope.ok) throw new Error(revised.text);
   expect(revised.envelope.data.needs_confirmation.map((request) => request.field)).toContain('sensitive_data_confirmed');
   const confirmation = await confirmOnReviewPage(person, revised.envelope.data.draft_id, 2);
@@ -55,7 +74,12 @@ describe.each(DIALECTS)('submitting on %s', (dialect) => {
     // The person's tick made version 3 (by the person): that is the version the code is for.
     expect(confirmation.version).toBe(3);
     const key = randomUUID();
-    const submitted = await journey.agent.call<{ application_id: string; status: string }>('dap_rawdata_submit_application', { draft_id: draftId, draft_version: 3, confirmation_token: confirmation.code, idempotency_key: key });
+    const submitted = await journey.agent.call<{ application_id: string; status: string }>('dap_rawdata_submit_application', {
+      draft_id: draftId,
+      draft_version: 3,
+      confirmation_token: confirmation.code,
+      idempotency_key: key,
+    });
     expect(submitted.envelope).toMatchObject({ ok: true, data: { status: 'submitted' } });
     if (!submitted.envelope.ok) return;
     expect(submitted.progress.map((step) => step.message)).toEqual([
@@ -63,9 +87,16 @@ describe.each(DIALECTS)('submitting on %s', (dialect) => {
       'Generated code for item 2 of 2: rb_product_catalog.',
       `Submitted application ${submitted.envelope.data.application_id}.`,
     ]);
-    expect(submitted.progress.map((step) => [step.progress, step.total])).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(submitted.progress.map((step) => [step.progress, step.total])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
 
-    const status = await journey.agent.call<{ application: { status: string; payload: unknown; draft: { version: number } } }>('dap_rawdata_get_application_status', { application_id: submitted.envelope.data.application_id, response_format: 'detailed' });
+    const status = await journey.agent.call<{ application: { status: string; payload: unknown; draft: { version: number } } }>(
+      'dap_rawdata_get_application_status',
+      { application_id: submitted.envelope.data.application_id, response_format: 'detailed' },
+    );
     expect(status.envelope).toMatchObject({ ok: true, data: { application: { status: 'submitted', draft: { id: draftId, version: 3 } } } });
     const [stored] = await applicationsIn(journey.site);
     // What was submitted is the confirmed version's payload, to the byte; the person's tick changed no payload field.
@@ -101,7 +132,10 @@ describe.each(DIALECTS)('submitting on %s', (dialect) => {
     const request = { draft_id: draftId, draft_version: confirmation.version, confirmation_token: confirmation.code, idempotency_key: randomUUID() };
     const second = await connectMcpAgent(journey.site.url, await journey.person.createAccessToken('submit', 'second client'));
     try {
-      const answers = await Promise.all([journey.agent.call('dap_rawdata_submit_application', request), second.call('dap_rawdata_submit_application', request)]);
+      const answers = await Promise.all([
+        journey.agent.call('dap_rawdata_submit_application', request),
+        second.call('dap_rawdata_submit_application', request),
+      ]);
       const codes = answers.map(({ envelope }) => (envelope.ok ? 'SUCCESS' : envelope.code)).sort();
       // Both are the same person: one runs, the other waits its turn (IN_PROGRESS) or gets the first answer again.
       expect(['SUCCESS,SUCCESS', 'IN_PROGRESS,SUCCESS']).toContain(codes.join(','));
@@ -114,11 +148,12 @@ describe.each(DIALECTS)('submitting on %s', (dialect) => {
     }
   });
 
-  it('submits nothing when one item\'s code cannot be generated, names the item, and a retry after the fix submits once', async () => {
+  it("submits nothing when one item's code cannot be generated, names the item, and a retry after the fix submits once", async () => {
     let platformFixed = false;
     const generator: CodeGenerator = {
       async generate(item, target, index) {
-        if (item.source_table === 'rb_product_catalog' && !platformFixed) throw new CodeGenerationError(index ?? 1, item.source_table, 'the code service has no template for this table yet');
+        if (item.source_table === 'rb_product_catalog' && !platformFixed)
+          throw new CodeGenerationError(index ?? 1, item.source_table, 'the code service has no template for this table yet');
         return inProcessCodeGenerator.generate(item, target, index);
       },
     };

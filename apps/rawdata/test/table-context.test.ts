@@ -15,8 +15,13 @@ describe('describeContext', () => {
     expect(answer.tables).toHaveLength(1);
     const table = answer.tables[0]!;
     expect(table).toMatchObject({
-      name: 'rb_deposit_daily_balance', data_level: 'classified', update_frequency: 'daily', update_method: 'append', location: 'edw.retail',
-      owner_unit: 'Retail Banking Analytics', allowed_targets: ['standard', 'restricted'],
+      name: 'rb_deposit_daily_balance',
+      data_level: 'classified',
+      update_frequency: 'daily',
+      update_method: 'append',
+      location: 'edw.retail',
+      owner_unit: 'Retail Banking Analytics',
+      allowed_targets: ['standard', 'restricted'],
       recommendations: { reference_column: 'snapshot_date', partition: 'daily', housekeeping: { keep_months: 3, keep_month_end: true } },
       requirements: { sensitive_confirmation: true },
     });
@@ -30,7 +35,12 @@ describe('describeContext', () => {
   it('detailed answers add the columns with their de-identification', () => {
     const [table] = describeContext({ source_tables: ['cd_card_account_snapshot'], response_format: 'detailed' }, ctx).tables;
     expect(table?.columns?.find((column) => column.name === 'holder_name')).toEqual({
-      name: 'holder_name', type: 'varchar(80)', description: 'Primary card holder', sensitivity: 'personal_identifier', identifier_type: 'person_name', deidentification: 'mask',
+      name: 'holder_name',
+      type: 'varchar(80)',
+      description: 'Primary card holder',
+      sensitivity: 'personal_identifier',
+      identifier_type: 'person_name',
+      deidentification: 'mask',
     });
     expect(table?.columns?.find((column) => column.name === 'bureau_score')).toMatchObject({ sensitivity: 'credit_bureau', deidentification: 'drop' });
   });
@@ -38,7 +48,9 @@ describe('describeContext', () => {
   it('names why a table is blocked: no metadata, no rule for event logs, no clearance', () => {
     const answer = describeContext({ source_tables: ['cr_stress_test_scenario', 'cd_fraud_alert_log', 'co_kyc_review'] }, ctx);
     expect(answer.tables.map((table) => [table.name, table.blocked?.rule])).toEqual([
-      ['cr_stress_test_scenario', 'RD-METADATA-REQUIRED'], ['cd_fraud_alert_log', 'RD-TABLE-KIND'], ['co_kyc_review', 'RD-CLEARANCE'],
+      ['cr_stress_test_scenario', 'RD-METADATA-REQUIRED'],
+      ['cd_fraud_alert_log', 'RD-TABLE-KIND'],
+      ['co_kyc_review', 'RD-CLEARANCE'],
     ]);
     expect(answer.tables[1]?.blocked?.reason).toContain('No rule of rawdata-rules-v1 covers event_log');
   });

@@ -13,7 +13,12 @@ import { startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
 import { confirmOnReviewPage } from './support/rawdata-journey.ts';
 import { signInPerson, type SitePerson } from './support/site-person.ts';
 
-const INTENT = { project_name: 'Branch review', reason: 'Quarterly analysis of branch activity.', permission_targets: ['grp-card-insight'], requested_frequency: 'weekly' };
+const INTENT = {
+  project_name: 'Branch review',
+  reason: 'Quarterly analysis of branch activity.',
+  permission_targets: ['grp-card-insight'],
+  requested_frequency: 'weekly',
+};
 
 let site: RawdataSite;
 let person: SitePerson;
@@ -34,12 +39,19 @@ afterAll(async () => {
 });
 
 async function countApplications() {
-  const row = await site.db.selectFrom('rawdata_application').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await site.db
+    .selectFrom('rawdata_application')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
 async function prepare(tables: string[], preferences: Record<string, unknown> = { target_environment: 'standard' }) {
-  const { envelope, text } = await agent.call<{ draft_id: string; draft_version: number; validation: { status: string } }>('dap_rawdata_prepare_draft', { source_tables: tables, intent: INTENT, preferences });
+  const { envelope, text } = await agent.call<{ draft_id: string; draft_version: number; validation: { status: string } }>('dap_rawdata_prepare_draft', {
+    source_tables: tables,
+    intent: INTENT,
+    preferences,
+  });
   if (!envelope.ok) throw new Error(text);
   return envelope;
 }
@@ -47,7 +59,12 @@ async function prepare(tables: string[], preferences: Record<string, unknown> = 
 describe('submitting without the person', () => {
   it('refuses a made-up confirmation token, and submits nothing', async () => {
     const draft = await prepare(['cd_card_transaction']);
-    const { envelope, progress } = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: 1, confirmation_token: 'cft_made-up-by-the-agent', idempotency_key: randomUUID() });
+    const { envelope, progress } = await agent.call('dap_rawdata_submit_application', {
+      draft_id: draft.data.draft_id,
+      draft_version: 1,
+      confirmation_token: 'cft_made-up-by-the-agent',
+      idempotency_key: randomUUID(),
+    });
     expect(envelope).toMatchObject({ ok: false, code: 'CONFIRMATION_REQUIRED', field: 'confirmation_token' });
     // Refused before any item's code was made: no progress was reported.
     expect(progress).toEqual([]);
@@ -55,11 +72,16 @@ describe('submitting without the person', () => {
     expect(await countApplications()).toBe(0);
   });
 
-  it('refuses a token that may only read or prepare, even with the person\'s code', async () => {
+  it("refuses a token that may only read or prepare, even with the person's code", async () => {
     const draft = await prepare(['rb_atm_withdrawal']);
     const confirmation = await confirmOnReviewPage(person, draft.data.draft_id, 1);
     for (const client of [readOnly, preparer]) {
-      const { envelope } = await client.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: confirmation.version, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
+      const { envelope } = await client.call('dap_rawdata_submit_application', {
+        draft_id: draft.data.draft_id,
+        draft_version: confirmation.version,
+        confirmation_token: confirmation.code,
+        idempotency_key: randomUUID(),
+      });
       expect(envelope).toMatchObject({ ok: false, code: 'FORBIDDEN' });
       // The person did confirm: what is missing is this client's scope, and the advice says so.
       expect(envelope.ok === false && envelope.message).toContain('does not cover submitting');
@@ -71,26 +93,50 @@ describe('submitting without the person', () => {
   it('refuses the code for a version the agent revised after the person confirmed, naming the current version', async () => {
     const draft = await prepare(['rb_atm_withdrawal']);
     const confirmation = await confirmOnReviewPage(person, draft.data.draft_id, 1);
-    const revised = await agent.call('dap_rawdata_revise_draft', { draft_id: draft.data.draft_id, draft_version: confirmation.version, changes: { retention_months: 12 } });
+    const revised = await agent.call('dap_rawdata_revise_draft', {
+      draft_id: draft.data.draft_id,
+      draft_version: confirmation.version,
+      changes: { retention_months: 12 },
+    });
     expect(revised.envelope).toMatchObject({ ok: true, data: { draft_version: confirmation.version + 1 } });
-    const stale = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: confirmation.version, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
+    const stale = await agent.call('dap_rawdata_submit_application', {
+      draft_id: draft.data.draft_id,
+      draft_version: confirmation.version,
+      confirmation_token: confirmation.code,
+      idempotency_key: randomUUID(),
+    });
     expect(stale.envelope).toMatchObject({ ok: false, code: 'CONFLICT', field: 'draft_version' });
     expect(stale.envelope.ok === false && stale.envelope.message).toContain(`version ${confirmation.version + 1}`);
-    const current = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: confirmation.version + 1, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
+    const current = await agent.call('dap_rawdata_submit_application', {
+      draft_id: draft.data.draft_id,
+      draft_version: confirmation.version + 1,
+      confirmation_token: confirmation.code,
+      idempotency_key: randomUUID(),
+    });
     expect(current.envelope).toMatchObject({ ok: false, code: 'CONFLICT' });
     expect(await countApplications()).toBe(0);
   });
 });
 
 describe('submitting the version the person confirmed', () => {
-  it('after the person\'s tick made a new version, tells the agent to submit that version with the same code and a new key, which works', async () => {
+  it("after the person's tick made a new version, tells the agent to submit that version with the same code and a new key, which works", async () => {
     const draft = await prepare(['cd_card_transaction']);
     const confirmation = await confirmOnReviewPage(person, draft.data.draft_id, 1);
     expect(confirmation.version).toBe(2);
-    const first = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: 1, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
+    const first = await agent.call('dap_rawdata_submit_application', {
+      draft_id: draft.data.draft_id,
+      draft_version: 1,
+      confirmation_token: confirmation.code,
+      idempotency_key: randomUUID(),
+    });
     expect(first.envelope).toMatchObject({ ok: false, code: 'CONFLICT', field: 'draft_version' });
     expect(first.envelope.ok === false && first.envelope.nextAction).toContain('submit draft_version 2 with the same code and a new idempotency key');
-    const followed = await agent.call('dap_rawdata_submit_application', { draft_id: draft.data.draft_id, draft_version: 2, confirmation_token: confirmation.code, idempotency_key: randomUUID() });
+    const followed = await agent.call('dap_rawdata_submit_application', {
+      draft_id: draft.data.draft_id,
+      draft_version: 2,
+      confirmation_token: confirmation.code,
+      idempotency_key: randomUUID(),
+    });
     expect(followed.envelope).toMatchObject({ ok: true, data: { status: 'submitted' } });
   });
 });
@@ -109,7 +155,11 @@ describe('revising', () => {
 
   it('answers a second target database as a CONFLICT on target_environment with the two choices, making no version', async () => {
     const draft = await prepare(['cd_card_transaction'], { target_environment: 'standard' });
-    const conflict = await agent.call('dap_rawdata_revise_draft', { draft_id: draft.data.draft_id, draft_version: 1, changes: { add_source_tables: ['rb_customer_profile'] } });
+    const conflict = await agent.call('dap_rawdata_revise_draft', {
+      draft_id: draft.data.draft_id,
+      draft_version: 1,
+      changes: { add_source_tables: ['rb_customer_profile'] },
+    });
     expect(conflict.envelope).toMatchObject({ ok: false, code: 'CONFLICT', field: 'target_environment', retryable: false });
     if (conflict.envelope.ok) return;
     expect(conflict.envelope.candidates?.map((candidate) => candidate.id)).toEqual(['keep_environment', 'move_application']);
@@ -123,7 +173,11 @@ describe('revising', () => {
     const other = await signInPerson(site.url, await site.addAnalyst('bo@example.com'));
     const otherAgent = await connectMcpAgent(site.url, await other.createAccessToken('submit'));
     try {
-      const { envelope } = await otherAgent.call('dap_rawdata_revise_draft', { draft_id: draft.data.draft_id, draft_version: 1, changes: { retention_months: 4 } });
+      const { envelope } = await otherAgent.call('dap_rawdata_revise_draft', {
+        draft_id: draft.data.draft_id,
+        draft_version: 1,
+        changes: { retention_months: 4 },
+      });
       expect(envelope).toMatchObject({ ok: false, code: 'NOT_FOUND', field: 'draft_id' });
       expect((await other.get(`/drafts/${draft.data.draft_id}/review`)).status).toBe(404);
     } finally {
@@ -134,9 +188,17 @@ describe('revising', () => {
 
 describe('what the person wrote', () => {
   it('refuses a permission group named twice, and says when a target database does not exist', async () => {
-    const twice = await agent.call('dap_rawdata_prepare_draft', { source_tables: ['rb_atm_withdrawal'], intent: { ...INTENT, permission_targets: ['grp-card-insight', 'grp-card-insight'] }, preferences: { target_environment: 'standard' } });
+    const twice = await agent.call('dap_rawdata_prepare_draft', {
+      source_tables: ['rb_atm_withdrawal'],
+      intent: { ...INTENT, permission_targets: ['grp-card-insight', 'grp-card-insight'] },
+      preferences: { target_environment: 'standard' },
+    });
     expect(twice.envelope).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'intent.permission_targets' });
-    const nowhere = await agent.call<{ validation: { status: string; issues: Array<{ field: string; message: string }> } }>('dap_rawdata_prepare_draft', { source_tables: ['rb_atm_withdrawal'], intent: INTENT, preferences: { target_database: 'nonexistent_db' } });
+    const nowhere = await agent.call<{ validation: { status: string; issues: Array<{ field: string; message: string }> } }>('dap_rawdata_prepare_draft', {
+      source_tables: ['rb_atm_withdrawal'],
+      intent: INTENT,
+      preferences: { target_database: 'nonexistent_db' },
+    });
     expect(nowhere.envelope).toMatchObject({ ok: true, data: { validation: { status: 'needs_input' } } });
     const issue = nowhere.envelope.ok ? nowhere.envelope.data.validation.issues.find((entry) => entry.field === 'preferences.target_database') : undefined;
     expect(issue?.message).toContain('nonexistent_db is not a target database');
@@ -144,16 +206,26 @@ describe('what the person wrote', () => {
   });
 
   it('refuses invisible or broken characters in the project name and reason, storing nothing', async () => {
-    const before = await site.db.selectFrom('rawdata_draft_revision').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const before = await site.db
+      .selectFrom('rawdata_draft_revision')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     for (const [field, intent] of [
       ['intent.project_name', { ...INTENT, project_name: 'Branch \u202Eweiver' }],
       ['intent.project_name', { ...INTENT, project_name: 'Branch \ud800 review' }],
       ['intent.reason', { ...INTENT, reason: 'Quarterly\u0007 analysis' }],
     ] as const) {
-      const { envelope } = await agent.call('dap_rawdata_prepare_draft', { source_tables: ['rb_atm_withdrawal'], intent, preferences: { target_environment: 'standard' } });
+      const { envelope } = await agent.call('dap_rawdata_prepare_draft', {
+        source_tables: ['rb_atm_withdrawal'],
+        intent,
+        preferences: { target_environment: 'standard' },
+      });
       expect(envelope, field).toMatchObject({ ok: false, code: 'INVALID_INPUT', field });
     }
-    const after = await site.db.selectFrom('rawdata_draft_revision').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const after = await site.db
+      .selectFrom('rawdata_draft_revision')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.count)).toBe(Number(before.count));
   });
 });
@@ -173,7 +245,10 @@ describe('finding tables', () => {
 
 describe('blocked and incomplete drafts', () => {
   it('sends the agent to a person, not to the review page, when a rule blocks the draft', async () => {
-    const { envelope, text } = await agent.call<{ validation: { status: string; issues: Array<{ code: string; next_action: string }> } }>('dap_rawdata_prepare_draft', { source_tables: ['cr_stress_test_scenario'], intent: INTENT, preferences: { target_environment: 'standard' } });
+    const { envelope, text } = await agent.call<{ validation: { status: string; issues: Array<{ code: string; next_action: string }> } }>(
+      'dap_rawdata_prepare_draft',
+      { source_tables: ['cr_stress_test_scenario'], intent: INTENT, preferences: { target_environment: 'standard' } },
+    );
     expect(envelope).toMatchObject({ ok: true, data: { validation: { status: 'blocked' } } });
     if (!envelope.ok) return;
     expect(envelope.guidance).toMatchObject({ availableActions: [], requiresHumanConfirmation: false });
@@ -183,7 +258,7 @@ describe('blocked and incomplete drafts', () => {
     expect(text).toMatch(/blocked/i);
   });
 
-  it('lets no one confirm a draft that still needs the person\'s answer, and the review page says what is missing', async () => {
+  it("lets no one confirm a draft that still needs the person's answer, and the review page says what is missing", async () => {
     const draft = await prepare(['rb_product_catalog'], {});
     expect(draft.data.validation.status).toBe('needs_input');
     await expect(confirmOnReviewPage(person, draft.data.draft_id, 1)).rejects.toThrow(/environment/i);

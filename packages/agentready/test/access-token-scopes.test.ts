@@ -63,7 +63,10 @@ async function personOn(dialect: TestDialect) {
 }
 
 async function storedTokens(db: Kysely<IdentityTables>): Promise<number> {
-  const row = await db.selectFrom('agentready_access_token').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('agentready_access_token')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

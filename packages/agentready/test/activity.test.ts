@@ -168,12 +168,12 @@ for (const dialect of DIALECTS) {
           ['session', null, null],
         ]),
       );
-      expect(newest.entries.filter((entry) => entry.clientName === 'Laptop Claude').map((entry) => entry.resultingIds[0]).sort()).toEqual([
-        'evt-0',
-        'evt-1',
-        'evt-2',
-        'evt-3',
-      ]);
+      expect(
+        newest.entries
+          .filter((entry) => entry.clientName === 'Laptop Claude')
+          .map((entry) => entry.resultingIds[0])
+          .sort(),
+      ).toEqual(['evt-0', 'evt-1', 'evt-2', 'evt-3']);
       expect(await listActivity(db, { accountRef: 'acc-nobody', limit: 10 })).toEqual({ entries: [], next: null });
     });
 
@@ -207,7 +207,7 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`findJourney on ${dialect}`, () => {
-    it("links prepare → confirm → register through the draft and the confirmation, within the account only", async () => {
+    it('links prepare → confirm → register through the draft and the confirmation, within the account only', async () => {
       const db = await openRuntimeDatabase(dialect);
       const { call, tick } = pipelineOn(db);
       await call(aliceToken, 'mcp', { draft: 'dft-1' });
@@ -220,7 +220,11 @@ for (const dialect of DIALECTS) {
       tick();
       // Another account's record that happens to carry the same draft id is not part of it.
       await call(bobToken, 'mcp', { draft: 'dft-1' });
-      const rows = await db.selectFrom('agentready_audit_record').select(['trace_id', 'occurred_at', 'account_ref', 'resulting_ids', 'draft_id']).orderBy('occurred_at').execute();
+      const rows = await db
+        .selectFrom('agentready_audit_record')
+        .select(['trace_id', 'occurred_at', 'account_ref', 'resulting_ids', 'draft_id'])
+        .orderBy('occurred_at')
+        .execute();
       const prepare = rows[0]!.trace_id;
       const register = rows[3]!.trace_id;
 

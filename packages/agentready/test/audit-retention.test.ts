@@ -102,10 +102,7 @@ describe.each(DIALECTS)('the audit sweep on %s', (dialect) => {
 
   it('deletes a backlog in batches, one statement each, and stops after the last', async () => {
     const db = await auditDatabase(dialect);
-    await record(db, [
-      ...Array.from({ length: 25 }, (_, index) => [`old-${String(index).padStart(2, '0')}`, 100 + index] as [string, number]),
-      ['kept', 1],
-    ]);
+    await record(db, [...Array.from({ length: 25 }, (_, index) => [`old-${String(index).padStart(2, '0')}`, 100 + index] as [string, number]), ['kept', 1]]);
     const counter = deleteCounter();
     expect(await sweepAuditRecords(db.withPlugin(counter), { now: NOW, retentionDays: 90, batchSize: 10 })).toBe(25);
     expect(counter.deletes).toBe(3);
@@ -143,7 +140,10 @@ describe.each(DIALECTS)('the audit sweep on %s', (dialect) => {
     const db = await auditDatabase(dialect);
     const empty = await auditTableBytes(db);
     expect(Number.isInteger(empty) && empty > 0).toBe(true);
-    await record(db, Array.from({ length: 400 }, (_, index) => [`trace-${index}`, 1] as [string, number]));
+    await record(
+      db,
+      Array.from({ length: 400 }, (_, index) => [`trace-${index}`, 1] as [string, number]),
+    );
     const full = await auditTableBytes(db);
     // About 260 bytes a record with its index entries: 400 records take at least 400 × 100 bytes more.
     expect(full - empty).toBeGreaterThan(400 * 100);
@@ -153,7 +153,10 @@ describe.each(DIALECTS)('the audit sweep on %s', (dialect) => {
 describe('the audit sweep on SQLite', () => {
   it('lets a query waiting for the one connection run between two batches of a backlog', async () => {
     const db = await auditDatabase('sqlite');
-    await record(db, Array.from({ length: 30 }, (_, index) => [`old-${index}`, 100] as [string, number]));
+    await record(
+      db,
+      Array.from({ length: 30 }, (_, index) => [`old-${index}`, 100] as [string, number]),
+    );
     const order: string[] = [];
     const sweeping = sweepAuditRecords(db, { now: NOW, retentionDays: 90, batchSize: 10 }).then((deleted) => order.push(`swept ${deleted}`));
     const reading = db

@@ -148,7 +148,11 @@ for (const dialect of DIALECTS) {
       const first = await aliceDraft({ name: 'Ada', seats: 2 });
       const second = await aliceDraft({ name: 'Ada', seats: 3 });
       const stale = await confirmations.mint(aliceOnSite, { action: 'register', draft: { id: first.id, version: 1, hash: first.hash } });
-      expect(refusal(stale, [])).toMatchObject({ code: 'CONFLICT', field: 'draft_version', message: 'The draft changed since version 1: it is now version 2.' });
+      expect(refusal(stale, [])).toMatchObject({
+        code: 'CONFLICT',
+        field: 'draft_version',
+        message: 'The draft changed since version 1: it is now version 2.',
+      });
       const otherContent = await confirmations.mint(aliceOnSite, { action: 'register', draft: { id: first.id, version: 2, hash: first.hash } });
       expect(refusal(otherContent, [])).toMatchObject({ code: 'CONFLICT', field: 'draft_version', message: expect.stringContaining('version 2') });
       const otherAction = await confirmations.mint(aliceOnSite, { action: 'cancel', draft: { id: second.id, version: 2 } });
@@ -272,7 +276,11 @@ for (const dialect of DIALECTS) {
       for (const change of [{ content: tampered, content_hash: tamperedHash }, { content: tampered }]) {
         await db.updateTable('agentready_draft').set(change).where('id', '=', draft.id).execute();
         const outcome = await consume(db, confirmations, input);
-        expect(refusal(outcome, [minted.token, draft.id])).toMatchObject({ code: 'CONFLICT', field: 'draft_version', message: expect.stringContaining('content changed') });
+        expect(refusal(outcome, [minted.token, draft.id])).toMatchObject({
+          code: 'CONFLICT',
+          field: 'draft_version',
+          message: expect.stringContaining('content changed'),
+        });
         expect((await confirmationRows(db))[0]?.used_at).toBeNull();
       }
     });

@@ -28,9 +28,21 @@ const lookup = defineTool({
 describe('error codes', () => {
   it('is the closed set of docs/architecture.md, and only the transient ones are retryable', () => {
     expect(ERROR_CODE_LIST).toEqual([
-      'INVALID_INPUT', 'NOT_FOUND', 'SELECTION_REQUIRED', 'CURRENT_TARGET_MISMATCH', 'STALE_TOOL', 'CONFLICT',
-      'CONFIRMATION_REQUIRED', 'UNAUTHENTICATED', 'SESSION_EXPIRED', 'FORBIDDEN', 'IDEMPOTENCY_KEY_REUSED',
-      'IN_PROGRESS', 'RATE_LIMITED', 'TEMPORARY_FAILURE', 'BLOCKED',
+      'INVALID_INPUT',
+      'NOT_FOUND',
+      'SELECTION_REQUIRED',
+      'CURRENT_TARGET_MISMATCH',
+      'STALE_TOOL',
+      'CONFLICT',
+      'CONFIRMATION_REQUIRED',
+      'UNAUTHENTICATED',
+      'SESSION_EXPIRED',
+      'FORBIDDEN',
+      'IDEMPOTENCY_KEY_REUSED',
+      'IN_PROGRESS',
+      'RATE_LIMITED',
+      'TEMPORARY_FAILURE',
+      'BLOCKED',
     ]);
     expect(ERROR_CODE_LIST.filter(isRetryable)).toEqual(['IN_PROGRESS', 'RATE_LIMITED', 'TEMPORARY_FAILURE']);
   });
@@ -157,7 +169,12 @@ describe('parseToolInput', () => {
   });
 
   it('says "required" only for a field that is absent, and "expected <type>" for a value of the wrong type', () => {
-    const nested = z.object({ keyword: z.string().optional(), page: z.number().int().optional(), event_id: z.string(), where: z.object({ city: z.string() }).optional() });
+    const nested = z.object({
+      keyword: z.string().optional(),
+      page: z.number().int().optional(),
+      event_id: z.string(),
+      where: z.object({ city: z.string() }).optional(),
+    });
     const messageOf = (raw: unknown) => {
       const result = parseToolInput(nested, raw);
       if (result.ok) throw new Error('expected a refusal');
@@ -173,7 +190,7 @@ describe('parseToolInput', () => {
     expect(messageOf({ event_id: 'e', page: 2.5 }).message).not.toMatch(/required/);
   });
 
-  it('words a refinement with the schema\'s own message', () => {
+  it("words a refinement with the schema's own message", () => {
     const range = z
       .object({ date_from: z.string().optional(), date_to: z.string().optional() })
       .refine((value) => !value.date_from || !value.date_to || value.date_from <= value.date_to, {
@@ -191,7 +208,7 @@ describe('parseToolInput', () => {
     });
   });
 
-  it('reports the schema\'s own numeric bound, not the safe-integer limit', () => {
+  it("reports the schema's own numeric bound, not the safe-integer limit", () => {
     const paged = z.object({ page: z.number().int().min(1).max(1000) });
     const huge = parseToolInput(paged, { page: 1e308 });
     expect(huge).toMatchObject({ ok: false, failure: { field: 'page', message: expect.stringContaining('at most 1000') } });
@@ -264,13 +281,23 @@ describe('untrustedText', () => {
       input: z.object({ city: z.string() }),
       output: z.object({
         places: z.array(place),
-        featured: place.pick({ id: true, name: true }).extend({ note: untrustedText(z.string()).nullable().optional() }).nullable(),
+        featured: place
+          .pick({ id: true, name: true })
+          .extend({ note: untrustedText(z.string()).nullable().optional() })
+          .nullable(),
         count: z.number(),
       }),
     });
     expect(tool.untrustedFields).toEqual(['places[].name', 'featured.name', 'featured.note']);
     expect(tool.annotations.untrustedContentHint).toBe(true);
-    const plain = defineTool({ name: 'plain_tool', title: 'Plain', description: 'Answers an ID.', effect: 'read', input: z.object({}), output: z.object({ id: z.string() }) });
+    const plain = defineTool({
+      name: 'plain_tool',
+      title: 'Plain',
+      description: 'Answers an ID.',
+      effect: 'read',
+      input: z.object({}),
+      output: z.object({ id: z.string() }),
+    });
     expect(plain.untrustedFields).toEqual([]);
     expect(plain.annotations.untrustedContentHint).toBe(false);
   });

@@ -63,7 +63,12 @@ for (const dialect of ['sqlite', 'postgres'] as const satisfies readonly TestDia
 
 const HAND_WRITTEN: IdempotencySchedule = [
   { batch: [{ kind: 'commit', scope: 0, request: 0, reversed: false }] },
-  { batch: [{ kind: 'commit', scope: 0, request: 0, reversed: true }, { kind: 'commit', scope: 0, request: 0, reversed: false }] },
+  {
+    batch: [
+      { kind: 'commit', scope: 0, request: 0, reversed: true },
+      { kind: 'commit', scope: 0, request: 0, reversed: false },
+    ],
+  },
   { batch: [{ kind: 'commit', scope: 0, request: 1, reversed: false }] },
   { batch: [{ kind: 'crash-in-transaction', scope: 1, request: 2, reversed: false }] },
   { batch: [{ kind: 'commit', scope: 1, request: 2, reversed: true }] },
@@ -78,8 +83,20 @@ describe('the schedule check', () => {
   it('catches a double effect, a lost effect and a wrong replay in a doctored run', () => {
     const honest = {
       calls: [
-        { id: 0, step: 0, nowMs: 0, call: { kind: 'commit' as const, scope: 0, request: 0, reversed: false }, observation: { kind: 'fresh' as const, answer: { call: 0, request: 0 }, takeover: false } },
-        { id: 1, step: 1, nowMs: 0, call: { kind: 'commit' as const, scope: 0, request: 0, reversed: false }, observation: { kind: 'replay' as const, answer: { call: 0, request: 0 } } },
+        {
+          id: 0,
+          step: 0,
+          nowMs: 0,
+          call: { kind: 'commit' as const, scope: 0, request: 0, reversed: false },
+          observation: { kind: 'fresh' as const, answer: { call: 0, request: 0 }, takeover: false },
+        },
+        {
+          id: 1,
+          step: 1,
+          nowMs: 0,
+          call: { kind: 'commit' as const, scope: 0, request: 0, reversed: false },
+          observation: { kind: 'replay' as const, answer: { call: 0, request: 0 } },
+        },
       ],
       finalRecords: [{ state: 'done' as const, request: 0, answer: { call: 0, request: 0 } }, null, null, null],
       effects: [{ call: 0, scope: 0, request: 0 }],
@@ -94,7 +111,10 @@ describe('the schedule check', () => {
       calls: [honest.calls[0]!, { ...honest.calls[1]!, step: 0, observation: { kind: 'fresh', answer: { call: 1, request: 0 }, takeover: false } }],
     });
     expect(secondFresh.violations.length).toBeGreaterThan(0);
-    const wrongReplay = checkScheduleRun({ ...honest, calls: [honest.calls[0]!, { ...honest.calls[1]!, observation: { kind: 'replay', answer: { call: 7, request: 0 } } }] });
+    const wrongReplay = checkScheduleRun({
+      ...honest,
+      calls: [honest.calls[0]!, { ...honest.calls[1]!, observation: { kind: 'replay', answer: { call: 7, request: 0 } } }],
+    });
     expect(wrongReplay.violations.length).toBeGreaterThan(0);
   });
 });

@@ -54,7 +54,19 @@ describe('requestFingerprint', () => {
   });
 
   it('differs for different values, types, array orders and nesting', () => {
-    const fingerprints = [REQUEST, OTHER_REQUEST, { ...REQUEST, seats: '2' }, { ...REQUEST, attendee: { name: 'Alice', diet: [] } }, [1, 2], [2, 1], { a: { b: 1 } }, { a: { c: 1 } }, null, 0, ''].map(requestFingerprint);
+    const fingerprints = [
+      REQUEST,
+      OTHER_REQUEST,
+      { ...REQUEST, seats: '2' },
+      { ...REQUEST, attendee: { name: 'Alice', diet: [] } },
+      [1, 2],
+      [2, 1],
+      { a: { b: 1 } },
+      { a: { c: 1 } },
+      null,
+      0,
+      '',
+    ].map(requestFingerprint);
     expect(new Set(fingerprints).size).toBe(fingerprints.length);
   });
 
@@ -114,7 +126,10 @@ function defineLedgerTests(dialect: TestDialect): void {
   async function open(options: IdempotencyLedgerOptions = {}) {
     const test = await openRuntimeTestDatabase<TestTables>(dialect, 'idempotency_test', POSTGRES_URL);
     cleanups.push(() => test.dispose());
-    await test.db.schema.createTable('idem_test_effect').addColumn('label', 'text', (col) => col.notNull()).execute();
+    await test.db.schema
+      .createTable('idem_test_effect')
+      .addColumn('label', 'text', (col) => col.notNull())
+      .execute();
     const clock = testClock();
     const ledger = createIdempotencyLedger(test.db, { now: clock.now, ...options });
     /** The claim's work: one effect row and the answer, in one transaction. */
@@ -227,7 +242,8 @@ function defineLedgerTests(dialect: TestDialect): void {
   it('of 50 concurrent claims with one key from two pools (two processes), exactly one wins; so of 50 concurrent takeovers', async () => {
     const { ledger, clock, openAnother } = await open({ leaseMs: 30_000 });
     const otherProcess = createIdempotencyLedger(openAnother(), { now: clock.now, leaseMs: 30_000 });
-    const claimAll = () => Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? ledger : otherProcess).claim(SCOPE, i % 3 === 0 ? REQUEST : SAME_REQUEST_OTHER_ORDER)));
+    const claimAll = () =>
+      Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? ledger : otherProcess).claim(SCOPE, i % 3 === 0 ? REQUEST : SAME_REQUEST_OTHER_ORDER)));
     const outcomes = await claimAll();
     expect(outcomes.filter((outcome) => outcome.kind === 'claimed')).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome.kind === 'in_progress')).toHaveLength(49);
@@ -246,7 +262,10 @@ function defineLedgerTests(dialect: TestDialect): void {
       throw new Error('database went away');
     });
     await expect(failing).rejects.toThrow('database went away');
-    expect(await runIdempotently(ledger, SCOPE, REQUEST, async () => ({ answer: { code: 'INVALID_INPUT' }, keep: false }))).toEqual({ kind: 'fresh', answer: { code: 'INVALID_INPUT' } });
+    expect(await runIdempotently(ledger, SCOPE, REQUEST, async () => ({ answer: { code: 'INVALID_INPUT' }, keep: false }))).toEqual({
+      kind: 'fresh',
+      answer: { code: 'INVALID_INPUT' },
+    });
     const done = await runIdempotently(ledger, SCOPE, REQUEST, async (claim) => {
       await commit(claim, 'reg-1');
       return { answer: { registration: 'reg-1' }, keep: true };
@@ -260,7 +279,10 @@ function defineLedgerTests(dialect: TestDialect): void {
     expect(await effects()).toEqual(['reg-1']);
 
     const conflictScope = { ...SCOPE, key: 'conflict-key-01' };
-    expect(await runIdempotently(ledger, conflictScope, REQUEST, async () => ({ answer: { code: 'CONFLICT' }, keep: true }))).toEqual({ kind: 'fresh', answer: { code: 'CONFLICT' } });
+    expect(await runIdempotently(ledger, conflictScope, REQUEST, async () => ({ answer: { code: 'CONFLICT' }, keep: true }))).toEqual({
+      kind: 'fresh',
+      answer: { code: 'CONFLICT' },
+    });
     expect(await runIdempotently(ledger, conflictScope, REQUEST, never)).toEqual({ kind: 'replay', answer: { code: 'CONFLICT' } });
     await claimed(ledger.claim({ ...SCOPE, key: 'running-key-01' }, REQUEST));
     expect(await runIdempotently(ledger, { ...SCOPE, key: 'running-key-01' }, REQUEST, never)).toEqual({ kind: 'in_progress', retryAfterSeconds: 30 });

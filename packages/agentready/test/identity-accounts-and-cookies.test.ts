@@ -128,7 +128,16 @@ describe('the paths a refused request clears its session cookies at', () => {
     const requestPath = '/api/registrations/reg-1/cancel';
     const cleared = sessionCookiePathsToClear(requestPath);
     // Every cookie path a tosser could choose that the browser sends on this request.
-    const candidates = ['/', '/api', '/api/', '/api/registrations', '/api/registrations/', '/api/registrations/reg-1', '/api/registrations/reg-1/', requestPath];
+    const candidates = [
+      '/',
+      '/api',
+      '/api/',
+      '/api/registrations',
+      '/api/registrations/',
+      '/api/registrations/reg-1',
+      '/api/registrations/reg-1/',
+      requestPath,
+    ];
     for (const path of candidates.filter((candidate) => pathMatches(candidate, requestPath))) {
       expect(cleared, path).toContain(path);
     }

@@ -34,7 +34,13 @@ describe.each(['sqlite', 'postgres'] as const)('createIdentityOAuthServer on %s'
   it.runIf(dialect === 'sqlite' || runPostgres)('serves the site’s one resource under its name, offering its scopes', async () => {
     const database = await openMigratedTestDatabase({ dialect, name: 'identity_oauth', migrationSets: SETS, postgresUrl: POSTGRES_URL });
     cleanups.push(() => database.close());
-    const server = await createIdentityOAuthServer({ db: database.db, siteUrl: 'https://notes.example.org', scopes: SCOPES, resourceName: 'Notes', logger: pino({ level: 'silent' }) });
+    const server = await createIdentityOAuthServer({
+      db: database.db,
+      siteUrl: 'https://notes.example.org',
+      scopes: SCOPES,
+      resourceName: 'Notes',
+      logger: pino({ level: 'silent' }),
+    });
     expect(server.issuer).toBe('https://notes.example.org');
     expect(server.protectedResourceMetadata()).toMatchObject({
       resource: 'https://notes.example.org/mcp',
@@ -46,7 +52,13 @@ describe.each(['sqlite', 'postgres'] as const)('createIdentityOAuthServer on %s'
   it.runIf(dialect === 'sqlite' || runPostgres)('refuses a scope that allows nothing', async () => {
     const database = await openMigratedTestDatabase({ dialect, name: 'identity_oauth', migrationSets: SETS, postgresUrl: POSTGRES_URL });
     cleanups.push(() => database.close());
-    const start = createIdentityOAuthServer({ db: database.db, siteUrl: 'https://notes.example.org', scopes: { 'notes:none': { effects: [], label: 'Nothing' } }, resourceName: 'Notes', logger: pino({ level: 'silent' }) });
+    const start = createIdentityOAuthServer({
+      db: database.db,
+      siteUrl: 'https://notes.example.org',
+      scopes: { 'notes:none': { effects: [], label: 'Nothing' } },
+      resourceName: 'Notes',
+      logger: pino({ level: 'silent' }),
+    });
     await expect(start).rejects.toThrow(TypeError);
   });
 });

@@ -74,7 +74,8 @@ describe('findLayerViolations', () => {
       ].join('\n'),
       'low/near.ts': 'export const near = 1;',
       'mid/thing.ts': "import { near } from '../low/near.ts';\nimport { leave } from '../../elsewhere.ts';",
-      'top/nested/other.ts': "import type { Side } from '../../side/side.ts';\nimport { side } from '../../side/side.ts';\nimport { thing } from '../../mid/thing.ts';",
+      'top/nested/other.ts':
+        "import type { Side } from '../../side/side.ts';\nimport { side } from '../../side/side.ts';\nimport { thing } from '../../mid/thing.ts';",
       'side/side.ts': 'export const side = 1;',
     });
     const violations = await findLayerViolations(join(root, ''), rules);

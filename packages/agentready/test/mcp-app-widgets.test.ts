@@ -40,7 +40,10 @@ const prepareOrder = defineTool({
   effect: 'prepare',
   input: z.object({ gift_id: z.string().min(1) }),
   // The widget's field is optional: the listed outputSchema must accept the envelope without it.
-  output: z.object({ order: z.object({ id: z.string(), giftName: untrustedText(z.string()) }), checkout: z.object({ confirmationToken: z.string() }).optional() }),
+  output: z.object({
+    order: z.object({ id: z.string(), giftName: untrustedText(z.string()) }),
+    checkout: z.object({ confirmationToken: z.string() }).optional(),
+  }),
 });
 const refreshCart = defineTool({
   name: 'refresh_cart',
@@ -241,7 +244,9 @@ describe('createMcpToolServer with widgets', () => {
   it('answers TEMPORARY_FAILURE, never the widget field, when widgetOnly leaves an envelope the outputSchema refuses or throws', async () => {
     const heard: Error[] = [];
     const dropsTheOrder = (envelope: ToolResult<unknown>) => ({ envelope: envelope.ok ? { ...envelope, data: {} } : envelope, meta: { 'shop/checkout': 'x' } });
-    const client = await connectInMemory(shopOptions(shopWidgets({ prepare_order: { resourceUri: FINDER_URI, widgetOnly: dropsTheOrder } }), (error) => heard.push(error)));
+    const client = await connectInMemory(
+      shopOptions(shopWidgets({ prepare_order: { resourceUri: FINDER_URI, widgetOnly: dropsTheOrder } }), (error) => heard.push(error)),
+    );
     await client.listTools();
 
     const refused = (await client.callTool({ name: 'prepare_order', arguments: { gift_id: 'g-1' } })) as CallToolResult;
@@ -249,7 +254,9 @@ describe('createMcpToolServer with widgets', () => {
     expect(refused.structuredContent).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true, stateVersion: 4 });
     expect(JSON.stringify(refused)).not.toContain(TOKEN);
     expect(refused._meta).toBeUndefined();
-    expect(heard.map((error) => error.message)).toEqual([expect.stringContaining('widgetOnly of tool "prepare_order" failed: its envelope does not match the listed outputSchema')]);
+    expect(heard.map((error) => error.message)).toEqual([
+      expect.stringContaining('widgetOnly of tool "prepare_order" failed: its envelope does not match the listed outputSchema'),
+    ]);
 
     const throws = () => {
       throw new Error('no checkout in this envelope');
@@ -294,10 +301,14 @@ describe('createMcpToolServer with widgets', () => {
     expect(start({ ...base, resources: [{ ...base.resources[0]!, uri: 'https://shop.example/finder.html' }] })).toThrow(/must use the ui:\/\/ scheme/);
     expect(start({ ...base, tools: { no_such_tool: { resourceUri: FINDER_URI } } })).toThrow(/does not hold/);
     expect(start({ ...base, tools: { show_gifts: { resourceUri: 'ui://shop/missing.html' } } })).toThrow(/which the widgets do not hold/);
-    expect(start({ ...base, tools: { show_gifts: { resourceUri: FINDER_URI, meta: { 'openai/outputTemplate': 'ui://shop/other.html' } } } })).toThrow(/which the widgets do not hold/);
+    expect(start({ ...base, tools: { show_gifts: { resourceUri: FINDER_URI, meta: { 'openai/outputTemplate': 'ui://shop/other.html' } } } })).toThrow(
+      /which the widgets do not hold/,
+    );
     expect(start({ ...base, tools: { show_gifts: { visibility: [] } } })).toThrow(/visibility must name/);
     expect(start({ ...base, tools: { show_gifts: { meta: { ui: { resourceUri: FINDER_URI } } } } })).toThrow(/not in meta/);
-    expect(() => createMcpHttpEndpoint(shopOptions({ ...base, tools: { show_gifts: { resourceUri: 'ui://shop/missing.html' } } }))).toThrow(/which the widgets do not hold/);
+    expect(() => createMcpHttpEndpoint(shopOptions({ ...base, tools: { show_gifts: { resourceUri: 'ui://shop/missing.html' } } }))).toThrow(
+      /which the widgets do not hold/,
+    );
   });
 });
 
@@ -314,7 +325,11 @@ describe('toolsForModel and toolsForApp', () => {
   });
 
   it('follow the spec where ext-apps’ checks do not: a visibility without "model" or "app" offers the tool to neither', () => {
-    const tool = (visibility?: unknown): Tool => ({ name: 't', inputSchema: { type: 'object' }, ...(visibility !== undefined && { _meta: { ui: { visibility } } }) });
+    const tool = (visibility?: unknown): Tool => ({
+      name: 't',
+      inputSchema: { type: 'object' },
+      ...(visibility !== undefined && { _meta: { ui: { visibility } } }),
+    });
     expect(toolsForModel([tool(), tool(['model', 'app']), tool(['app', 'model'])])).toHaveLength(3);
     expect(toolsForModel([tool([]), tool(['app', 'app'])])).toEqual([]);
     expect(toolsForApp([tool([]), tool(['model', 'model'])])).toEqual([]);

@@ -34,7 +34,10 @@ afterEach(async () => {
 });
 
 function clientOf(era: Era): Client {
-  const client = new Client({ name: `progress-test-${era}`, version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: `progress-test-${era}`, version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   cleanups.push(() => client.close());
   return client;
 }
@@ -64,7 +67,8 @@ async function callHearingProgress(client: Client, name: string, args: Record<st
   return { result, heard };
 }
 
-const progressNotSent = (errors: Error[]) => errors.filter((error) => error.message.startsWith('A progress notification was not sent')).map((error) => error.message);
+const progressNotSent = (errors: Error[]) =>
+  errors.filter((error) => error.message.startsWith('A progress notification was not sent')).map((error) => error.message);
 
 describe.each(['legacy', 'modern'] as const)('over Streamable HTTP, a %s client', (era) => {
   it('hears the three steps in order, with their messages, before the result', async () => {
@@ -137,7 +141,12 @@ describe('callProgressOf', () => {
   }
 
   it('answers null when the request carries no progress token', () => {
-    expect(callProgressOf(contextWith(undefined, async () => undefined), undefined)).toBeNull();
+    expect(
+      callProgressOf(
+        contextWith(undefined, async () => undefined),
+        undefined,
+      ),
+    ).toBeNull();
   });
 
   it('reports a send that fails to onError and never rejects, and sends nothing once the call answered', async () => {
@@ -165,7 +174,10 @@ describe('callProgressOf', () => {
 
   it('refuses a progress or total that is not a finite number', async () => {
     const errors: Error[] = [];
-    const progress = callProgressOf(contextWith(1, async () => undefined), (error) => errors.push(error))!;
+    const progress = callProgressOf(
+      contextWith(1, async () => undefined),
+      (error) => errors.push(error),
+    )!;
     await progress.report({ progress: Number.NaN });
     await progress.report({ progress: 1, total: Number.POSITIVE_INFINITY });
     expect(errors.map((error) => error.message)).toEqual([

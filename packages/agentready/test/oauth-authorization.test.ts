@@ -6,13 +6,7 @@
  * what must be refused: a token for another resource, a revoked grant, a
  * reused refresh token. On SQLite and on PostgreSQL.
  */
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type CallToolResult,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchWebMcpChromium, listenForRedirect, memoryClientProvider, requirePostgresForTests, type RedirectListener } from '../src/testing/index.ts';
@@ -23,7 +17,9 @@ function callerText(result: CallToolResult): Record<string, unknown> {
   return (result.structuredContent as { data: Record<string, unknown> }).data;
 }
 
-const dialects: Array<'sqlite' | 'postgres'> = (await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the OAuth tests' })) ? ['sqlite', 'postgres'] : ['sqlite'];
+const dialects: Array<'sqlite' | 'postgres'> = (await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the OAuth tests' }))
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 let browser: Browser;
 beforeAll(async () => {
@@ -97,7 +93,11 @@ describe.each(dialects)('OAuth for MCP clients on %s', (dialect) => {
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
       const answer = await fetch(`${site.url}${path}`);
       expect(answer.status).toBe(200);
-      expect(await answer.json()).toMatchObject({ resource: site.mcpUrl, authorization_servers: [site.url], scopes_supported: ['events:read', 'events:prepare'] });
+      expect(await answer.json()).toMatchObject({
+        resource: site.mcpUrl,
+        authorization_servers: [site.url],
+        scopes_supported: ['events:read', 'events:prepare'],
+      });
     }
     const metadata = (await (await fetch(`${site.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(metadata).toMatchObject({
@@ -122,7 +122,9 @@ describe.each(dialects)('OAuth for MCP clients on %s', (dialect) => {
     expect(callerText(result as CallToolResult)).toMatchObject({ account: TEST_ACCOUNT.ref, client: 'Test Desk Agent', kind: 'oauth' });
     expect(provider.saved.tokens).toMatchObject({ token_type: expect.stringMatching(/^bearer$/i), expires_in: 600, scope: 'events:read events:prepare' });
     const grants = await site.oauth.listGrants(TEST_ACCOUNT.id);
-    expect(grants).toEqual([expect.objectContaining({ clientName: 'Test Desk Agent', scopes: ['events:read', 'events:prepare'], lastUsedAt: expect.any(Date) })]);
+    expect(grants).toEqual([
+      expect.objectContaining({ clientName: 'Test Desk Agent', scopes: ['events:read', 'events:prepare'], lastUsedAt: expect.any(Date) }),
+    ]);
     expect(grants[0]!.ref).toMatch(/^oag-/);
   });
 

@@ -25,13 +25,16 @@ describe('registering an OAuth client', () => {
       body: JSON.stringify({ client_name: 'Registration test', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
     });
 
-  it.each(['http://evil.example/cb', 'http://192.168.1.20:8080/callback', 'http://127.0.0.1.evil.example/cb'])('refuses the plain-http redirect URI %s', async (uri) => {
-    const answer = await register(uri);
-    expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({ error: 'invalid_redirect_uri' });
-    const clients = await database.db.selectFrom('agentready_oauth_artifact').select('id').where('model', '=', 'Client').execute();
-    expect(clients).toEqual([]);
-  });
+  it.each(['http://evil.example/cb', 'http://192.168.1.20:8080/callback', 'http://127.0.0.1.evil.example/cb'])(
+    'refuses the plain-http redirect URI %s',
+    async (uri) => {
+      const answer = await register(uri);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+      const clients = await database.db.selectFrom('agentready_oauth_artifact').select('id').where('model', '=', 'Client').execute();
+      expect(clients).toEqual([]);
+    },
+  );
 
   it.each(['https://app.example/cb', 'http://127.0.0.1:53682/callback', 'http://localhost:8976/cb', 'http://[::1]:4000/cb'])('takes %s', async (uri) => {
     const answer = await register(uri);

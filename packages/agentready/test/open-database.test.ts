@@ -48,7 +48,10 @@ const noteMigrations: Record<string, Migration> = {
 const tagMigrations: Record<string, Migration> = {
   '001-tag': {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('tag').addColumn('note_id', 'integer', (col) => col.notNull().references('note.id')).execute();
+      await db.schema
+        .createTable('tag')
+        .addColumn('note_id', 'integer', (col) => col.notNull().references('note.id'))
+        .execute();
     },
   },
 };
@@ -166,7 +169,11 @@ describe('two processes writing to one SQLite file', () => {
       // The other writer tries now, inside this transaction's read-then-write.
       await otherWriting;
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await trx.updateTable('note').set({ at_ms: at_ms + 1 }).where('id', '=', 1).execute();
+      await trx
+        .updateTable('note')
+        .set({ at_ms: at_ms + 1 })
+        .where('id', '=', 1)
+        .execute();
     });
     await otherDone;
     await other.terminate();
@@ -250,7 +257,10 @@ describe('several processes starting at once on one database', () => {
     it.runIf(target.runs)(`all start on ${target.name} never migrated, and each migration runs once`, async () => {
       for (let trial = 0; trial < target.trials; trial += 1) {
         const outcomes = await target.whileMigrating(async () => migrateAtOnce(await target.newDatabase()));
-        expect(outcomes.filter((outcome) => !outcome.ok), `trial ${trial}`).toEqual([]);
+        expect(
+          outcomes.filter((outcome) => !outcome.ok),
+          `trial ${trial}`,
+        ).toEqual([]);
         const applied = outcomes.flatMap((outcome) => (outcome.ok ? outcome.applied : []));
         expect(applied.sort(), `trial ${trial}`).toEqual([...Object.keys(runtimeMigrations), ...allNotes].sort());
       }
@@ -268,7 +278,10 @@ describe('several processes starting at once on one database', () => {
           await before.destroy();
           return migrateAtOnce(url);
         });
-        expect(outcomes.filter((outcome) => !outcome.ok), `trial ${trial}`).toEqual([]);
+        expect(
+          outcomes.filter((outcome) => !outcome.ok),
+          `trial ${trial}`,
+        ).toEqual([]);
         expect(outcomes.flatMap((outcome) => (outcome.ok ? outcome.applied : [])).sort(), `trial ${trial}`).toEqual(allNotes.slice(2));
       }
     });
@@ -350,7 +363,11 @@ describe.runIf(runPostgres)('openDatabase and migrateToLatest on PostgreSQL', ()
       ]),
     );
     await db.insertInto('note').values({ id: 1, body: 'hello', at_ms: 1_800_000_000_000 }).execute();
-    const row = await db.selectFrom('note').select(['at_ms', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('at_ms').executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('note')
+      .select(['at_ms', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('at_ms')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ at_ms: 1_800_000_000_000, count: 1 });
   });
 
@@ -364,7 +381,7 @@ describe.runIf(runPostgres)('openDatabase and migrateToLatest on PostgreSQL', ()
   });
 });
 
-describe('interruptTransactions (the end of a shutdown\'s grace period)', () => {
+describe("interruptTransactions (the end of a shutdown's grace period)", () => {
   async function notesDatabase(dialect: 'sqlite' | 'postgres'): Promise<Kysely<Tables>> {
     const db = dialect === 'sqlite' ? sqliteDatabase().db : await schemaDatabase();
     const migrate = () => migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]);
@@ -373,22 +390,25 @@ describe('interruptTransactions (the end of a shutdown\'s grace period)', () => 
   }
 
   for (const dialect of ['sqlite', 'postgres'] as const) {
-    it.runIf(dialect === 'sqlite' || runPostgres)(`on ${dialect}: an open transaction rolls back instead of committing, none begins, statements alone still run`, async () => {
-      const db = await notesDatabase(dialect);
-      let interrupted: Promise<void> = Promise.resolve();
-      const outcome = await db
-        .transaction()
-        .execute(async (trx) => {
-          await trx.insertInto('note').values({ id: 1, body: 'half done', at_ms: 1 }).execute();
-          interrupted = interruptTransactions(db);
-          await interrupted;
-        })
-        .catch((error: unknown) => error);
-      expect(outcome).toBeInstanceOf(TransactionInterruptedError);
-      await expect(db.transaction().execute(async () => undefined)).rejects.toBeInstanceOf(TransactionInterruptedError);
-      await db.insertInto('note').values({ id: 2, body: 'an audit record, say', at_ms: 2 }).execute();
-      expect(await db.selectFrom('note').select('id').execute()).toEqual([{ id: 2 }]);
-    });
+    it.runIf(dialect === 'sqlite' || runPostgres)(
+      `on ${dialect}: an open transaction rolls back instead of committing, none begins, statements alone still run`,
+      async () => {
+        const db = await notesDatabase(dialect);
+        let interrupted: Promise<void> = Promise.resolve();
+        const outcome = await db
+          .transaction()
+          .execute(async (trx) => {
+            await trx.insertInto('note').values({ id: 1, body: 'half done', at_ms: 1 }).execute();
+            interrupted = interruptTransactions(db);
+            await interrupted;
+          })
+          .catch((error: unknown) => error);
+        expect(outcome).toBeInstanceOf(TransactionInterruptedError);
+        await expect(db.transaction().execute(async () => undefined)).rejects.toBeInstanceOf(TransactionInterruptedError);
+        await db.insertInto('note').values({ id: 2, body: 'an audit record, say', at_ms: 2 }).execute();
+        expect(await db.selectFrom('note').select('id').execute()).toEqual([{ id: 2 }]);
+      },
+    );
   }
 
   it.runIf(runPostgres)('on postgres: a statement waiting for a lock is cancelled at once, and its transaction rolls back', async () => {
@@ -412,7 +432,10 @@ describe('interruptTransactions (the end of a shutdown\'s grace period)', () => 
           (error: unknown) => error,
         );
       for (;;) {
-        const { rows } = await locker.query<{ waiting: number }>('select count(*)::int as waiting from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))', [lockerRows[0]!.pid]);
+        const { rows } = await locker.query<{ waiting: number }>(
+          'select count(*)::int as waiting from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))',
+          [lockerRows[0]!.pid],
+        );
         if ((rows[0]?.waiting ?? 0) > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -27,7 +27,11 @@ const NOTES_SETS: MigrationSet[] = [
     migrations: {
       '001-note': {
         async up(db: Kysely<unknown>) {
-          await db.schema.createTable('note').addColumn('id', 'integer', (col) => col.primaryKey()).addColumn('body', 'text', (col) => col.notNull()).execute();
+          await db.schema
+            .createTable('note')
+            .addColumn('id', 'integer', (col) => col.primaryKey())
+            .addColumn('body', 'text', (col) => col.notNull())
+            .execute();
         },
       } satisfies Migration,
     },
@@ -100,7 +104,9 @@ describe.each(PLACES)('openMigratedDatabase on $dialect', ({ place: makePlace, e
     expect(first.lines.map((line) => [line.msg, line.migrations])).toEqual([['database migrated', ['001-note']]]);
 
     const again = recordingLogger();
-    const reopened = await place.opening(() => openMigratedDatabase<Tables>({ url: place.url, logger: again.logger, migrationSets: NOTES_SETS, mustExist: MUST_EXIST }));
+    const reopened = await place.opening(() =>
+      openMigratedDatabase<Tables>({ url: place.url, logger: again.logger, migrationSets: NOTES_SETS, mustExist: MUST_EXIST }),
+    );
     cleanups.push(() => reopened.destroy());
     expect(await reopened.selectFrom('note').select('body').execute()).toEqual([{ body: 'kept' }]);
     expect(again.lines).toEqual([]);
@@ -110,7 +116,9 @@ describe.each(PLACES)('openMigratedDatabase on $dialect', ({ place: makePlace, e
     const place = await makePlace();
     if (place.url.startsWith('file:')) writeFileSync(place.url.slice('file:'.length), '');
     const before = await place.contents();
-    const failure = await place.opening(() => openMigratedDatabase({ url: place.url, migrationSets: NOTES_SETS, mustExist: MUST_EXIST })).catch((error: unknown) => error);
+    const failure = await place
+      .opening(() => openMigratedDatabase({ url: place.url, migrationSets: NOTES_SETS, mustExist: MUST_EXIST }))
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(MissingDatabaseError);
     expect((failure as Error).message).toBe(`The ${describeDatabaseLocation(place.url)} holds no Notes tables.`);
     expect(await place.contents()).toEqual(before);
@@ -118,7 +126,10 @@ describe.each(PLACES)('openMigratedDatabase on $dialect', ({ place: makePlace, e
 
   it.runIf(enabled)('passes a failed migration on, naming its set', async () => {
     const place = await makePlace();
-    const broken: MigrationSet = { tableName: 'broken_migration', migrations: { '001-broken': { up: async (db: Kysely<unknown>) => void (await sql`create table oops (`.execute(db)) } } };
+    const broken: MigrationSet = {
+      tableName: 'broken_migration',
+      migrations: { '001-broken': { up: async (db: Kysely<unknown>) => void (await sql`create table oops (`.execute(db)) } },
+    };
     const failure = place.opening(() => openMigratedDatabase({ url: place.url, migrationSets: [broken] }));
     await expect(failure).rejects.toThrow(/^Migration set "broken_migration" failed at "001-broken": /);
   });
@@ -128,7 +139,9 @@ describe('openMigratedDatabase with mustExist on a SQLite file that is not there
   it('refuses it and creates neither the file nor its folder', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'agentready-migrated-'));
     cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
-    const failure = await openMigratedDatabase({ url: 'file:missing/app.sqlite', baseDir: folder, migrationSets: NOTES_SETS, mustExist: MUST_EXIST }).catch((error: unknown) => error);
+    const failure = await openMigratedDatabase({ url: 'file:missing/app.sqlite', baseDir: folder, migrationSets: NOTES_SETS, mustExist: MUST_EXIST }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(MissingDatabaseError);
     expect(readdirSync(folder)).toEqual([]);
   });
@@ -136,7 +149,12 @@ describe('openMigratedDatabase with mustExist on a SQLite file that is not there
 
 describe.each(PLACES)('openMigratedTestDatabase on $dialect', ({ dialect, enabled }) => {
   it.runIf(enabled)('opens a migrated database another handle finds at its URL, and removes it on close', async () => {
-    const test = await openMigratedTestDatabase<Tables>({ dialect: dialect === 'SQLite' ? 'sqlite' : 'postgres', name: 'notes', migrationSets: NOTES_SETS, postgresUrl: POSTGRES_URL });
+    const test = await openMigratedTestDatabase<Tables>({
+      dialect: dialect === 'SQLite' ? 'sqlite' : 'postgres',
+      name: 'notes',
+      migrationSets: NOTES_SETS,
+      postgresUrl: POSTGRES_URL,
+    });
     await test.db.insertInto('note').values({ id: 1, body: 'shared' }).execute();
     const other = openDatabase<Tables>({ url: test.url, mustExist: true });
     expect(await other.selectFrom('note').select('body').execute()).toEqual([{ body: 'shared' }]);

@@ -133,7 +133,12 @@ async function openShop(dialect: TestDialect) {
         if (step.pause) await step.pause.wait();
         return db.transaction().execute(async (trx): Promise<OrderOutcome> => {
           const ownerId = principal!.id;
-          const confirmed = await confirmations.consumeWithin(trx, { ownerId, action: 'place_order', token: input.confirmation_token, draftId: input.draft_id });
+          const confirmed = await confirmations.consumeWithin(trx, {
+            ownerId,
+            action: 'place_order',
+            token: input.confirmation_token,
+            draftId: input.draft_id,
+          });
           if (!confirmed.ok) return { ok: false, failure: confirmed.failure };
           const { item, quantity } = confirmed.draft.content as { item: string; quantity: number };
           const id = `ord-${randomUUID()}`;
@@ -328,7 +333,12 @@ function defineCommitTests(dialect: TestDialect): void {
   it('keeps a CONFLICT (the draft changed after it was confirmed) and replays it without running again', async () => {
     const shop = await openShop(dialect);
     const confirmed = await shop.confirmedOrder('green tea', 2);
-    const revised = await shop.drafts.save({ ownerId: ANA.id, action: 'place_order', subject: confirmed.draft.subject, content: { item: 'green tea', quantity: 20 } });
+    const revised = await shop.drafts.save({
+      ownerId: ANA.id,
+      action: 'place_order',
+      subject: confirmed.draft.subject,
+      content: { item: 'green tea', quantity: 20 },
+    });
     expect(revised).toMatchObject({ ok: true, draft: { version: 2 } });
 
     const conflict = await shop.order(inputFor(confirmed, KEY));

@@ -161,7 +161,11 @@ describe('invocation pipeline', () => {
 
   it('drops availableActions that are not in the catalog', async () => {
     const { pipeline } = build({
-      find_thing: async () => ({ ok: true, data: { thing: { id: 'a', label: 'A' } }, guidance: { availableActions: ['keep_thing', 'delete_everything' as 'keep_thing'] } }),
+      find_thing: async () => ({
+        ok: true,
+        data: { thing: { id: 'a', label: 'A' } },
+        guidance: { availableActions: ['keep_thing', 'delete_everything' as 'keep_thing'] },
+      }),
       keep_thing: async () => ({ ok: true, data: { kept: true } }),
     });
     const result = await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'webmcp' });
@@ -313,13 +317,22 @@ describe('invocation pipeline at shutdown (drain)', () => {
   it('interrupts the call still running when the grace period ends: it answers TEMPORARY_FAILURE, saying why, with evidence', async () => {
     const drain = createCallDrain();
     const waiting = waitingOperation();
-    const { pipeline, evidence } = build({ find_thing: async () => ({ ok: true, data: { thing: { id: 'x', label: 'X' } } }), keep_thing: waiting.keep_thing }, {}, drain);
+    const { pipeline, evidence } = build(
+      { find_thing: async () => ({ ok: true, data: { thing: { id: 'x', label: 'X' } } }), keep_thing: waiting.keep_thing },
+      {},
+      drain,
+    );
     const inFlight = pipeline.invoke({ tool: 'keep_thing', input: { id: 't-1', email: 'a@example.org' }, principal, surface: 'mcp' });
     await waiting.running;
 
     expect(await drain.drain({ graceMs: 0, interrupt: waiting.interrupt })).toEqual({ finishedInGrace: false, abandoned: 0 });
     const answer = await inFlight;
-    expect(answer).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true, message: 'The service is restarting and did not complete this call.' });
+    expect(answer).toMatchObject({
+      ok: false,
+      code: 'TEMPORARY_FAILURE',
+      retryable: true,
+      message: 'The service is restarting and did not complete this call.',
+    });
     expect(JSON.stringify(answer)).not.toContain('canceling');
     expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['keep_thing', 'TEMPORARY_FAILURE']]);
   });

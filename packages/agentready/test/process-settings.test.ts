@@ -25,8 +25,14 @@ describe('SHUTDOWN_GRACE_MS', () => {
 });
 
 describe('ALLOWED_HOSTS', () => {
-  it('adds the site URL\'s host and the listed names, lower-cased, once each, to the loopback names', () => {
-    expect(readAllowedHostnames('https://Data.Example.org', ' Intranet.Local, ,data.example.org ')).toEqual(['localhost', '127.0.0.1', '[::1]', 'data.example.org', 'intranet.local']);
+  it("adds the site URL's host and the listed names, lower-cased, once each, to the loopback names", () => {
+    expect(readAllowedHostnames('https://Data.Example.org', ' Intranet.Local, ,data.example.org ')).toEqual([
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+      'data.example.org',
+      'intranet.local',
+    ]);
     expect(readAllowedHostnames(undefined, undefined)).toEqual(['localhost', '127.0.0.1', '[::1]']);
   });
 });
@@ -51,9 +57,15 @@ describe('whole-number settings (PORT, TOOL_CALLS_PER_MINUTE, …)', () => {
 
   it('refuses a value out of range or not a whole number with one sentence naming the setting and the range', () => {
     for (const value of ['65536', '-1', '80.5', 'eighty', '1e400']) {
-      expect(readWholeNumber('PORT', value, { fallback: 3200, min: 0, max: 65_535 }), value).toEqual({ ok: false, problem: 'PORT must be a whole number from 0 to 65535.' });
+      expect(readWholeNumber('PORT', value, { fallback: 3200, min: 0, max: 65_535 }), value).toEqual({
+        ok: false,
+        problem: 'PORT must be a whole number from 0 to 65535.',
+      });
     }
-    expect(readWholeNumber('IDEMPOTENCY_LEASE_SECONDS', '0', { fallback: 30, min: 1 })).toEqual({ ok: false, problem: 'IDEMPOTENCY_LEASE_SECONDS must be a whole number, at least 1.' });
+    expect(readWholeNumber('IDEMPOTENCY_LEASE_SECONDS', '0', { fallback: 30, min: 1 })).toEqual({
+      ok: false,
+      problem: 'IDEMPOTENCY_LEASE_SECONDS must be a whole number, at least 1.',
+    });
     expect(readWholeNumber('TOOL_CALLS_PER_MINUTE', String(2 ** 53), { fallback: 120, min: 0 })).toMatchObject({ ok: false });
   });
 });

@@ -30,7 +30,10 @@ const everyRule = defineTool({
       id: z.string().min(1).max(5),
       mail: z.email().max(20).optional(),
       day: z.iso.date().optional(),
-      code: z.string().regex(/^[A-Z]{2}$/).optional(),
+      code: z
+        .string()
+        .regex(/^[A-Z]{2}$/)
+        .optional(),
       count: z.number().int().min(1).max(100).optional(),
       big: z.int().optional(),
       ratio: z.number().positive().max(1).optional(),
@@ -38,7 +41,13 @@ const everyRule = defineTool({
       kind: z.enum(['a', 'b']).optional(),
       fixed: z.literal('x').optional(),
       flag: z.boolean().optional(),
-      label: z.string().trim().min(1).max(4).refine((text) => !text.includes('!'), { message: 'must not shout.' }).optional(),
+      label: z
+        .string()
+        .trim()
+        .min(1)
+        .max(4)
+        .refine((text) => !text.includes('!'), { message: 'must not shout.' })
+        .optional(),
       backwards: z.string().max(3).min(2).optional(),
     })
     .refine((input) => input.count !== 13, { message: 'count must not be 13.', path: ['count'] }),
@@ -51,10 +60,54 @@ const SERVER_CHECKED = ['label', 'backwards'];
 /** Values that meet or break each rule: bounds, wrong types, code points past the BMP, lone surrogates. */
 const anyValue = fc.oneof(
   fc.constantFrom<unknown>(
-    '', 'a', 'abcde', 'abcdef', '😀😀😀😀😀', '😀😀😀😀😀😀', '\uD800', '\uD800\uD800\uD800\uD800\uD800\uD800', ' ab ', 'a!', '  ', 'AB', 'ab', 'ABC',
-    'lin@example.com', 'lin@example', 'x'.repeat(14) + '@ex.com', 'not an e-mail but long enough', '2027-02-28', '2027-02-29', '2028-02-29', '27-1-1',
-    0, 1, 13, 100, 101, 1.5, -1, -5, 10, 15, 25, 0.5, 1e300, -1e300, 2 ** 53, -(2 ** 53), Number.NaN, Number.POSITIVE_INFINITY,
-    true, false, null, [], {}, ['a'], { id: 'a' }, 'x',
+    '',
+    'a',
+    'abcde',
+    'abcdef',
+    '😀😀😀😀😀',
+    '😀😀😀😀😀😀',
+    '\uD800',
+    '\uD800\uD800\uD800\uD800\uD800\uD800',
+    ' ab ',
+    'a!',
+    '  ',
+    'AB',
+    'ab',
+    'ABC',
+    'lin@example.com',
+    'lin@example',
+    'x'.repeat(14) + '@ex.com',
+    'not an e-mail but long enough',
+    '2027-02-28',
+    '2027-02-29',
+    '2028-02-29',
+    '27-1-1',
+    0,
+    1,
+    13,
+    100,
+    101,
+    1.5,
+    -1,
+    -5,
+    10,
+    15,
+    25,
+    0.5,
+    1e300,
+    -1e300,
+    2 ** 53,
+    -(2 ** 53),
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    true,
+    false,
+    null,
+    [],
+    {},
+    ['a'],
+    { id: 'a' },
+    'x',
   ),
   fc.string({ maxLength: 8 }),
   fc.integer(),
@@ -62,7 +115,14 @@ const anyValue = fc.oneof(
 );
 const FIELDS = ['id', 'mail', 'day', 'code', 'count', 'big', 'ratio', 'step', 'kind', 'fixed', 'flag', 'label', 'backwards'];
 const anyInput = fc.oneof(
-  { weight: 8, arbitrary: fc.dictionary(fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...FIELDS) }, fc.constantFrom('extra', 'user@example.com', 'x'.repeat(50))), anyValue, { maxKeys: 5 }) },
+  {
+    weight: 8,
+    arbitrary: fc.dictionary(
+      fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...FIELDS) }, fc.constantFrom('extra', 'user@example.com', 'x'.repeat(50))),
+      anyValue,
+      { maxKeys: 5 },
+    ),
+  },
   { weight: 1, arbitrary: anyValue },
 );
 
@@ -72,7 +132,7 @@ function zodIssues(raw: unknown): z.core.$ZodIssue[] {
 }
 
 describe('publishTool', () => {
-  it('publishes the contract\'s name, words, annotations and input JSON Schema, as JSON data', () => {
+  it("publishes the contract's name, words, annotations and input JSON Schema, as JSON data", () => {
     const { $schema: _ignored, ...inputSchema } = portableJsonSchema(everyRule.input, 'input');
     expect(published).toEqual({
       name: 'every_rule',
@@ -86,7 +146,7 @@ describe('publishTool', () => {
     expect(JSON.parse(JSON.stringify(published))).toEqual(published);
   });
 
-  it('publishes a route\'s own input, strict', () => {
+  it("publishes a route's own input, strict", () => {
     expect(publishTool(everyRule, z.object({})).inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
   });
 
@@ -104,7 +164,7 @@ describe('publishTool', () => {
   });
 });
 
-describe('parseJsonInput, next to the server\'s parseToolInput on the same values', () => {
+describe("parseJsonInput, next to the server's parseToolInput on the same values", () => {
   it('accepts what zod accepts, with the same value', () => {
     fc.assert(
       fc.property(anyInput, (raw) => {
@@ -153,7 +213,11 @@ describe('parseJsonInput, next to the server\'s parseToolInput on the same value
 const guidance = fc.record(
   {
     availableActions: fc.oneof(fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }), fc.constant([1]), fc.constant('a')),
-    currentTarget: fc.oneof(fc.record({ kind: fc.string({ maxLength: 3 }), id: fc.string({ maxLength: 3 }) }), fc.constant({ kind: 1, id: 'a' }), fc.constant({ kind: 'a', id: 'b', extra: 1 })),
+    currentTarget: fc.oneof(
+      fc.record({ kind: fc.string({ maxLength: 3 }), id: fc.string({ maxLength: 3 }) }),
+      fc.constant({ kind: 1, id: 'a' }),
+      fc.constant({ kind: 'a', id: 'b', extra: 1 }),
+    ),
     requiresHumanConfirmation: fc.oneof(fc.boolean(), fc.constant('yes')),
     confirmationUrl: fc.oneof(fc.string({ maxLength: 4 }), fc.constant(5)),
     extra: fc.jsonValue({ maxDepth: 1 }),
@@ -170,7 +234,11 @@ const envelopeLike = fc.record(
     retryable: fc.oneof(fc.boolean(), fc.constant(0)),
     nextAction: fc.oneof(fc.string({ maxLength: 4 }), fc.constant(null)),
     field: fc.oneof(fc.string({ maxLength: 4 }), fc.constant(false)),
-    candidates: fc.oneof(fc.array(fc.record({ id: fc.string({ maxLength: 2 }), label: fc.string({ maxLength: 2 }) }), { maxLength: 2 }), fc.constant([{ id: 'a' }]), fc.constant([{ id: 'a', label: 'A', extra: 1 }])),
+    candidates: fc.oneof(
+      fc.array(fc.record({ id: fc.string({ maxLength: 2 }), label: fc.string({ maxLength: 2 }) }), { maxLength: 2 }),
+      fc.constant([{ id: 'a' }]),
+      fc.constant([{ id: 'a', label: 'A', extra: 1 }]),
+    ),
     uiUpdated: fc.oneof(fc.boolean(), fc.constant(null)),
     stateVersion: fc.oneof(fc.nat(), fc.constant(-1), fc.constant(1.5), fc.constant(2 ** 53), fc.constant('3')),
     extra: fc.jsonValue({ maxDepth: 1 }),

@@ -127,7 +127,8 @@ describe.each(SIGN_IN_STORES)('the sign-in limits on %s', (_store, openStore) =>
       await limits.succeeded(attempt);
     }
     // The failures that follow are still counted in full: the address stops after its 20th.
-    for (let failure = 1; failure <= 20; failure += 1) expect(await limits.attempt({ account: `guess-${failure}@example.org`, callerAddress: '192.0.2.7' }), `failure ${failure}`).toBeNull();
+    for (let failure = 1; failure <= 20; failure += 1)
+      expect(await limits.attempt({ account: `guess-${failure}@example.org`, callerAddress: '192.0.2.7' }), `failure ${failure}`).toBeNull();
     expect(await limits.attempt({ account: 'host@example.org', callerAddress: '192.0.2.7' })).toMatchObject({ code: 'RATE_LIMITED' });
     expect(await limits.attempt({ account: 'host@example.org', callerAddress: '198.51.100.1' })).toBeNull();
   });

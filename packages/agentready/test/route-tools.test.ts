@@ -60,7 +60,7 @@ function setUp(answer: (tool: string, input: unknown) => Promise<ToolResult<unkn
 }
 
 describe('createRouteToolRegistry', () => {
-  it('registers a route\'s tools and removes them when the next route is entered, with no duplicate error', async () => {
+  it("registers a route's tools and removes them when the next route is entered, with no duplicate error", async () => {
     const { registry, tools } = setUp(async () => succeed({ id: 'a' }, {}, { stateVersion: 3 }));
     for (let visit = 0; visit < 3; visit += 1) {
       await registry.enter('/things/a', [pageTool({ contract: showThing }), pageTool({ contract: keepThing })]).registered;
@@ -117,9 +117,7 @@ describe('createRouteToolRegistry', () => {
 
   it('reports uiUpdated only when the page showed the result, and drops a field the route supplied', async () => {
     const { registry, tools } = setUp(async (tool) =>
-      tool === 'show_thing'
-        ? succeed({ id: 'a' }, {}, { stateVersion: 3 })
-        : fail({ code: 'CONFLICT', message: 'Already kept.', field: 'thing_id' }, 3),
+      tool === 'show_thing' ? succeed({ id: 'a' }, {}, { stateVersion: 3 }) : fail({ code: 'CONFLICT', message: 'Already kept.', field: 'thing_id' }, 3),
     );
     await registry.enter('/things/a', [
       pageTool({ contract: showThing, input: z.object({}), toServerInput: () => ({ thing_id: 'a' }), apply: () => true }),
@@ -131,7 +129,7 @@ describe('createRouteToolRegistry', () => {
     expect(refused).not.toHaveProperty('field');
   });
 
-  it('answers the data the page\'s apply says is on screen, within the output schema; data the schema rejects is a page error', async () => {
+  it("answers the data the page's apply says is on screen, within the output schema; data the schema rejects is a page error", async () => {
     const { context, tools } = inMemoryContext();
     const pageErrors: string[] = [];
     const registry = createRouteToolRegistry({
@@ -142,8 +140,9 @@ describe('createRouteToolRegistry', () => {
       onPageError: (tool) => pageErrors.push(tool),
     });
     let onScreen: unknown = { form: { label: 'typed by the person' }, internal: 'not in the schema' };
-    await registry.enter('/things/a/form', [pageTool({ contract: fillThing, apply: () => ({ uiUpdated: true, data: onScreen as { form: { label: string | null } } }) })])
-      .registered;
+    await registry.enter('/things/a/form', [
+      pageTool({ contract: fillThing, apply: () => ({ uiUpdated: true, data: onScreen as { form: { label: string | null } } }) }),
+    ]).registered;
     const fill = tools.get('fill_thing')!;
 
     const amended = (await fill.execute({})) as Record<string, unknown>;

@@ -31,7 +31,7 @@ const prepareCopy = defineTool({
 const noteProject = defineTool({
   name: 'note_project',
   title: 'Note a project',
-  description: 'Keeps a project name among the person\'s projects.',
+  description: "Keeps a project name among the person's projects.",
   effect: 'write',
   input: z.object({ project: z.string() }),
   output: z.object({ kept: z.boolean() }),
@@ -58,7 +58,14 @@ const siteCatalog = defineCatalog([confirmSensitive], { siteOnly: true });
 
 const ACCOUNT = { id: 'internal-9', ref: 'acc-mei' };
 const onSite: Principal = { id: ACCOUNT.id, kind: 'session', ref: 'ses-mei', account: ACCOUNT };
-const withToken: Principal = { id: ACCOUNT.id, kind: 'token', ref: 'pat-mei', account: ACCOUNT, clientName: 'Desk agent', scope: ['read', 'prepare', 'write', 'commit'] };
+const withToken: Principal = {
+  id: ACCOUNT.id,
+  kind: 'token',
+  ref: 'pat-mei',
+  account: ACCOUNT,
+  clientName: 'Desk agent',
+  scope: ['read', 'prepare', 'write', 'commit'],
+};
 const withOauth: Principal = { id: ACCOUNT.id, kind: 'oauth', ref: 'oag-mei', account: ACCOUNT, clientName: 'IDE agent' };
 
 /** The site-only catalog's pipeline, counting the operation's runs and keeping the evidence. */
@@ -83,7 +90,13 @@ function sitePipeline() {
 describe('the autonomy of each tool', () => {
   it('lets an agent read, prepare and write alone, needs the person for a commit, and never offers a site-only tool', () => {
     expect(autonomyMatrix([agentCatalog, siteCatalog])).toEqual([
-      { tool: 'find_table', title: 'Find a source table', effect: 'read', autonomy: 'alone', reason: 'An agent can do this alone: it only reads and changes nothing.' },
+      {
+        tool: 'find_table',
+        title: 'Find a source table',
+        effect: 'read',
+        autonomy: 'alone',
+        reason: 'An agent can do this alone: it only reads and changes nothing.',
+      },
       {
         tool: 'prepare_copy',
         title: 'Prepare a copy request',
@@ -125,13 +138,18 @@ describe('the autonomy of each tool', () => {
 });
 
 describe('a site-only catalog through the pipeline', () => {
-  const call = (surface: Invocation['surface'], principal: Principal | null): Invocation => ({ tool: 'confirm_sensitive_data', input: { draft_id: 'drf-1' }, principal, surface });
+  const call = (surface: Invocation['surface'], principal: Principal | null): Invocation => ({
+    tool: 'confirm_sensitive_data',
+    input: { draft_id: 'drf-1' },
+    principal,
+    surface,
+  });
 
   it.each([
     ['an MCP client with a token that may commit', call('mcp', withToken)],
     ['an MCP client signed in with OAuth', call('mcp', withOauth)],
-    ['an agent in the person\'s own page (WebMCP)', call('webmcp', onSite)],
-    ['a token presented to the site\'s own route', call('ui', withToken)],
+    ["an agent in the person's own page (WebMCP)", call('webmcp', onSite)],
+    ["a token presented to the site's own route", call('ui', withToken)],
     ['nobody, on the site', call('ui', null)],
   ])('refuses %s FORBIDDEN, with evidence, and runs nothing', async (_who, invocation) => {
     const { pipeline, evidence, runs } = sitePipeline();
@@ -145,7 +163,9 @@ describe('a site-only catalog through the pipeline', () => {
   it('refuses an unknown tool and bad input the same way, before looking at either', async () => {
     const { pipeline, runs } = sitePipeline();
     expect(await pipeline.invoke({ tool: 'drop_everything', input: {}, principal: withToken, surface: 'mcp' })).toMatchObject({ code: 'FORBIDDEN' });
-    expect(await pipeline.invoke({ tool: 'confirm_sensitive_data', input: { draft_id: 7 }, principal: withToken, surface: 'mcp' })).toMatchObject({ code: 'FORBIDDEN' });
+    expect(await pipeline.invoke({ tool: 'confirm_sensitive_data', input: { draft_id: 7 }, principal: withToken, surface: 'mcp' })).toMatchObject({
+      code: 'FORBIDDEN',
+    });
     expect(runs).toEqual([]);
   });
 

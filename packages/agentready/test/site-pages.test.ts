@@ -48,7 +48,9 @@ describe('renderSiteDocument', () => {
 
 describe('SignInForm and SignOutForm', () => {
   it('posts e-mail, password and the page to go on to to /signin; a failed attempt shows its problem and the e-mail typed', () => {
-    const first = parse(renderSiteDocument({ siteName: 'Notes', title: 'Sign in', stylesheet: '/s.css', navigation: null, children: h(SignInForm, { next: '/account' }) }));
+    const first = parse(
+      renderSiteDocument({ siteName: 'Notes', title: 'Sign in', stylesheet: '/s.css', navigation: null, children: h(SignInForm, { next: '/account' }) }),
+    );
     const form = first.querySelector('form[data-testid=sign-in-form]');
     expect([form?.getAttribute('method'), form?.getAttribute('action')]).toEqual(['post', '/signin']);
     expect(form?.querySelector('input[name=next]')?.getAttribute('value')).toBe('/account');
@@ -56,7 +58,15 @@ describe('SignInForm and SignOutForm', () => {
     expect(form?.querySelector('input[name=password]')?.getAttribute('type')).toBe('password');
     expect(first.querySelector('[role=alert]')).toBeNull();
 
-    const again = parse(renderSiteDocument({ siteName: 'Notes', title: 'Sign in', stylesheet: '/s.css', navigation: null, children: h(SignInForm, { next: '/account', problem: 'That did not match.', email: 'mei@example.com' }) }));
+    const again = parse(
+      renderSiteDocument({
+        siteName: 'Notes',
+        title: 'Sign in',
+        stylesheet: '/s.css',
+        navigation: null,
+        children: h(SignInForm, { next: '/account', problem: 'That did not match.', email: 'mei@example.com' }),
+      }),
+    );
     expect(again.querySelector('[role=alert][data-testid=sign-in-problem]')?.text).toBe('That did not match.');
     expect(again.querySelector('input[name=email]')?.getAttribute('value')).toBe('mei@example.com');
     expect(again.querySelector('input[name=password]')?.getAttribute('value')).toBeUndefined();

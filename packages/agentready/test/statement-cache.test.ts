@@ -83,7 +83,13 @@ describe('SQLite statements prepared once', () => {
     expect((await db.insertInto('note').values({ id: 7, body: 'seventh', at_ms: 7000 }).executeTakeFirstOrThrow()).insertId).toBe(7n);
     // An insert that returns rows runs as a reader, each time with its own row.
     for (const id of [8, 9]) {
-      expect(await db.insertInto('note').values({ id, body: `note ${id}`, at_ms: 0 }).returning(['id', 'body']).executeTakeFirstOrThrow()).toEqual({ id, body: `note ${id}` });
+      expect(
+        await db
+          .insertInto('note')
+          .values({ id, body: `note ${id}`, at_ms: 0 })
+          .returning(['id', 'body'])
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ id, body: `note ${id}` });
     }
     const removed = await db.deleteFrom('note').where('id', 'in', [6, 7, 8, 9]).executeTakeFirstOrThrow();
     expect(removed.numDeletedRows).toBe(4n);
@@ -97,7 +103,11 @@ describe('SQLite statements prepared once', () => {
 
   it('runs a kept statement in a transaction that rolls back and in one that commits, and outside both', async () => {
     const { db, prepared } = await notesDatabase();
-    const add = (executor: Kysely<Tables>, id: number) => executor.insertInto('note').values({ id, body: `note ${id}`, at_ms: id * 1000 }).execute();
+    const add = (executor: Kysely<Tables>, id: number) =>
+      executor
+        .insertInto('note')
+        .values({ id, body: `note ${id}`, at_ms: id * 1000 })
+        .execute();
     await add(db, 10);
     await expect(
       db.transaction().execute(async (trx) => {
@@ -149,7 +159,11 @@ describe('SQLite statements prepared once', () => {
           '001-remake-note': {
             async up(migrating: Kysely<unknown>) {
               await migrating.schema.dropTable('note').execute();
-              await migrating.schema.createTable('note').addColumn('id', 'integer', (col) => col.primaryKey()).addColumn('title', 'text').execute();
+              await migrating.schema
+                .createTable('note')
+                .addColumn('id', 'integer', (col) => col.primaryKey())
+                .addColumn('title', 'text')
+                .execute();
               await sql`insert into note (id, title) values (1, 'remade')`.execute(migrating);
             },
           },

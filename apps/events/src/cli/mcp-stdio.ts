@@ -95,7 +95,9 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
       const verified = await services.verifyAccessToken(token);
       if (!verified && !tokenStoppedWorking) {
         tokenStoppedWorking = true;
-        logger.warn(`AGENTREADY_EVENTS_TOKEN was revoked or has expired: only the reading tools work now. Create a new one at ${new URL('/connect', siteUrl).href}.`);
+        logger.warn(
+          `AGENTREADY_EVENTS_TOKEN was revoked or has expired: only the reading tools work now. Create a new one at ${new URL('/connect', siteUrl).href}.`,
+        );
       }
       return verified?.principal ?? null;
     },

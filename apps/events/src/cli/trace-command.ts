@@ -41,7 +41,10 @@ export async function runTraceCommand(args: string[], env: { DATABASE_URL?: stri
   try {
     db = await prepareEventsDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true });
   } catch (error) {
-    const problem = error instanceof MissingDatabaseError ? `No Events database at the ${error.location} (DATABASE_URL).` : `The Events database could not be opened (DATABASE_URL): ${(error as Error).message}`;
+    const problem =
+      error instanceof MissingDatabaseError
+        ? `No Events database at the ${error.location} (DATABASE_URL).`
+        : `The Events database could not be opened (DATABASE_URL): ${(error as Error).message}`;
     output.err(`${problem}\n`);
     return 2;
   }

@@ -4,7 +4,15 @@
  * newest first, one client at a time if asked, a page at a time. Only the
  * person's own account's records are ever read.
  */
-import { listActivity, listActivityClients, parseActivityCursor, formatActivityCursor, type ActivityClient, type ActivityEntry, type Principal } from 'agentready/runtime';
+import {
+  listActivity,
+  listActivityClients,
+  parseActivityCursor,
+  formatActivityCursor,
+  type ActivityClient,
+  type ActivityEntry,
+  type Principal,
+} from 'agentready/runtime';
 import { refused, succeeded, type DomainResult } from './domain-result.ts';
 import type { EventsContext } from './events-context.ts';
 import { toSiteIso } from './site-time.ts';

@@ -5,10 +5,7 @@
 import type { ErrorCode } from 'agentready';
 
 /** The codes the events domain can refuse with. */
-export type DomainFailureCode = Extract<
-  ErrorCode,
-  'INVALID_INPUT' | 'NOT_FOUND' | 'CONFLICT' | 'CONFIRMATION_REQUIRED' | 'FORBIDDEN' | 'UNAUTHENTICATED'
->;
+export type DomainFailureCode = Extract<ErrorCode, 'INVALID_INPUT' | 'NOT_FOUND' | 'CONFLICT' | 'CONFIRMATION_REQUIRED' | 'FORBIDDEN' | 'UNAUTHENTICATED'>;
 
 /** Why a CONFLICT happened, for the page and the agent to word their next step. */
 export type ConflictReason = 'full' | 'closed' | 'already_registered' | 'not_active';

@@ -14,7 +14,6 @@ import { TOPICS, type TopicId } from '../vocabulary/topics.ts';
 
 const TOPIC_IDS = TOPICS.map((topic) => topic.id) as [TopicId, ...TopicId[]];
 
-
 /**
  * `open`: places left and the deadline not passed; `full`: no places left;
  * `closed`: the registration deadline has passed (wins over `full`).
@@ -36,7 +35,10 @@ export const eventSummarySchema = z.object({
   location: z.enum(LOCATION_IDS).describe('City ID, e.g. "taipei".'),
   venue: untrustedText(z.string()).describe('Written by the organiser: third-party text.'),
   price: z.enum(PRICE_KINDS),
-  fee: z.object({ amount: z.number(), currency: z.literal('TWD') }).nullable().describe('null for free events.'),
+  fee: z
+    .object({ amount: z.number(), currency: z.literal('TWD') })
+    .nullable()
+    .describe('null for free events.'),
   level: z.enum(EVENT_LEVELS),
   remainingCapacity: z.number().int().nonnegative(),
   registrationDeadline: isoWithOffset,

@@ -55,7 +55,11 @@ export type EventsIdentity = {
    * Changes the password (the current one checked) and ends the account's
    * other sessions: UNAUTHENTICATED (currentPassword), INVALID_INPUT (newPassword).
    */
-  changePassword(accountId: number, sessionId: number, request: { currentPassword: string; newPassword: string }): Promise<IdentityResult<{ endedSessions: number }>>;
+  changePassword(
+    accountId: number,
+    sessionId: number,
+    request: { currentPassword: string; newPassword: string },
+  ): Promise<IdentityResult<{ endedSessions: number }>>;
   /**
    * Deletes expired sessions, access tokens, confirmation tokens, drafts,
    * idempotency records and OAuth artifacts (codes, tokens, grants), and the
@@ -65,7 +69,13 @@ export type EventsIdentity = {
 };
 
 /** What a sweep removed. */
-export type EventsSweepReport = IdentitySweepReport & { confirmationTokens: number; drafts: number; idempotencyRecords: number; oauthArtifacts: number; auditRecords: number };
+export type EventsSweepReport = IdentitySweepReport & {
+  confirmationTokens: number;
+  drafts: number;
+  idempotencyRecords: number;
+  oauthArtifacts: number;
+  auditRecords: number;
+};
 
 /**
  * Binds identity to `ctx`.
@@ -79,8 +89,7 @@ export function createEventsIdentity(
   auditRetentionDays: number = DEFAULT_AUDIT_RETENTION_DAYS,
 ): EventsIdentity {
   const identity: IdentityContext = { db: ctx.db as unknown as Kysely<IdentityTables>, now: ctx.now };
-  const join = (trx: Kysely<IdentityTables>, link: { sessionId: number; accountId: number }) =>
-    joinSavedEvents(trx as unknown as Kysely<EventsDatabase>, link);
+  const join = (trx: Kysely<IdentityTables>, link: { sessionId: number; accountId: number }) => joinSavedEvents(trx as unknown as Kysely<EventsDatabase>, link);
   return {
     lifetimes,
     findSession: (cookieValue) => findSession(identity, lifetimes, cookieValue),

@@ -35,7 +35,11 @@ export type RegistrationReview = { eventId: string; name: string; email: string;
  *   showed it: what changed and the current version), FORBIDDEN for a
  *   credential that is not the person's own browser.
  */
-export async function confirmRegistration(ctx: ConfirmableContext, principal: Principal, review: RegistrationReview): Promise<DomainResult<PersonConfirmation>> {
+export async function confirmRegistration(
+  ctx: ConfirmableContext,
+  principal: Principal,
+  review: RegistrationReview,
+): Promise<DomainResult<PersonConfirmation>> {
   if (accountRowIdOf(principal) === null) return signInRequired('register for an event');
   const registrable = await checkRegistrable(ctx, principal, review.eventId);
   if (!registrable.ok) return { ...registrable, field: registrable.field ?? 'event_id' };

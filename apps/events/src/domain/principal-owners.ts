@@ -5,7 +5,13 @@
  */
 import type { Kysely } from 'kysely';
 import type { Principal } from 'agentready/runtime';
-import { accountIdOf, bumpStateVersion as bumpIdentityStateVersion, getStateVersion as identityStateVersion, type IdentityTables, visitorSessionIdOf } from 'agentready/identity';
+import {
+  accountIdOf,
+  bumpStateVersion as bumpIdentityStateVersion,
+  getStateVersion as identityStateVersion,
+  type IdentityTables,
+  visitorSessionIdOf,
+} from 'agentready/identity';
 import type { EventsDatabase } from '../store/schema.ts';
 import { refused, type DomainFailure } from './domain-result.ts';
 import type { EventsContext } from './events-context.ts';

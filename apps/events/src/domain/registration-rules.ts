@@ -13,7 +13,6 @@ import { eventState, findEventRow, toEventDetail } from './event-records.ts';
 import type { EventDetail } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
 
-
 const REGISTRATION_ID_PATTERN = /^reg-[A-Za-z0-9_-]{16}$/;
 
 /**
@@ -60,11 +59,7 @@ export type OwnedRegistration = { id: number; publicId: string; eventRowId: numb
  *
  * @param db the database or a transaction.
  */
-export async function findOwnedRegistration(
-  db: Kysely<EventsDatabase>,
-  accountRowId: number,
-  registrationId: string,
-): Promise<OwnedRegistration | undefined> {
+export async function findOwnedRegistration(db: Kysely<EventsDatabase>, accountRowId: number, registrationId: string): Promise<OwnedRegistration | undefined> {
   if (!REGISTRATION_ID_PATTERN.test(registrationId)) return undefined;
   const row = await db
     .selectFrom('registrations')

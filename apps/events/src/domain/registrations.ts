@@ -69,8 +69,7 @@ export async function registerForEvent(
 ): Promise<DomainResult<RegistrationCreated>> {
   const accountRowId = accountRowIdOf(principal);
   if (accountRowId === null) return signInRequired('register for an event');
-  const alreadyRegistered = () =>
-    refused('CONFLICT', 'You are already registered for this event.', { reason: 'already_registered', field: 'event_id' });
+  const alreadyRegistered = () => refused('CONFLICT', 'You are already registered for this event.', { reason: 'already_registered', field: 'event_id' });
   return refusableTransaction(
     ctx.db,
     async (trx, refuse) => {
@@ -102,7 +101,15 @@ export async function registerForEvent(
       const publicId = `reg-${randomBytes(12).toString('base64url')}`;
       await trx
         .insertInto('registrations')
-        .values({ public_id: publicId, account_id: accountRowId, event_id: event.id, attendee_name: attendee.value.name, attendee_email: attendee.value.email, status: 'active', registered_at: now.toISOString() })
+        .values({
+          public_id: publicId,
+          account_id: accountRowId,
+          event_id: event.id,
+          attendee_name: attendee.value.name,
+          attendee_email: attendee.value.email,
+          status: 'active',
+          registered_at: now.toISOString(),
+        })
         .execute();
       await ctx.drafts.deleteWithin(trx, draft.id);
       const stateVersion = await bumpStateVersion(trx, principal);

@@ -58,7 +58,10 @@ export async function searchEvents(ctx: EventsContext, request: EventSearchFilte
   const order: SearchOrder = keyword.trim() === '' ? 'start_time' : 'relevance';
   const result: EventSearchPage = { events: [], total: 0, totalExact: true, order, page, pageSize: EVENTS_PAGE_SIZE };
   if (order === 'relevance' && conditions.words.length === 0) {
-    return succeeded({ ...result, noResultsReason: 'The keyword has no letters or digits, so it matches no event. Try a word from an event\'s title, topic or place.' });
+    return succeeded({
+      ...result,
+      noResultsReason: "The keyword has no letters or digits, so it matches no event. Try a word from an event's title, topic or place.",
+    });
   }
 
   const counted = await countEvents(ctx.db, conditions, TOTAL_COUNTED_UP_TO);

@@ -30,11 +30,15 @@ const searchPageSchema = z.number().int().min(1).max(SEARCH_PAGE_MAX);
  */
 export const searchFiltersSchema = z
   .strictObject({
-    keyword: searchKeywordSchema.optional().describe('Words to find in the title, topics, place, summary or venue, in English or Chinese; every word must match. English words match whole words and their beginnings, Chinese any part of the text.'),
+    keyword: searchKeywordSchema
+      .optional()
+      .describe(
+        'Words to find in the title, topics, place, summary or venue, in English or Chinese; every word must match. English words match whole words and their beginnings, Chinese any part of the text.',
+      ),
     location: z.enum(LOCATION_IDS).optional().describe('City ID.'),
     price: z.enum(PRICE_KINDS).optional(),
     level: z.enum(EVENT_LEVELS).optional(),
-    date_from: z.iso.date().optional().describe('First day, YYYY-MM-DD, in the event\'s local time.'),
+    date_from: z.iso.date().optional().describe("First day, YYYY-MM-DD, in the event's local time."),
     date_to: z.iso.date().optional().describe('Last day, YYYY-MM-DD, inclusive.'),
     page: searchPageSchema.optional().describe('1-based page of 10 results. Default 1.'),
   })

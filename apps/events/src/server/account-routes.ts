@@ -6,7 +6,14 @@
  * and CSRF token); the visitor's saved events join the account.
  */
 import { Hono, type Context } from 'hono';
-import { callerAddressOf, clearSessionCookies, sessionCookiePolicy, setSessionCookie, type SessionCookiePolicy, type StartedSession } from 'agentready/identity';
+import {
+  callerAddressOf,
+  clearSessionCookies,
+  sessionCookiePolicy,
+  setSessionCookie,
+  type SessionCookiePolicy,
+  type StartedSession,
+} from 'agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import type { SignInAttempt, SignInLimits } from 'agentready/runtime';
 import { respondWithFailure, type ApiFailure } from './error-responses.ts';

@@ -29,6 +29,9 @@ export type EventsEnv = { Variables: EventsVariables };
  */
 export function requiredSession(c: Context<EventsEnv>): SessionState {
   const session = c.get('session');
-  if (!session) throw new Error(`No session on ${c.req.method} ${c.req.path}; the session middleware guarantees one only for state-changing requests and GET /api/session.`);
+  if (!session)
+    throw new Error(
+      `No session on ${c.req.method} ${c.req.path}; the session middleware guarantees one only for state-changing requests and GET /api/session.`,
+    );
   return session;
 }

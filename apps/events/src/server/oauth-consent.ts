@@ -7,7 +7,13 @@
 import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
 import { TOKEN_SCOPES } from 'agentready/identity';
-import { consentPageData as readConsent, createIdentityOAuthServer, scopeLabelsOf, type OAuthAuthorizationServer, type OAuthScopeLabels } from 'agentready/oauth';
+import {
+  consentPageData as readConsent,
+  createIdentityOAuthServer,
+  scopeLabelsOf,
+  type OAuthAuthorizationServer,
+  type OAuthScopeLabels,
+} from 'agentready/oauth';
 import type { Principal } from 'agentready/runtime';
 import type { Logger } from 'pino';
 import type { EventsDatabase } from '../store/schema.ts';
@@ -26,7 +32,12 @@ export const EVENTS_OAUTH_SCOPES = {
  *
  * @throws what `createIdentityOAuthServer` throws (a database that cannot be read, a site URL that is not http(s)).
  */
-export function createEventsOAuth(db: Kysely<EventsDatabase>, siteUrl: string, logger: Logger, now: () => Date = () => new Date()): Promise<OAuthAuthorizationServer> {
+export function createEventsOAuth(
+  db: Kysely<EventsDatabase>,
+  siteUrl: string,
+  logger: Logger,
+  now: () => Date = () => new Date(),
+): Promise<OAuthAuthorizationServer> {
   return createIdentityOAuthServer({ db, siteUrl, scopes: EVENTS_OAUTH_SCOPES, resourceName: 'AgentReady Events', logger, now });
 }
 

@@ -43,7 +43,8 @@ export function oauthGrantsRoutes(oauth: OAuthAuthorizationServer | undefined): 
   });
   routes.delete('/oauth-grants/:id', async function revokeGrant(c) {
     const session = requiredSession(c);
-    if (!session.account) return respondWithFailure(c, { code: 'UNAUTHENTICATED', message: 'Sign in to manage connected apps.', nextAction: 'Sign in, then try again.' });
+    if (!session.account)
+      return respondWithFailure(c, { code: 'UNAUTHENTICATED', message: 'Sign in to manage connected apps.', nextAction: 'Sign in, then try again.' });
     const revoked = oauth ? await oauth.revokeGrant(String(session.account.id), c.req.param('id')) : false;
     if (!revoked) return respondWithFailure(c, { code: 'NOT_FOUND', message: 'There is no such connected app among yours.', field: 'id' });
     return c.json({ grant: { id: c.req.param('id'), revoked: true } });

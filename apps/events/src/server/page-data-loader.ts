@@ -62,9 +62,7 @@ async function loadPageContent(sources: PageDataSources, principal: Principal | 
     case 'event': {
       const eventId = route.params['id'] ?? '';
       const result = await services.getEventDetail(principal, eventId);
-      return result.ok
-        ? { route: 'event', eventId, event: result.value, error: null }
-        : { route: 'event', eventId, event: null, error: failureOf(result) };
+      return result.ok ? { route: 'event', eventId, event: result.value, error: null } : { route: 'event', eventId, event: null, error: failureOf(result) };
     }
     case 'register': {
       const eventId = route.params['id'] ?? '';
@@ -124,7 +122,11 @@ async function loadActivityPage(sources: PageDataSources, principal: Principal |
     signedIn: true,
     filter,
     clients: clients.map((client) => ({ ...client, shownName: shownClientName(client.clientName) })),
-    entries: entries.map((entry) => ({ ...entry, clientName: shownClientName(entry.clientName), toolTitle: eventsCatalog.get(entry.tool)?.title ?? entry.tool })),
+    entries: entries.map((entry) => ({
+      ...entry,
+      clientName: shownClientName(entry.clientName),
+      toolTitle: eventsCatalog.get(entry.tool)?.title ?? entry.tool,
+    })),
     next,
     older: before !== undefined,
     error: null,
@@ -136,8 +138,9 @@ function shownClientName(name: string | null): string | null {
   return name === null ? null : clientNameForDisplay(name).text;
 }
 
-
 /** A domain refusal as the page shows it: code, message and field, nothing else. */
 function failureOf(refusal: { code: string; message: string; field?: string }): { code: string; message: string; field?: string } {
-  return refusal.field === undefined ? { code: refusal.code, message: refusal.message } : { code: refusal.code, message: refusal.message, field: refusal.field };
+  return refusal.field === undefined
+    ? { code: refusal.code, message: refusal.message }
+    : { code: refusal.code, message: refusal.message, field: refusal.field };
 }

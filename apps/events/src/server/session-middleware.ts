@@ -83,7 +83,11 @@ export function sessionMiddleware(identity: EventsIdentity, siteUrl: string | un
         c,
         lookup.status === 'unknown' && cookie.status === 'none'
           ? { code: 'UNAUTHENTICATED', message: 'There is no session for this request.', nextAction: 'Ask the person to reload the page; nothing was changed.' }
-          : { code: 'SESSION_EXPIRED', message: 'This session has ended.', nextAction: 'Ask the person to reload the page and sign in again; nothing was changed.' },
+          : {
+              code: 'SESSION_EXPIRED',
+              message: 'This session has ended.',
+              nextAction: 'Ask the person to reload the page and sign in again; nothing was changed.',
+            },
       );
     }
     const started = await identity.startVisitorSession();

@@ -135,7 +135,11 @@ async function refreshCuratedTopics(db: Kysely<EventsDatabase>): Promise<void> {
   const stored = await db
     .selectFrom('events')
     .select(['public_id', 'topics', 'district'])
-    .where('public_id', 'in', CURATED_EVENTS.map((event) => event.id))
+    .where(
+      'public_id',
+      'in',
+      CURATED_EVENTS.map((event) => event.id),
+    )
     .execute();
   const byId = new Map(stored.map((row) => [row.public_id, row]));
   for (const event of CURATED_EVENTS) {

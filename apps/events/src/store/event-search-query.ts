@@ -80,11 +80,19 @@ export async function findEvents(db: Kysely<EventsDatabase>, conditions: EventSe
  *   `count` is `cap`, a lower bound).
  */
 export async function countEvents(db: Kysely<EventsDatabase>, conditions: EventSearchConditions, cap: number): Promise<{ count: number; exact: boolean }> {
-  const count = usesIndex(conditions) ? await countInRank(db, conditions, undefined, cap + 1) : await countRows(db, sql`select 1 ${eventsInDates(conditions)}`, cap + 1);
+  const count = usesIndex(conditions)
+    ? await countInRank(db, conditions, undefined, cap + 1)
+    : await countRows(db, sql`select 1 ${eventsInDates(conditions)}`, cap + 1);
   return count > cap ? { count: cap, exact: false } : { count, exact: true };
 }
 
-async function findInRank(db: Kysely<EventsDatabase>, conditions: EventSearchConditions, rank: MatchRank | undefined, offset: number, limit: number): Promise<EventRow[]> {
+async function findInRank(
+  db: Kysely<EventsDatabase>,
+  conditions: EventSearchConditions,
+  rank: MatchRank | undefined,
+  offset: number,
+  limit: number,
+): Promise<EventRow[]> {
   if (dialectOf(db) === 'sqlite') {
     const { rows } = await sql<EventRow>`select ${FOUND_COLUMNS} ${sqliteMatches(conditions, rank, true)}
       order by events_search.rowid limit ${limit} offset ${offset}`.execute(db);
@@ -110,7 +118,9 @@ function countInRank(db: Kysely<EventsDatabase>, conditions: EventSearchConditio
 }
 
 async function countRows(db: Kysely<EventsDatabase>, rows: RawBuilder<unknown>, cap: number): Promise<number> {
-  const { rows: [counted] } = await sql<{ matches: number | string }>`select count(*) as matches from (${rows} limit ${cap}) as capped`.execute(db);
+  const {
+    rows: [counted],
+  } = await sql<{ matches: number | string }>`select count(*) as matches from (${rows} limit ${cap}) as capped`.execute(db);
   return Number(counted?.matches ?? 0);
 }
 
@@ -141,7 +151,9 @@ function postgresMatches(conditions: EventSearchConditions, rank: MatchRank | un
   const instants = hasDates(conditions) ? sql`and events.starts_at_ms >= ${from * 1000} and events.starts_at_ms < ${to * 1000}` : sql``;
   const words = postgresWords(conditions.words);
   const anywhere = postgresWords(conditions.words, 'ABD');
-  const facets = facetTermsOf(conditions).map((term) => `'${term}':C`).join(' & ');
+  const facets = facetTermsOf(conditions)
+    .map((term) => `'${term}':C`)
+    .join(' & ');
   const inRank = {
     all: sql`${vector('search_vector')} @@ ${anywhere}::tsquery`,
     title: sql`${vector('search_title_vector')} @@ ${words}::tsquery`,
@@ -205,7 +217,9 @@ function startSecondBounds(conditions: EventSearchConditions): [number, number] 
 // FTS5 query syntax (https://sqlite.org/fts5.html#full_text_query_syntax): terms are letters and
 // digits only, quoted anyway; `{columns} : (…)` limits an expression to those columns.
 function sqliteQuery(conditions: EventSearchConditions, rank: MatchRank | undefined): string {
-  const words = conditions.words.map((word) => (word.kind === 'phrase' ? `"${word.terms.join(' ')}"` : `"${word.term}"${word.kind === 'prefix' ? '*' : ''}`)).join(' AND ');
+  const words = conditions.words
+    .map((word) => (word.kind === 'phrase' ? `"${word.terms.join(' ')}"` : `"${word.term}"${word.kind === 'prefix' ? '*' : ''}`))
+    .join(' AND ');
   const inColumns = (columns: string) => `({${columns}} : (${words}))`;
   const inRank = {
     all: inColumns('search_title search_tags search_text'),
@@ -226,4 +240,3 @@ function postgresWords(words: readonly SearchWord[], weights = ''): string {
     .map((word) => (word.kind === 'phrase' ? `(${word.terms.map((term) => lexeme(term, false)).join(' <-> ')})` : lexeme(word.term, word.kind === 'prefix')))
     .join(' & ');
 }
-

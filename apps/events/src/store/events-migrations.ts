@@ -233,12 +233,21 @@ export const eventsMigrations: Record<string, Migration> = {
   // when it prepares the database (refreshEventSearchIndex), since the terms come from application code.
   '2026-12-01-002-events-searchable-by-words-topics-and-places': {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('events').addColumn('topics', 'text', (col) => col.notNull().defaultTo('[]')).execute();
+      await db.schema
+        .alterTable('events')
+        .addColumn('topics', 'text', (col) => col.notNull().defaultTo('[]'))
+        .execute();
       await db.schema.alterTable('events').addColumn('district', 'text').execute();
       for (const column of ['search_title', 'search_tags', 'search_text']) {
-        await db.schema.alterTable('events').addColumn(column, 'text', (col) => col.notNull().defaultTo('')).execute();
+        await db.schema
+          .alterTable('events')
+          .addColumn(column, 'text', (col) => col.notNull().defaultTo(''))
+          .execute();
       }
-      await db.schema.alterTable('events').addColumn('search_version', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('events')
+        .addColumn('search_version', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
       await db.schema.createIndex('events_by_search_version').on('events').column('search_version').execute();
       if (dialectOf(db) === 'postgres') await createPostgresSearchIndex(db);
       else await createSqliteSearchIndex(db);
@@ -290,7 +299,9 @@ async function createSqliteSearchIndex(db: Kysely<unknown>): Promise<void> {
  * price<free|paid>` (store/event-search-query.ts).
  */
 function facetTerms(row: string): RawBuilder<string> {
-  return sql.raw(`'loc' || replace(${row}location, '-', '') || ' level' || ${row}level || ' price' || (case when ${row}fee_twd > 0 then 'paid' else 'free' end)`);
+  return sql.raw(
+    `'loc' || replace(${row}location, '-', '') || ' level' || ${row}level || ' price' || (case when ${row}fee_twd > 0 then 'paid' else 'free' end)`,
+  );
 }
 
 /**
@@ -317,4 +328,3 @@ async function createPostgresSearchIndex(db: Kysely<unknown>): Promise<void> {
     await sql`create index ${sql.id(`events_by_${column}`)} on events using gin (${sql.id(column)}) with (fastupdate = off)`.execute(db);
   }
 }
-

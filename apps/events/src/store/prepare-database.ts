@@ -58,7 +58,10 @@ export async function prepareEventsDatabase(options: PrepareDatabaseOptions): Pr
     ...(options.mustExist && { mustExist: { migrationTable: EVENTS_MIGRATION_TABLE, appName: 'Events' } }),
   });
   try {
-    const existing = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const existing = await db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     if (Number(existing.count) === 0) {
       const inserted = await insertEvents(db, CURATED_EVENTS, now());
       options.logger?.info({ events: inserted }, 'database seeded with the curated events');

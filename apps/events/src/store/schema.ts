@@ -86,8 +86,26 @@ export type EventsDatabase = EventsTables & RuntimeTables & IdentityTables & OAu
  * terms (and PostgreSQL's generated `search_vector`), which only the index reads.
  */
 export const EVENT_ROW_COLUMNS = [
-  'id', 'public_id', 'title', 'summary', 'location', 'venue', 'starts_at', 'ends_at', 'starts_at_ms', 'ends_at_ms', 'start_date',
-  'fee_twd', 'level', 'capacity', 'remaining_capacity', 'registration_deadline', 'registration_deadline_ms', 'created_at', 'topics', 'district',
+  'id',
+  'public_id',
+  'title',
+  'summary',
+  'location',
+  'venue',
+  'starts_at',
+  'ends_at',
+  'starts_at_ms',
+  'ends_at_ms',
+  'start_date',
+  'fee_twd',
+  'level',
+  'capacity',
+  'remaining_capacity',
+  'registration_deadline',
+  'registration_deadline_ms',
+  'created_at',
+  'topics',
+  'district',
 ] as const satisfies ReadonlyArray<keyof EventsTable>;
 
 /** {@link EVENT_ROW_COLUMNS} qualified by the table, for a select over a join. */

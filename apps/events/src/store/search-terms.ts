@@ -44,7 +44,8 @@ const TERM_MAX_LENGTH = 60;
 // symbols and punctuation block's iteration marks: written without spaces.
 const UNSPACED_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const LETTERS_AND_DIGITS = /[\p{L}\p{N}]+/gu;
-const SCRIPT_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const SCRIPT_RUN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
 /**
  * Place names of several words, as one pattern (the longest first: "new
@@ -74,7 +75,13 @@ export function normalizeSearchText(text: string): string {
 
 // 臺 and 台 are one character to a reader in Taiwan (臺北 is 台北).
 function normalizeCharacters(text: string): string {
-  return text.normalize('NFKC').toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC').replaceAll('臺', '台');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC')
+    .replaceAll('臺', '台');
 }
 
 /**

@@ -33,13 +33,19 @@ if (values.help) {
   } else {
     const db = await prepareEventsDatabase({ url: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, logger });
     // On a terminal only (stderr); a log file gets the last line alone.
-    const bar = new SingleBar({ format: 'events {bar} {percentage}% | {value}/{total} | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic);
+    const bar = new SingleBar(
+      { format: 'events {bar} {percentage}% | {value}/{total} | {eta_formatted} left', stream: process.stderr },
+      Presets.shades_classic,
+    );
     const started = performance.now();
     try {
       if (count > 0) bar.start(count, 0);
       const inserted = await seedGeneratedEvents(db, count, { onBatch: (done) => bar.update(done) });
       bar.stop();
-      const total = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      const total = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
       const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
       logger.info({ inserted, total: Number(total.count), seconds }, 'generated events added');
     } finally {

@@ -10,14 +10,7 @@ import type { DomainFailure } from '../domain/domain-result.ts';
 import type { EventDetail } from '../domain/event-shapes.ts';
 import type { EventsServices } from '../domain/events-services.ts';
 import { accountRowIdOf, signInRequired } from '../domain/principal-owners.ts';
-import {
-  getEventDetails,
-  prepareEventRegistration,
-  prepareRegistrationCancellation,
-  saveEvent,
-  searchEvents,
-  type eventsCatalog,
-} from './catalog.ts';
+import { getEventDetails, prepareEventRegistration, prepareRegistrationCancellation, saveEvent, searchEvents, type eventsCatalog } from './catalog.ts';
 
 type EventsTool = (typeof eventsCatalog.tools)[number];
 type Refusal = { ok: false; failure: FailureDetails };

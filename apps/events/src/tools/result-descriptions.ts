@@ -31,7 +31,10 @@ export const eventsResultDescriptions: ResultDescriptions<EventsTool> = {
   },
   get_event_details(data) {
     const { event } = data;
-    const yours = [event.saved ? 'saved by this person' : 'not saved by this person', event.registered ? 'this person is registered' : 'this person is not registered'];
+    const yours = [
+      event.saved ? 'saved by this person' : 'not saved by this person',
+      event.registered ? 'this person is registered' : 'this person is not registered',
+    ];
     return `${eventFacts(event)}, capacity ${event.capacity}. Summary: ${event.summary}. ${capitalized(yours.join(', '))}.`;
   },
   save_event(data) {

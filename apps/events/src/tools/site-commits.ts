@@ -9,7 +9,14 @@
  * evidence with the draft version, the confirmation and the key's hash.
  */
 import { defineCatalog, defineTool } from 'agentready';
-import { createDatabaseAuditSink, createInvocationPipeline, idempotencyKeySchema, type IdempotencyLedger, type InvocationPipeline, type OperationMap } from 'agentready/runtime';
+import {
+  createDatabaseAuditSink,
+  createInvocationPipeline,
+  idempotencyKeySchema,
+  type IdempotencyLedger,
+  type InvocationPipeline,
+  type OperationMap,
+} from 'agentready/runtime';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -22,7 +29,11 @@ const publicId = z.string().min(1).max(120);
 const draftId = z.string().min(1).max(80);
 const draftVersion = z.number().int().positive();
 const confirmationToken = z.string().min(1).max(200);
-const confirmationOutput = z.object({ confirmationToken: z.string(), draft: z.object({ id: z.string(), version: z.number(), hash: z.string() }), expiresAt: z.string() });
+const confirmationOutput = z.object({
+  confirmationToken: z.string(),
+  draft: z.object({ id: z.string(), version: z.number(), hash: z.string() }),
+  expiresAt: z.string(),
+});
 
 /** The person's Submit on the register page: the reviewed attendee, and the draft version the page showed. */
 export const approveRegistration = defineTool({
@@ -30,7 +41,13 @@ export const approveRegistration = defineTool({
   title: 'Approve a registration',
   effect: 'write',
   description: 'The person approves the registration they reviewed: stores it as the draft version and mints a confirmation token for it.',
-  input: z.object({ event_id: publicId, name: attendeeNameSchema, email: attendeeEmailSchema, draft_id: draftId.optional(), draft_version: draftVersion.optional() }),
+  input: z.object({
+    event_id: publicId,
+    name: attendeeNameSchema,
+    email: attendeeEmailSchema,
+    draft_id: draftId.optional(),
+    draft_version: draftVersion.optional(),
+  }),
   output: confirmationOutput,
 });
 
@@ -118,7 +135,12 @@ function siteCommitOperations(services: EventsServices): OperationMap<(typeof si
       return result.ok ? committed(result.value) : refusalOutcome(result);
     },
     async cancel_registration(input, { principal, commit }) {
-      const request = { registrationId: input.registration_id, draftId: input.draft_id, draftVersion: input.draft_version, confirmationToken: input.confirmation_token };
+      const request = {
+        registrationId: input.registration_id,
+        draftId: input.draft_id,
+        draftVersion: input.draft_version,
+        confirmationToken: input.confirmation_token,
+      };
       const result = await services.cancelRegistration(principal!, request, (trx, cancelled) => commit!.completeWithin(trx, committed(cancelled)));
       return result.ok ? committed(result.value) : refusalOutcome(result);
     },
@@ -131,7 +153,9 @@ function committed<T extends { evidence: { draft: { id: string; version: number;
   return { ok: true as const, data, evidence: { draft: evidence.draft, confirmationId: evidence.confirmationId } };
 }
 
-function confirmationOutcome(result: DomainResult<{ confirmationToken: string; confirmationId: string; draft: { id: string; version: number; hash: string }; expiresAt: string }>) {
+function confirmationOutcome(
+  result: DomainResult<{ confirmationToken: string; confirmationId: string; draft: { id: string; version: number; hash: string }; expiresAt: string }>,
+) {
   if (!result.ok) return refusalOutcome(result);
   return { ok: true as const, data: result.value, evidence: { draft: result.value.draft, confirmationId: result.value.confirmationId } };
 }

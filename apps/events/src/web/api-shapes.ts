@@ -39,4 +39,3 @@ export type AccessToken = AccessTokenSummary;
 export type OAuthGrantView = { id: string; clientName: string; scopes: string[]; createdAt: string; lastUsedAt: string | null; expiresAt: string | null };
 
 export type { AccessTokenCreated, AccessTokenRevoked, ConnectInfo };
-

@@ -44,13 +44,14 @@ export type EventsApi = {
    * /api/registrations` with the token under one idempotency key, sent again
    * with the same key if its answer is lost (`postCommit`).
    */
-  register(input: { eventId: string; name: string; email: string; draft?: { id: string; version: number } | undefined }): Promise<
-    ApiAnswer<{ registration: { id: string; event: { id: string; title: string } }; stateVersion: number }>
-  >;
+  register(input: {
+    eventId: string;
+    name: string;
+    email: string;
+    draft?: { id: string; version: number } | undefined;
+  }): Promise<ApiAnswer<{ registration: { id: string; event: { id: string; title: string } }; stateVersion: number }>>;
   /** Cancels a registration: `POST /api/confirmations` for it, then `POST /api/registrations/:id/cancel` under one idempotency key. */
-  cancelRegistration(registrationId: string): Promise<
-    ApiAnswer<{ registration: { id: string; status: 'cancelled' }; stateVersion: number }>
-  >;
+  cancelRegistration(registrationId: string): Promise<ApiAnswer<{ registration: { id: string; status: 'cancelled' }; stateVersion: number }>>;
   /** `GET /api/access-tokens`: the session's unrevoked tokens, newest first. */
   listAccessTokens(signal?: AbortSignal): Promise<ApiAnswer<{ accessTokens: AccessToken[] }>>;
   /**

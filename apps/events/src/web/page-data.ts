@@ -8,16 +8,7 @@
  * same however it was reached.
  */
 import type { ApiFailure } from './api-client.ts';
-import type {
-  AccessToken,
-  ConnectInfo,
-  EventDetail,
-  EventSearchResult,
-  EventSummary,
-  OAuthGrantView,
-  Registration,
-  RegistrationDraft,
-} from './api-shapes.ts';
+import type { AccessToken, ConnectInfo, EventDetail, EventSearchResult, EventSummary, OAuthGrantView, Registration, RegistrationDraft } from './api-shapes.ts';
 import type { EventSearchFilters } from '../domain/search-filters.ts';
 import type { AgentActivityEntry } from '../domain/agent-activity.ts';
 

@@ -11,13 +11,7 @@
  */
 import { publishTool } from 'agentready';
 import { z } from 'zod';
-import {
-  getEventDetails,
-  prepareEventRegistration,
-  prepareRegistrationCancellation,
-  saveEvent,
-  searchEvents,
-} from '../tools/catalog.ts';
+import { getEventDetails, prepareEventRegistration, prepareRegistrationCancellation, saveEvent, searchEvents } from '../tools/catalog.ts';
 
 /** Each page tool's published contract, by how the routes use it (route-tools.ts). */
 export const publishedTools = {

@@ -111,10 +111,8 @@ function eventPageTools(controls: EventControls, context: RouteToolsContext): Pa
         return true;
       },
     }),
-    registrationFormTool(
-      controls.eventId,
-      'Opens the registration form for the event on screen and fills it with the name and e-mail given.',
-      () => context.openRegistrationForm(controls.eventId),
+    registrationFormTool(controls.eventId, 'Opens the registration form for the event on screen and fills it with the name and e-mail given.', () =>
+      context.openRegistrationForm(controls.eventId),
     ),
   ];
 }

@@ -24,7 +24,20 @@ export type RouteName =
 export type RouteInfo<N extends RouteName = RouteName> = { name: N; path: string; params: Record<string, string> };
 
 /** The server paths (Hono patterns) that answer with a page; any other non-API path is the 404 page. */
-export const PAGE_PATHS = ['/', '/events', '/events/:id', '/events/:id/register', '/registrations', '/saved', '/connect', '/signin', '/signup', '/account', '/activity', '/oauth/interaction/:uid'] as const;
+export const PAGE_PATHS = [
+  '/',
+  '/events',
+  '/events/:id',
+  '/events/:id/register',
+  '/registrations',
+  '/saved',
+  '/connect',
+  '/signin',
+  '/signup',
+  '/account',
+  '/activity',
+  '/oauth/interaction/:uid',
+] as const;
 
 /** The one-segment paths and the route each names. */
 const SINGLE_SEGMENT_ROUTES: Record<string, RouteName> = {

@@ -35,7 +35,9 @@ function NavigationItem({ link, path }: { link: NavigationLink; path: string }) 
   const current = path === link.href || path.startsWith(`${link.href}/`);
   return (
     <li>
-      <a href={link.href} data-testid={link.testId} aria-current={current ? 'page' : undefined}>{link.label}</a>
+      <a href={link.href} data-testid={link.testId} aria-current={current ? 'page' : undefined}>
+        {link.label}
+      </a>
     </li>
   );
 }
@@ -48,15 +50,21 @@ function NavigationItem({ link, path }: { link: NavigationLink; path: string }) 
 export function SiteHeader({ path, viewer }: { path: string; viewer: Viewer }) {
   return (
     <header class="site-header">
-      <a class="brand" href="/">AgentReady Events</a>
+      <a class="brand" href="/">
+        AgentReady Events
+      </a>
       <nav aria-label="Main">
         <ul>
-          {NAVIGATION.map((link) => <NavigationItem key={link.href} link={link} path={path} />)}
+          {NAVIGATION.map((link) => (
+            <NavigationItem key={link.href} link={link} path={path} />
+          ))}
         </ul>
       </nav>
       <nav aria-label="Account" class="account-nav" data-testid="account-nav" data-signed-in={String(viewer.signedIn)}>
         <ul>
-          {(viewer.signedIn ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS).map((link) => <NavigationItem key={link.href} link={link} path={path} />)}
+          {(viewer.signedIn ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS).map((link) => (
+            <NavigationItem key={link.href} link={link} path={path} />
+          ))}
           {viewer.signedIn && (
             <li>
               <SignOutButton />
@@ -94,8 +102,14 @@ function SignOutButton() {
 
   return (
     <>
-      <button type="button" class="link-button" data-testid="sign-out" disabled={!enhanced || signingOut} onClick={() => void once(signOut)}>Sign out</button>
-      {error !== null && <span class="nav-error" data-testid="sign-out-error" role="alert">{error}</span>}
+      <button type="button" class="link-button" data-testid="sign-out" disabled={!enhanced || signingOut} onClick={() => void once(signOut)}>
+        Sign out
+      </button>
+      {error !== null && (
+        <span class="nav-error" data-testid="sign-out-error" role="alert">
+          {error}
+        </span>
+      )}
     </>
   );
 }
@@ -130,12 +144,5 @@ export function SiteShell({ data, route, visit, announce }: SiteShellProps) {
 export function ClientSiteApp({ navigation }: { navigation: SiteNavigation }) {
   const [visit, setVisit] = useState(navigation.current());
   useEffect(() => navigation.subscribe(() => setVisit(navigation.current())), [navigation]);
-  return (
-    <SiteShell
-      data={visit.data}
-      route={visit.route}
-      visit={visit.visit}
-      announce={(args) => navigation.announce(visit.visit, args)}
-    />
-  );
+  return <SiteShell data={visit.data} route={visit.route} visit={visit.visit} announce={(args) => navigation.announce(visit.visit, args)} />;
 }

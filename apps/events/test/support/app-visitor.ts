@@ -104,7 +104,9 @@ export class AppVisitor {
    * @returns the answer; on 201 its body is `{ confirmationToken, draft: { id, version, hash }, expiresAt }`.
    */
   async confirm(
-    request: { action: 'register'; event_id: string; name: string; email: string; draft_id?: string; draft_version?: number } | { action: 'cancel'; registration_id: string },
+    request:
+      | { action: 'register'; event_id: string; name: string; email: string; draft_id?: string; draft_version?: number }
+      | { action: 'cancel'; registration_id: string },
   ): Promise<VisitorAnswer> {
     return this.call('POST', '/api/confirmations', request);
   }

@@ -8,7 +8,13 @@ import { expect } from 'vitest';
 import { TEST_PASSWORD } from './app-visitor.ts';
 
 /** Runs `fetch` in the page (same origin, its cookies), with the CSRF header when given; answers status and JSON. */
-export async function pageFetch(page: Page, method: string, path: string, body?: unknown, csrf?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function pageFetch(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+  csrf?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return page.evaluate(
     async ({ method, path, body, csrf }) => {
       const headers: Record<string, string> = {};

@@ -55,7 +55,12 @@ const offer = {
   properties: {
     '@type': { const: 'Offer' },
     /** A number, or a numeric string ("0" for a free event, as Google's guide shows). */
-    price: { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?$' }] },
+    price: {
+      anyOf: [
+        { type: 'number', minimum: 0 },
+        { type: 'string', pattern: '^\\d+(\\.\\d+)?$' },
+      ],
+    },
     /** ISO 4217. */
     priceCurrency: { type: 'string', pattern: '^[A-Z]{3}$' },
     availability: {

@@ -70,5 +70,7 @@ export function scriptBlocks(html: string, type: string): string[] {
 export function bodyText(html: string): string {
   const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
   const withoutScripts = body.replace(/<script[\s\S]*?<\/script\s*>/gi, ' ');
-  return decodeReferences(withoutScripts.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return decodeReferences(withoutScripts.replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -113,7 +113,11 @@ export type RegistrationCommit = { draft_id: string; draft_version: number; conf
  * @returns the commit body for that confirmation.
  * @throws Error when the confirmation is not answered 201.
  */
-export async function confirmRegistration(person: SitePerson, eventId: string, attendee = { name: 'Lin Mei', email: 'lin.mei@example.com' }): Promise<RegistrationCommit> {
+export async function confirmRegistration(
+  person: SitePerson,
+  eventId: string,
+  attendee = { name: 'Lin Mei', email: 'lin.mei@example.com' },
+): Promise<RegistrationCommit> {
   const confirmed = await person.call('POST', '/api/confirmations', { action: 'register', event_id: eventId, ...attendee });
   if (confirmed.status !== 201) throw new Error(`The confirmation answered ${confirmed.status}: ${JSON.stringify(confirmed.body)}`);
   const draft = confirmed.body['draft'] as { id: string; version: number };

@@ -86,7 +86,10 @@ function availabilityRefusal(product: GiftProduct, quantity: number) {
     });
   }
   if (product.stock < quantity) {
-    return refused('CONFLICT', `Only ${product.stock} of ${product.name} are in stock.`, { field: 'quantity', nextAction: `Prepare the checkout again with quantity ${product.stock} or less.` });
+    return refused('CONFLICT', `Only ${product.stock} of ${product.name} are in stock.`, {
+      field: 'quantity',
+      nextAction: `Prepare the checkout again with quantity ${product.stock} or less.`,
+    });
   }
   return null;
 }

@@ -40,7 +40,8 @@ export type CheckoutHooks = { keepWithin?: (trx: Kysely<GiftGeniusDatabase>, cre
 
 const RETRY_SAME_KEY = 'Call create_checkout_session again with the same arguments and the same idempotency_key: the shop opens one session, never two.';
 /** The provider did not answer: it may have opened the session or not, and only a retry with the key can tell. */
-const UNKNOWN_OUTCOME = 'The payment provider did not answer, so the checkout may or may not be open yet. Retrying with the same key is safe: it never opens a second one.';
+const UNKNOWN_OUTCOME =
+  'The payment provider did not answer, so the checkout may or may not be open yet. Retrying with the same key is safe: it never opens a second one.';
 
 /**
  * Creates the checkout session for the confirmed draft version.
@@ -63,10 +64,18 @@ export async function createCheckout(
   const draft = await ctx.drafts.find(principal.id, request.draftId);
   if (!draft || draft.action !== CHECKOUT_ACTION) {
     const existing = await existingCheckout(ctx, principal, request);
-    return existing ? succeeded(existing) : refused('NOT_FOUND', 'No checkout draft has that id; it may have expired.', { field: 'draft_id', nextAction: 'Prepare the checkout again with prepare_checkout.' });
+    return existing
+      ? succeeded(existing)
+      : refused('NOT_FOUND', 'No checkout draft has that id; it may have expired.', {
+          field: 'draft_id',
+          nextAction: 'Prepare the checkout again with prepare_checkout.',
+        });
   }
   if (draft.version !== request.draftVersion) {
-    return refused('CONFLICT', `The checkout changed: version ${request.draftVersion} is not the current version ${draft.version}.`, { field: 'draft_version', nextAction: 'Show the person the current version and let them confirm it.' });
+    return refused('CONFLICT', `The checkout changed: version ${request.draftVersion} is not the current version ${draft.version}.`, {
+      field: 'draft_version',
+      nextAction: 'Show the person the current version and let them confirm it.',
+    });
   }
   const tokenRefusal = await ctx.confirmations.check({ ownerId: principal.id, action: CHECKOUT_ACTION, token: request.confirmationToken, draftId: draft.id });
   // A token just used may be another view's Confirm of this draft, committed a moment ago: its checkout is this one's.
@@ -76,7 +85,12 @@ export async function createCheckout(
   if (!opened.ok) return opened;
   const session = opened.value;
   const committed = await refusableTransaction(ctx.db, async (trx, refuse: (failure: DomainFailure) => never) => {
-    const consumed = await ctx.confirmations.consumeWithin(trx, { ownerId: principal.id, action: CHECKOUT_ACTION, token: request.confirmationToken, draftId: draft.id });
+    const consumed = await ctx.confirmations.consumeWithin(trx, {
+      ownerId: principal.id,
+      action: CHECKOUT_ACTION,
+      token: request.confirmationToken,
+      draftId: draft.id,
+    });
     if (!consumed.ok) return refuse(refusedWith(inTheWidget(consumed.failure)));
     const created: CreatedCheckout = {
       sessionId: session.id,
@@ -123,7 +137,13 @@ async function openSession(ctx: GiftGeniusContext, content: CheckoutDraftContent
 }
 
 function createSession(shop: GiftShop, content: CheckoutDraftContent, providerKey: string): Promise<CheckoutSession> {
-  const request = { productId: content.giftId, quantity: content.quantity, currency: content.unitPrice.currency, expectedUnitAmount: content.unitPrice.amountMinor, clientReference: providerKey };
+  const request = {
+    productId: content.giftId,
+    quantity: content.quantity,
+    currency: content.unitPrice.currency,
+    expectedUnitAmount: content.unitPrice.amountMinor,
+    clientReference: providerKey,
+  };
   return shop.createCheckoutSession(request, `giftgenius:${providerKey}`);
 }
 
@@ -139,21 +159,38 @@ function priceChanged(content: CheckoutDraftContent, now: number): DomainFailure
 function providerRefusal(ctx: GiftGeniusContext, content: CheckoutDraftContent, error: ProviderRefusedError): DomainFailure {
   if (error.code === 'price_changed' && error.currentUnitAmount !== undefined) return priceChanged(content, error.currentUnitAmount);
   if (error.code === 'product_inactive' || error.code === 'resource_missing') {
-    return refused('CONFLICT', `${content.name} is discontinued and can no longer be bought.`, { field: 'draft_id', changes: [{ field: 'availability', was: 'available', now: 'discontinued' }], nextAction: 'Suggest another gift with suggest_gifts.' });
+    return refused('CONFLICT', `${content.name} is discontinued and can no longer be bought.`, {
+      field: 'draft_id',
+      changes: [{ field: 'availability', was: 'available', now: 'discontinued' }],
+      nextAction: 'Suggest another gift with suggest_gifts.',
+    });
   }
   if (error.code === 'out_of_stock') {
     const left = error.availableQuantity ?? 0;
-    return refused('CONFLICT', left === 0 ? `${content.name} sold out since the person reviewed it.` : `Only ${left} of ${content.name} are left, fewer than the ${content.quantity} reviewed.`, {
-      field: 'draft_id',
-      changes: [left === 0 ? { field: 'availability', was: 'in_stock', now: 'out_of_stock' } : { field: 'stock', was: content.quantity, now: left }],
-      nextAction: left === 0 ? 'Suggest another gift with suggest_gifts.' : `Prepare the checkout again with quantity ${left} or less, for the person to confirm.`,
-    });
+    return refused(
+      'CONFLICT',
+      left === 0
+        ? `${content.name} sold out since the person reviewed it.`
+        : `Only ${left} of ${content.name} are left, fewer than the ${content.quantity} reviewed.`,
+      {
+        field: 'draft_id',
+        changes: [left === 0 ? { field: 'availability', was: 'in_stock', now: 'out_of_stock' } : { field: 'stock', was: content.quantity, now: left }],
+        nextAction:
+          left === 0 ? 'Suggest another gift with suggest_gifts.' : `Prepare the checkout again with quantity ${left} or less, for the person to confirm.`,
+      },
+    );
   }
   ctx.logger.error({ err: error, code: error.code, status: error.status }, 'the shop refused a checkout session unexpectedly');
   return refused('TEMPORARY_FAILURE', 'The shop could not open the checkout; nothing was bought.', { nextAction: RETRY_SAME_KEY });
 }
 
-async function recordCheckout(trx: Kysely<GiftGeniusDatabase>, ctx: GiftGeniusContext, principal: Principal, content: CheckoutDraftContent, created: CreatedCheckout): Promise<void> {
+async function recordCheckout(
+  trx: Kysely<GiftGeniusDatabase>,
+  ctx: GiftGeniusContext,
+  principal: Principal,
+  content: CheckoutDraftContent,
+  created: CreatedCheckout,
+): Promise<void> {
   await trx
     .insertInto('giftgenius_checkout')
     .values({
@@ -179,7 +216,11 @@ async function recordCheckout(trx: Kysely<GiftGeniusDatabase>, ctx: GiftGeniusCo
  * The checkout this person already made from this draft version, as the
  * commit answered it, or null (another person's draft, another version, none).
  */
-async function existingCheckout(ctx: GiftGeniusContext, principal: Principal, request: { draftId: string; draftVersion: number }): Promise<CreatedCheckout | null> {
+async function existingCheckout(
+  ctx: GiftGeniusContext,
+  principal: Principal,
+  request: { draftId: string; draftVersion: number },
+): Promise<CreatedCheckout | null> {
   const row = await ctx.db
     .selectFrom('giftgenius_checkout')
     .selectAll()

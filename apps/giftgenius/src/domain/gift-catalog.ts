@@ -45,5 +45,9 @@ export function toMinorUnits(amount: number): number {
 export function formatMoney(money: Money): string {
   const major = money.amountMinor / 100;
   const whole = money.currency === 'TWD' && Number.isInteger(major);
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: money.currency, ...(whole && { minimumFractionDigits: 0, maximumFractionDigits: 0 }) }).format(major);
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: money.currency,
+    ...(whole && { minimumFractionDigits: 0, maximumFractionDigits: 0 }),
+  }).format(major);
 }

@@ -36,7 +36,8 @@ export async function findGifts(ctx: GiftGeniusContext, principal: Principal, cr
     if (!(error instanceof ProviderUnavailableError)) throw error;
     ctx.logger.warn({ err: error, detail: error.detail }, 'the gift catalog did not answer');
     return refused('TEMPORARY_FAILURE', 'The gift catalog is not answering right now; nothing was changed.', {
-      nextAction: 'Call suggest_gifts again with the same arguments in about 30 seconds; if it keeps failing, tell the person the shop is unavailable and try later.',
+      nextAction:
+        'Call suggest_gifts again with the same arguments in about 30 seconds; if it keeps failing, tell the person the shop is unavailable and try later.',
       retryAfterSeconds: 30,
     });
   }
@@ -49,7 +50,10 @@ export async function findGifts(ctx: GiftGeniusContext, principal: Principal, cr
  * leave it as it was, so calls at once never use up more than the allowance
  * they were answered from.
  */
-async function takeDailySuggestion(ctx: GiftGeniusContext, principal: Principal): Promise<DomainResult<{ remaining: number | null; giveBack(): Promise<void> }>> {
+async function takeDailySuggestion(
+  ctx: GiftGeniusContext,
+  principal: Principal,
+): Promise<DomainResult<{ remaining: number | null; giveBack(): Promise<void> }>> {
   if (ctx.dailySuggestions === null) return succeeded({ remaining: null, giveBack: async () => {} });
   const { limiter, perDay } = ctx.dailySuggestions;
   const today = DateTime.fromJSDate(ctx.now(), { zone: 'utc' });
@@ -69,7 +73,9 @@ async function takeDailySuggestion(ctx: GiftGeniusContext, principal: Principal)
   if (decision.reason === 'limited') await giveBack();
   const untilTomorrow = Math.ceil(today.plus({ days: 1 }).startOf('day').diff(today, 'seconds').seconds);
   if (decision.reason === 'store-failed') {
-    return refused('TEMPORARY_FAILURE', 'Your daily allowance could not be checked right now; nothing was changed.', { retryAfterSeconds: decision.retryAfterSeconds });
+    return refused('TEMPORARY_FAILURE', 'Your daily allowance could not be checked right now; nothing was changed.', {
+      retryAfterSeconds: decision.retryAfterSeconds,
+    });
   }
   return refused('RATE_LIMITED', `You have used today's ${perDay} gift suggestions. More are available from midnight UTC.`, {
     nextAction: 'Tell the person they can ask again tomorrow; do not call suggest_gifts again today.',

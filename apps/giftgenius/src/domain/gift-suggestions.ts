@@ -154,7 +154,10 @@ export function explainNoResults(criteria: SuggestionCriteria, catalog: readonly
       const alsoBudget = ageless.length === 0 ? ' and widen the budget' : '';
       return {
         noResultsReason: `No gift for ${criteria.interests.length > 0 ? 'these interests' : 'this recipient'} suits age ${criteria.age}.`,
-        suggestion: { kind: 'drop_age', text: `Search again without the age${alsoBudget} to see ${agelessAnyBudget.length} gift${agelessAnyBudget.length === 1 ? '' : 's'} for other ages.` },
+        suggestion: {
+          kind: 'drop_age',
+          text: `Search again without the age${alsoBudget} to see ${agelessAnyBudget.length} gift${agelessAnyBudget.length === 1 ? '' : 's'} for other ages.`,
+        },
       };
     }
   }
@@ -183,7 +186,11 @@ function budgetHint(criteria: SuggestionCriteria, matches: readonly SuggestedGif
     const count = matches.filter((gift) => gift.price.amountMinor <= needed * 100 && gift.price.amountMinor >= toMinorUnits(criteria.budget.min ?? 0)).length;
     return {
       noResultsReason: `Every matching gift costs more than ${formatMoney({ amountMinor: toMinorUnits(max), currency })}; the cheapest is ${formatMoney({ amountMinor: cheapest, currency })}.`,
-      suggestion: { kind: 'raise_budget', budgetMax: needed, text: `Raise the budget to ${formatMoney({ amountMinor: needed * 100, currency })} to see ${count} gift${count === 1 ? '' : 's'}.` },
+      suggestion: {
+        kind: 'raise_budget',
+        budgetMax: needed,
+        text: `Raise the budget to ${formatMoney({ amountMinor: needed * 100, currency })} to see ${count} gift${count === 1 ? '' : 's'}.`,
+      },
     };
   }
   // Nothing above the maximum, so every match costs less than the minimum.
@@ -191,6 +198,10 @@ function budgetHint(criteria: SuggestionCriteria, matches: readonly SuggestedGif
   const floor = Math.floor(dearest / 100);
   return {
     noResultsReason: `Every matching gift costs less than ${formatMoney({ amountMinor: toMinorUnits(criteria.budget.min ?? 0), currency })}; the dearest is ${formatMoney({ amountMinor: dearest, currency })}.`,
-    suggestion: { kind: 'lower_budget_min', budgetMin: floor, text: `Lower the minimum to ${formatMoney({ amountMinor: floor * 100, currency })} to see gifts.` },
+    suggestion: {
+      kind: 'lower_budget_min',
+      budgetMin: floor,
+      text: `Lower the minimum to ${formatMoney({ amountMinor: floor * 100, currency })} to see gifts.`,
+    },
   };
 }

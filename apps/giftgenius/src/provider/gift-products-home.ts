@@ -14,7 +14,10 @@ export const GIFTS_FOR_HOME_AND_STYLE: readonly GiftBaseProduct[] = [
     usd: 29.99,
     tags: ['gardening', 'plants', 'cooking'],
     ages: [8, 120],
-    variants: [{ label: 'Kitchen Herbs', note: 'Basil, parsley and chives.' }, { label: 'Tea Herbs', note: 'Mint, lemon balm and chamomile.' }],
+    variants: [
+      { label: 'Kitchen Herbs', note: 'Basil, parsley and chives.' },
+      { label: 'Tea Herbs', note: 'Mint, lemon balm and chamomile.' },
+    ],
   },
   {
     slug: 'ash-garden-tool-set',

@@ -99,7 +99,8 @@ export function createProviderStandIn(options: ProviderStandInOptions): Provider
     '*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => providerErrorResponse(c, 413, { type: 'invalid_request_error', code: 'body_too_large', message: 'The request body is larger than 64 KiB.' }),
+      onError: (c) =>
+        providerErrorResponse(c, 413, { type: 'invalid_request_error', code: 'body_too_large', message: 'The request body is larger than 64 KiB.' }),
     }),
   );
   app.use('/v1/*', authentication(options.secretKey));

@@ -24,9 +24,7 @@ export const CHECKOUT_SESSION_LIFETIME_SECONDS = 30 * 60;
 export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** What a create request led to: a session (new, or the one its key created before), or a refusal with its HTTP status. */
-export type CheckoutOutcome =
-  | { ok: true; session: StandInSession; replayed: boolean }
-  | { ok: false; status: 400 | 409; error: ProviderErrorWire['error'] };
+export type CheckoutOutcome = { ok: true; session: StandInSession; replayed: boolean } | { ok: false; status: 400 | 409; error: ProviderErrorWire['error'] };
 
 /** A validated create request: its idempotency key, the fingerprint of its body, and the body. */
 export type CheckoutRequest = { idempotencyKey: string; fingerprint: string; body: CheckoutSessionRequestWire };

@@ -33,7 +33,11 @@ export function providerErrorResponse(c: Context, status: ContentfulStatusCode, 
 
 /** The 503 a switched-off endpoint answers. */
 export function unavailableResponse(c: Context): Response {
-  return providerErrorResponse(c, 503, { type: 'api_error', code: 'service_unavailable', message: 'The provider is temporarily unavailable. Try again later.' });
+  return providerErrorResponse(c, 503, {
+    type: 'api_error',
+    code: 'service_unavailable',
+    message: 'The provider is temporarily unavailable. Try again later.',
+  });
 }
 
 /** A validated value, or the 400 answer to send instead. */
@@ -60,7 +64,10 @@ export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): 
   try {
     raw = await c.req.json();
   } catch {
-    return { ok: false, response: providerErrorResponse(c, 400, { type: 'invalid_request_error', code: 'body_invalid', message: 'The request body must be a JSON object.' }) };
+    return {
+      ok: false,
+      response: providerErrorResponse(c, 400, { type: 'invalid_request_error', code: 'body_invalid', message: 'The request body must be a JSON object.' }),
+    };
   }
   return parsed(c, schema, raw);
 }

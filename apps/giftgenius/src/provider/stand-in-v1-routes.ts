@@ -59,12 +59,16 @@ export function registerStandInV1Routes(app: Hono, context: StandInContext): voi
     if (!outcome.ok) return providerErrorResponse(c, outcome.status, outcome.error);
     const answer = sessionWire(outcome.session, context.originOf(c));
     if (outcome.replayed) return c.json(answer, 200, { 'Idempotent-Replayed': 'true' });
-    context.logger?.info({ session: answer.id, amountTotal: answer.amount_total, currency: answer.currency }, 'the provider stand-in created a checkout session');
+    context.logger?.info(
+      { session: answer.id, amountTotal: answer.amount_total, currency: answer.currency },
+      'the provider stand-in created a checkout session',
+    );
     return c.json(answer, 200);
   });
   app.get('/v1/checkout/sessions/:id', (c) => {
     const session = state.sessions.get(c.req.param('id'));
-    if (!session) return providerErrorResponse(c, 404, { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout session.', param: 'id' });
+    if (!session)
+      return providerErrorResponse(c, 404, { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout session.', param: 'id' });
     return c.json(sessionWire(session, context.originOf(c)));
   });
 }

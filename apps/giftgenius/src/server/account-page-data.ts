@@ -41,7 +41,9 @@ export async function accountPageData(
     checkouts: rows.map((row) => ({
       giftName: row.gift_name,
       quantity: row.quantity,
-      total: isCurrency(row.currency) ? formatMoney({ amountMinor: Number(row.amount_total), currency: row.currency }) : `${(Number(row.amount_total) / 100).toFixed(2)} ${row.currency}`,
+      total: isCurrency(row.currency)
+        ? formatMoney({ amountMinor: Number(row.amount_total), currency: row.currency })
+        : `${(Number(row.amount_total) / 100).toFixed(2)} ${row.currency}`,
       createdAt: new Date(row.created_at),
       paymentUrl: httpUrlOrNull(row.session_url),
     })),

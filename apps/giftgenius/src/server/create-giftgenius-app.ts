@@ -79,7 +79,8 @@ export function createGiftGeniusApp(options: GiftGeniusAppOptions): GiftGeniusAp
     logger,
     shop: options.shop,
     // A day is at most 86,400 s; the key carries the date, so the allowance starts again at midnight UTC.
-    dailySuggestions: perDay === false ? null : { perDay, limiter: createRateLimiter({ store, name: 'daily-suggestions', points: perDay, durationSeconds: 86_400, logger }) },
+    dailySuggestions:
+      perDay === false ? null : { perDay, limiter: createRateLimiter({ store, name: 'daily-suggestions', points: perDay, durationSeconds: 86_400, logger }) },
   });
   const calls = createCallDrain();
   const perMinute = options.toolCallsPerMinute ?? 120;
@@ -88,7 +89,9 @@ export function createGiftGeniusApp(options: GiftGeniusAppOptions): GiftGeniusAp
     drain: calls,
     ...(siteUrl !== undefined && { siteUrl }),
     ...(options.idempotency !== undefined && { idempotency: options.idempotency }),
-    ...(perMinute !== false && { toolCallLimiter: createRateLimiter({ store, name: 'tool-calls', points: perMinute, durationSeconds: 60, whenStoreFails: 'allow', logger }) }),
+    ...(perMinute !== false && {
+      toolCallLimiter: createRateLimiter({ store, name: 'tool-calls', points: perMinute, durationSeconds: 60, whenStoreFails: 'allow', logger }),
+    }),
   });
   const endpoint = createMcpHttpEndpoint({
     ...giftgeniusMcpServerOptions(pipeline, options.widget),
@@ -106,7 +109,10 @@ export function createGiftGeniusApp(options: GiftGeniusAppOptions): GiftGeniusAp
     return c.text('Something went wrong on our side; nothing was changed. Try again in a moment.', 500);
   });
   app.use('/mcp', async function refuseWhileDraining(c, next) {
-    if (!calls.admitting) return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'The service is restarting; try again in a moment.' }, id: null }, 503, { 'Retry-After': '5' });
+    if (!calls.admitting)
+      return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'The service is restarting; try again in a moment.' }, id: null }, 503, {
+        'Retry-After': '5',
+      });
     await next();
   });
   app.all('/mcp', (c) => endpoint.fetch(c.req.raw));

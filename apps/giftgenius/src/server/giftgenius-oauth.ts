@@ -26,6 +26,11 @@ export const GIFTGENIUS_OAUTH_SCOPE_LABELS: OAuthScopeLabels = scopeLabelsOf(GIF
  *
  * @throws what `createIdentityOAuthServer` throws (a database that cannot be read, a site URL that is not http(s)).
  */
-export function createGiftGeniusOAuth(db: Kysely<GiftGeniusDatabase>, siteUrl: string, logger: Logger, now: () => Date = () => new Date()): Promise<OAuthAuthorizationServer> {
+export function createGiftGeniusOAuth(
+  db: Kysely<GiftGeniusDatabase>,
+  siteUrl: string,
+  logger: Logger,
+  now: () => Date = () => new Date(),
+): Promise<OAuthAuthorizationServer> {
   return createIdentityOAuthServer({ db, siteUrl, scopes: GIFTGENIUS_OAUTH_SCOPES, resourceName: 'GiftGenius', logger, now });
 }

@@ -54,12 +54,20 @@ if (!providerUrl) {
   // Loopback unless told otherwise, whatever HOST is: the stand-in's switches answer to a public key.
   const providerHost = process.env.GIFTGENIUS_PROVIDER_HOST || '127.0.0.1';
   try {
-    const standIn = await startProviderStandIn({ port: providerPort, host: providerHost, secretKey: providerKey, logger: logger.child({ part: 'provider-stand-in' }) });
+    const standIn = await startProviderStandIn({
+      port: providerPort,
+      host: providerHost,
+      secretKey: providerKey,
+      logger: logger.child({ part: 'provider-stand-in' }),
+    });
     ({ url: providerUrl } = standIn);
     closeProvider = standIn.close;
     logger.info({ url: standIn.url }, 'the payment provider stand-in is listening (set GIFTGENIUS_PROVIDER_URL to use another provider)');
   } catch (error) {
-    logger.fatal({ err: error, host: providerHost }, `the payment provider stand-in could not listen on port ${providerPort}; set GIFTGENIUS_PROVIDER_PORT to another one`);
+    logger.fatal(
+      { err: error, host: providerHost },
+      `the payment provider stand-in could not listen on port ${providerPort}; set GIFTGENIUS_PROVIDER_PORT to another one`,
+    );
     process.exit(1);
   }
 }

@@ -111,7 +111,9 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
   routes.get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300' }));
   routes.get('/', (c) => {
     const mcpUrl = oauth?.resource ?? new URL('/mcp', deps.siteUrl ?? c.req.url).href;
-    return c.html(renderPage({ title: 'Gift ideas in your chat', person: personOf(c), children: <HomePage mcpUrl={mcpUrl} signedIn={c.get('session') !== null} /> }));
+    return c.html(
+      renderPage({ title: 'Gift ideas in your chat', person: personOf(c), children: <HomePage mcpUrl={mcpUrl} signedIn={c.get('session') !== null} /> }),
+    );
   });
 
   routes.get('/signin', (c) => {
@@ -128,7 +130,11 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
     if (signedIn.ok) return c.redirect(next, 303);
     const limited = signedIn.code === 'RATE_LIMITED';
     const problem =
-      signedIn.code === 'UNAUTHENTICATED' ? 'That e-mail address and password do not match an account.' : limited ? `${signedIn.message} Try again later.` : signedIn.message;
+      signedIn.code === 'UNAUTHENTICATED'
+        ? 'That e-mail address and password do not match an account.'
+        : limited
+          ? `${signedIn.message} Try again later.`
+          : signedIn.message;
     const status = limited ? 429 : signedIn.code === 'UNAUTHENTICATED' ? 401 : 503;
     const retryAfter = signedIn.retryAfterSeconds !== undefined ? { 'Retry-After': String(signedIn.retryAfterSeconds) } : undefined;
     return c.html(renderPage({ title: 'Sign in', person: null, children: <SignInForm next={next} email={email} problem={problem} /> }), status, retryAfter);
@@ -169,11 +175,16 @@ function mountConsent(routes: Hono<GiftGeniusSiteEnv>, oauth: OAuthAuthorization
     const view = await consentPageData(c, oauth, uid, { scopeLabels: GIFTGENIUS_OAUTH_SCOPE_LABELS });
     const signedIn = c.get('session') !== null;
     await consentPageSecurityHeaders(view.request === null ? [] : [view.request.returnsTo])(c, async () => {
-      c.res = c.html(renderPage({ title: 'Connect an app', person: personOf(c), children: <ConsentPage uid={uid} view={view} signedIn={signedIn} /> }), view.request === null ? 400 : 200);
+      c.res = c.html(
+        renderPage({ title: 'Connect an app', person: personOf(c), children: <ConsentPage uid={uid} view={view} signedIn={signedIn} /> }),
+        view.request === null ? 400 : 200,
+      );
     });
     return c.res;
   });
-  routes.post('/oauth/interaction/:uid/decision', (c) => answerConsent(c, oauth, { principal: c.get('principal'), siteOrigin: new URL(siteUrl ?? c.req.url).origin }));
+  routes.post('/oauth/interaction/:uid/decision', (c) =>
+    answerConsent(c, oauth, { principal: c.get('principal'), siteOrigin: new URL(siteUrl ?? c.req.url).origin }),
+  );
 }
 
 /** Who is signed in, as the navigation needs it. */

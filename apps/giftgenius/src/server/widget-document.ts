@@ -18,7 +18,8 @@ export async function readWidgetDocument(file: string = WIDGET_FILE): Promise<st
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`The widget is not built: run npm run build:widget -w apps/giftgenius (${file} is missing).`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`The widget is not built: run npm run build:widget -w apps/giftgenius (${file} is missing).`);
     throw error;
   }
 }

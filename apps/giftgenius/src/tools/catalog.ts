@@ -61,7 +61,11 @@ export const suggestGifts = defineTool({
       relationship: z.enum(RELATIONSHIPS).describe('Who the gift is for, from the person giving it.'),
       age: z.number().int().min(0).max(120).optional().describe('Age in whole years, 0 to 120.'),
     }),
-    interests: z.array(z.string().trim().min(1).max(40)).max(8).default([]).describe('What the recipient likes, in a few words each ("coffee", "board games").'),
+    interests: z
+      .array(z.string().trim().min(1).max(40))
+      .max(8)
+      .default([])
+      .describe('What the recipient likes, in a few words each ("coffee", "board games").'),
     budget: budget.optional(),
     currency: z.enum(CURRENCIES).default('USD'),
     limit: z.number().int().min(1).max(12).default(6),
@@ -146,7 +150,9 @@ export const createCheckoutSession = defineTool({
       status: z.string(),
       total: money,
       expiresAt: z.string(),
-      openedBefore: z.boolean().describe('True when this person had already opened this checkout from the same draft version (another view, another key): no second one was made.'),
+      openedBefore: z
+        .boolean()
+        .describe('True when this person had already opened this checkout from the same draft version (another view, another key): no second one was made.'),
     }),
   }),
 });

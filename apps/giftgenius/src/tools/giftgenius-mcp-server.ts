@@ -57,12 +57,24 @@ export function giftgeniusWidgets(source: WidgetSource): McpAppWidgets<GiftGeniu
   return {
     resources: [
       { uri: WIDGET_RESOURCE_URI, name: 'gift_finder', title: 'GiftGenius', description, html: source.html, meta: shared },
-      { uri: SKYBRIDGE_RESOURCE_URI, name: 'gift_finder_chatgpt', title: 'GiftGenius (ChatGPT)', description, mimeType: 'text/html+skybridge', html: source.html, meta: shared },
+      {
+        uri: SKYBRIDGE_RESOURCE_URI,
+        name: 'gift_finder_chatgpt',
+        title: 'GiftGenius (ChatGPT)',
+        description,
+        mimeType: 'text/html+skybridge',
+        html: source.html,
+        meta: shared,
+      },
     ],
     tools: {
       suggest_gifts: rendered,
       prepare_checkout: { ...rendered, widgetOnly: keepConfirmationForWidget },
-      create_checkout_session: { resourceUri: WIDGET_RESOURCE_URI, visibility: ['app'], meta: { 'openai/widgetAccessible': true, 'openai/visibility': 'private' } },
+      create_checkout_session: {
+        resourceUri: WIDGET_RESOURCE_URI,
+        visibility: ['app'],
+        meta: { 'openai/widgetAccessible': true, 'openai/visibility': 'private' },
+      },
     },
   };
 }
@@ -76,7 +88,8 @@ function keepConfirmationForWidget(envelope: ToolResult<unknown>) {
 
 function exactOrigin(origin: string): string {
   const url = new URL(origin);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin.replace(/\/$/, '')) throw new Error(`A widget origin must be an exact http(s) origin: ${origin}`);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin.replace(/\/$/, ''))
+    throw new Error(`A widget origin must be an exact http(s) origin: ${origin}`);
   return url.origin;
 }
 

@@ -50,9 +50,7 @@ export function createGiftGeniusPipeline(deps: GiftGeniusPipelineDeps): GiftGeni
     idempotency,
     // Every tool acts for a person: read tools too (suggestions count against the person's daily allowance).
     authorize: (_tool, principal) =>
-      principal?.account
-        ? null
-        : { code: 'UNAUTHENTICATED', message: 'Connect GiftGenius to your account first.', nextAction: howToConnect(deps.siteUrl) },
+      principal?.account ? null : { code: 'UNAUTHENTICATED', message: 'Connect GiftGenius to your account first.', nextAction: howToConnect(deps.siteUrl) },
     howToConnect: ({ siteUrl }) => howToConnect(siteUrl ?? deps.siteUrl),
     ...(deps.drain !== undefined && { drain: deps.drain }),
     ...(deps.toolCallLimiter !== undefined && { rateLimit: { limiter: deps.toolCallLimiter } }),

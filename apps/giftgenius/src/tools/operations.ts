@@ -53,7 +53,13 @@ export function createGiftGeniusOperations(ctx: GiftGeniusContext): OperationMap
         })),
         noResultsReason,
         suggestion,
-        criteria: { relationship: criteria.relationship, age: criteria.age, interests: criteria.interests, budget: criteria.budget, currency: criteria.currency },
+        criteria: {
+          relationship: criteria.relationship,
+          age: criteria.age,
+          interests: criteria.interests,
+          budget: criteria.budget,
+          currency: criteria.currency,
+        },
         remainingToday,
       };
       return { ok: true, data, guidance: { availableActions: gifts.length > 0 ? [prepareCheckout.name] : [suggestGifts.name] } };

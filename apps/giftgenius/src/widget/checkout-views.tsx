@@ -68,7 +68,9 @@ export function CheckoutReview({ draft, confirmable, confirming, locality, onCon
       <h2 id="review-heading">Review your checkout</h2>
       {draft.gift.imageUrl !== null && <img class="gift-image" src={draft.gift.imageUrl} alt="" width={96} height={96} />}
       <DraftFacts draft={draft} locality={locality} />
-      <p class="note">Confirm before {formatMoment(draft.expiresAt, locality.locale, locality.timeZone)}. Nothing is charged until you pay on the checkout page.</p>
+      <p class="note">
+        Confirm before {formatMoment(draft.expiresAt, locality.locale, locality.timeZone)}. Nothing is charged until you pay on the checkout page.
+      </p>
       {!confirmable && <p class="note">This checkout cannot be confirmed here. Ask for it again to get a fresh review.</p>}
       <ActionButton busy={confirming} disabled={!confirmable} label="Confirm" busyLabel="Confirming…" onClick={onConfirm} />
     </section>

@@ -228,7 +228,13 @@ export class GiftFinderFlow {
         this.#set({ kind: 'review', draft: data.draft, confirmable: this.#confirmation !== null, confirming: false });
       } else {
         this.#confirmation = null;
-        this.#set({ kind: 'done', checkout: data.checkout, replayed: read.replayed || data.checkout.openedBefore === true, opening: false, linkRefused: false });
+        this.#set({
+          kind: 'done',
+          checkout: data.checkout,
+          replayed: read.replayed || data.checkout.openedBefore === true,
+          opening: false,
+          linkRefused: false,
+        });
       }
     }
   }
@@ -243,7 +249,15 @@ export class GiftFinderFlow {
     if (failure.code === 'CONFLICT' && changes.length > 0) {
       const canReviewAgain = call?.name === 'create_checkout_session' && draft !== null;
       const currency = draft?.unitPrice.currency ?? callCurrency(call);
-      this.#set({ kind: 'conflict', message: failure.message, changes, currency, canReviewAgain, canGoBack: this.#waysBack(call, false).canGoBack, reviewing: false });
+      this.#set({
+        kind: 'conflict',
+        message: failure.message,
+        changes,
+        currency,
+        canReviewAgain,
+        canGoBack: this.#waysBack(call, false).canGoBack,
+        reviewing: false,
+      });
     } else if (call?.name === 'create_checkout_session' && failure.retryable && draft !== null) {
       this.#set({ kind: 'checkout_failed', draft, retrying: false, ...view });
     } else {

@@ -6,14 +6,7 @@
  */
 import './zod-without-eval.ts';
 import { render } from 'preact';
-import {
-  App,
-  PostMessageTransport,
-  applyDocumentTheme,
-  applyHostFonts,
-  applyHostStyleVariables,
-  type McpUiHostContext,
-} from '@modelcontextprotocol/ext-apps';
+import { App, PostMessageTransport, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import { GiftFinderFlow, type ViewState } from './gift-finder-flow.ts';
 import { GiftFinderView } from './gift-finder-view.tsx';
 import { reportCspViolations, type CspViolationReport } from './csp-violation-reporting.ts';

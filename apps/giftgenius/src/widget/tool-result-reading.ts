@@ -6,13 +6,7 @@
  * these fields only, never from a message's wording. No DOM here.
  */
 import { readToolResult, type Change, type ToolResult } from 'agentready';
-import {
-  CHECKOUT_META_KEY,
-  WIDGET_CONTRACT_VERSION,
-  type CheckoutConfirmationMeta,
-  type DraftChange,
-  type WidgetData,
-} from './widget-contract.ts';
+import { CHECKOUT_META_KEY, WIDGET_CONTRACT_VERSION, type CheckoutConfirmationMeta, type DraftChange, type WidgetData } from './widget-contract.ts';
 
 /** The parts of an MCP CallToolResult the widget reads (structurally a subset of the SDK's type). */
 export type ToolCallResult = { structuredContent?: unknown; _meta?: Record<string, unknown>; isError?: boolean };
@@ -56,10 +50,7 @@ export function readWidgetResult(result: ToolCallResult): ReadResult {
  * @returns the confirmation when it is well formed and bound to `draft`
  *   (same draftId and version), else null: the widget then offers no Confirm.
  */
-export function readCheckoutConfirmation(
-  result: ToolCallResult,
-  draft: { draftId: string; version: number },
-): CheckoutConfirmationMeta | null {
+export function readCheckoutConfirmation(result: ToolCallResult, draft: { draftId: string; version: number }): CheckoutConfirmationMeta | null {
   const meta = result._meta?.[CHECKOUT_META_KEY];
   if (!isRecord(meta)) return null;
   const { confirmationToken, draftId, draftVersion } = meta;

@@ -21,17 +21,7 @@ export type CurrencyCode = 'USD' | 'EUR' | 'TWD';
 export type Money = { amountMinor: number; currency: CurrencyCode };
 
 /** Who the gift is for (suggest_gifts input `recipient.relationship`). */
-export type Relationship =
-  | 'partner'
-  | 'spouse'
-  | 'parent'
-  | 'child'
-  | 'sibling'
-  | 'grandparent'
-  | 'friend'
-  | 'colleague'
-  | 'teacher'
-  | 'other';
+export type Relationship = 'partner' | 'spouse' | 'parent' | 'child' | 'sibling' | 'grandparent' | 'friend' | 'colleague' | 'teacher' | 'other';
 
 /** One suggested gift. `description` and `name` are written by the catalog's authors (third-party text). */
 export type GiftCard = {

@@ -115,7 +115,10 @@ export class SiteBrowser {
 
   /** The `Cookie` header the browser would send to `path`, for tests that look for it elsewhere. */
   cookieHeaderFor(path: string): string {
-    return [...this.cookies].filter(([, stored]) => pathMatches(path, stored.path)).map(([name, stored]) => `${name}=${stored.value}`).join('; ');
+    return [...this.cookies]
+      .filter(([, stored]) => pathMatches(path, stored.path))
+      .map(([name, stored]) => `${name}=${stored.value}`)
+      .join('; ');
   }
 
   /** Signs in with the form; throws with the page's problem when the site does not sign the person in. */
@@ -137,7 +140,11 @@ export class SiteBrowser {
   async post(path: string, fields: Record<string, string | string[]>, options: { origin?: string } = {}): Promise<FormAnswer> {
     const body = new URLSearchParams();
     for (const [name, value] of Object.entries({ csrf_token: this.csrfToken, ...fields })) for (const one of [value].flat()) body.append(name, one);
-    const response = await this.request(new URL(path, this.siteUrl).href, { method: 'POST', body, ...(options.origin !== undefined && { origin: options.origin }) });
+    const response = await this.request(new URL(path, this.siteUrl).href, {
+      method: 'POST',
+      body,
+      ...(options.origin !== undefined && { origin: options.origin }),
+    });
     return this.read(response);
   }
 
@@ -148,7 +155,10 @@ export class SiteBrowser {
    *
    * @returns the client's OAuth state and the page the browser landed on (the consent page).
    */
-  async startAuthorization(redirectUrl: string, options: { clientName?: string; scopes?: string[] } = {}): Promise<{ provider: ReturnType<typeof memoryClientProvider>; landing: Landing }> {
+  async startAuthorization(
+    redirectUrl: string,
+    options: { clientName?: string; scopes?: string[] } = {},
+  ): Promise<{ provider: ReturnType<typeof memoryClientProvider>; landing: Landing }> {
     const provider = memoryClientProvider(redirectUrl, options.clientName);
     const started = await auth(provider, { serverUrl: new URL('/mcp', this.siteUrl), ...(options.scopes && { scope: options.scopes.join(' ') }) });
     const authorizationUrl = provider.saved.authorizationUrl;

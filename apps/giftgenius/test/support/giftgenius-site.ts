@@ -99,7 +99,15 @@ export async function startGiftGeniusSite(options: StartGiftGeniusSiteOptions): 
   }
 }
 
-function siteOf(parts: { url: string; db: Kysely<GiftGeniusDatabase>; databaseUrl: string; app: GiftGeniusApp; provider: RunningProviderStandIn; now: () => Date; close(): Promise<void> }): GiftGeniusSite {
+function siteOf(parts: {
+  url: string;
+  db: Kysely<GiftGeniusDatabase>;
+  databaseUrl: string;
+  app: GiftGeniusApp;
+  provider: RunningProviderStandIn;
+  now: () => Date;
+  close(): Promise<void>;
+}): GiftGeniusSite {
   const { provider } = parts;
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${provider.url}${path}`, {
@@ -137,5 +145,10 @@ function siteOf(parts: { url: string; db: Kysely<GiftGeniusDatabase>; databaseUr
 
 /** A fresh migrated database of the dialect, and how to remove it (agentready/testing, `openMigratedTestDatabase`). */
 export function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<MigratedTestDatabase<GiftGeniusDatabase>> {
-  return openMigratedTestDatabase<GiftGeniusDatabase>({ dialect, name: 'giftgenius', migrationSets: GIFTGENIUS_MIGRATION_SETS, postgresUrl: POSTGRES_TEST_URL });
+  return openMigratedTestDatabase<GiftGeniusDatabase>({
+    dialect,
+    name: 'giftgenius',
+    migrationSets: GIFTGENIUS_MIGRATION_SETS,
+    postgresUrl: POSTGRES_TEST_URL,
+  });
 }

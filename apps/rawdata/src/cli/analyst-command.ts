@@ -23,7 +23,11 @@ export const ANALYST_USAGE = `  analyst <email> --password <password> --clearanc
  * @returns 0 when saved (one line on `out`), 2 for wrong arguments, an account
  *   that cannot be created (the reason on `err`), or a database that does not exist or cannot be opened.
  */
-export async function runAnalystCommand(args: string[], env: { DATABASE_URL?: string }, output: { out(text: string): void; err(text: string): void }): Promise<number> {
+export async function runAnalystCommand(
+  args: string[],
+  env: { DATABASE_URL?: string },
+  output: { out(text: string): void; err(text: string): void },
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -46,12 +50,21 @@ export async function runAnalystCommand(args: string[], env: { DATABASE_URL?: st
   try {
     db = await prepareRawdataDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true });
   } catch (error) {
-    output.err(error instanceof MissingDatabaseError ? `No Rawdata database at the ${error.location} (DATABASE_URL): start the site once to create it.\n` : `The Rawdata database could not be opened: ${(error as Error).message}\n`);
+    output.err(
+      error instanceof MissingDatabaseError
+        ? `No Rawdata database at the ${error.location} (DATABASE_URL): start the site once to create it.\n`
+        : `The Rawdata database could not be opened: ${(error as Error).message}\n`,
+    );
     return 2;
   }
   try {
-    const saved = await saveAnalyst(db, () => new Date(), { email, password, profile: { unit: unit ?? null, clearance: clearance as DataLevel, operator: operator ?? false } });
-    const what = saved === 'created' ? `Created the analyst ${email}` : `Updated the profile of ${email} (the account's password is unchanged: the person changes it)`;
+    const saved = await saveAnalyst(db, () => new Date(), {
+      email,
+      password,
+      profile: { unit: unit ?? null, clearance: clearance as DataLevel, operator: operator ?? false },
+    });
+    const what =
+      saved === 'created' ? `Created the analyst ${email}` : `Updated the profile of ${email} (the account's password is unchanged: the person changes it)`;
     output.out(`${what}: clearance ${clearance}${unit ? `, unit ${unit}` : ''}, ${operator ? 'operator' : 'not an operator'}.\n`);
     return 0;
   } catch (error) {

@@ -19,7 +19,13 @@ import { createRawdataPipelines } from '../tools/rawdata-pipelines.ts';
 import { rawdataMcpServerOptions } from '../tools/rawdata-mcp-server.ts';
 
 /** The environment variables {@link runMcpOverStdio} reads. */
-export type McpStdioEnvironment = { AGENTREADY_RAWDATA_TOKEN?: string; DATABASE_URL?: string; SITE_URL?: string; LOG_LEVEL?: string; SHUTDOWN_GRACE_MS?: string };
+export type McpStdioEnvironment = {
+  AGENTREADY_RAWDATA_TOKEN?: string;
+  DATABASE_URL?: string;
+  SITE_URL?: string;
+  LOG_LEVEL?: string;
+  SHUTDOWN_GRACE_MS?: string;
+};
 
 /** Where confirmation links point when SITE_URL is not set: `npm run rawdata`'s default address. */
 const DEFAULT_SITE_URL = 'http://127.0.0.1:3100';
@@ -44,7 +50,9 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
     db = await prepareRawdataDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, logger, mustExist: true });
   } catch (error) {
     if (error instanceof MissingDatabaseError) {
-      return stop(`No Rawdata database at the ${error.location} (DATABASE_URL): start the site once with the same DATABASE_URL (npm run rawdata) to create it.`);
+      return stop(
+        `No Rawdata database at the ${error.location} (DATABASE_URL): start the site once with the same DATABASE_URL (npm run rawdata) to create it.`,
+      );
     }
     return stop(`The Rawdata database could not be opened (DATABASE_URL): ${(error as Error).message}`);
   }
@@ -54,7 +62,10 @@ export async function runMcpOverStdio(env: McpStdioEnvironment): Promise<void> {
     await db.destroy();
     return stop(`AGENTREADY_RAWDATA_TOKEN is not a valid access token (unknown, revoked or expired). Create one at ${new URL('/connect', siteUrl).href}.`);
   }
-  if (token === undefined) logger.warn(`AGENTREADY_RAWDATA_TOKEN is not set: every tool acts for an analyst, so each will ask for one. Create a token at ${new URL('/connect', siteUrl).href}.`);
+  if (token === undefined)
+    logger.warn(
+      `AGENTREADY_RAWDATA_TOKEN is not set: every tool acts for an analyst, so each will ask for one. Create a token at ${new URL('/connect', siteUrl).href}.`,
+    );
   const calls = createCallDrain();
   const pipelines = createRawdataPipelines({ ctx, logger, siteUrl, drain: calls });
   const connection = serveMcpOverStdio({

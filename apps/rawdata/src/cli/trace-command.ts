@@ -44,7 +44,13 @@ export function runTraceCommand(args: string[], env: { DATABASE_URL?: string }, 
       openDatabase: () => prepareRawdataDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true }),
       readJourney,
       moreEvidence: ({ draftChange }: JourneyStep) =>
-        draftChange === null ? [] : [draftChange.changedFields.length === 0 ? `made by ${draftChange.changedBy}` : `changed by ${draftChange.changedBy}: ${draftChange.changedFields.join(', ')}`],
+        draftChange === null
+          ? []
+          : [
+              draftChange.changedFields.length === 0
+                ? `made by ${draftChange.changedBy}`
+                : `changed by ${draftChange.changedBy}: ${draftChange.changedFields.join(', ')}`,
+            ],
     },
     output,
   );
@@ -62,7 +68,11 @@ export async function readJourney(db: Kysely<RawdataDatabase>, traceId: string):
   const revisions =
     draftIds.length === 0
       ? []
-      : await db.selectFrom('rawdata_draft_revision').select(['draft_id', 'version', 'changed_by', 'changed_fields_json']).where('draft_id', 'in', draftIds).execute();
+      : await db
+          .selectFrom('rawdata_draft_revision')
+          .select(['draft_id', 'version', 'changed_by', 'changed_fields_json'])
+          .where('draft_id', 'in', draftIds)
+          .execute();
   return journey.map((entry) => {
     const revision = entry.draft ? revisions.find((row) => row.draft_id === entry.draft!.id && row.version === entry.draft!.version) : undefined;
     return {
@@ -83,6 +93,8 @@ async function withDecisions(db: Kysely<RawdataDatabase>, journey: JourneyEntry[
     .where((eb) => eb.or(applications.map((id) => eb('resulting_ids', 'like', `%${JSON.stringify(id)}%`))))
     .execute();
   const known = new Set(journey.map((entry) => entry.traceId));
-  const decisions = (await Promise.all(decided.filter((row) => !known.has(row.trace_id)).map((row) => findJourney(db, row.trace_id)))).map((steps) => steps.find((step) => step.tool === 'decide_application')!);
+  const decisions = (await Promise.all(decided.filter((row) => !known.has(row.trace_id)).map((row) => findJourney(db, row.trace_id)))).map(
+    (steps) => steps.find((step) => step.tool === 'decide_application')!,
+  );
   return [...journey, ...decisions].sort((a, b) => (a.occurredAt === b.occurredAt ? a.traceId.localeCompare(b.traceId) : a.occurredAt < b.occurredAt ? -1 : 1));
 }

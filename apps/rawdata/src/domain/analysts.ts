@@ -25,7 +25,8 @@ export async function findAnalyst(ctx: RawdataContext, principal: Principal | nu
     return refusedWith({
       code: 'UNAUTHENTICATED',
       message: 'This needs to know which analyst is asking.',
-      nextAction: "An agent: ask the person to create an access token on the site's /connect page and configure this client with it, then call again. A person: sign in on the site.",
+      nextAction:
+        "An agent: ask the person to create an access token on the site's /connect page and configure this client with it, then call again. A person: sign in on the site.",
     });
   }
   const row = await ctx.db.selectFrom('rawdata_analyst').selectAll().where('account_id', '=', accountId).executeTakeFirst();

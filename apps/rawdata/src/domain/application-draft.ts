@@ -17,8 +17,17 @@ import { findTargetDatabase, TARGET_ENVIRONMENTS } from './target-environments.t
 
 export type * from './draft-shapes.ts';
 export {
-  draftChangesSchema, draftChoicesSchema, intentSchema, preferencesSchema, sourceTablesSchema, sourceTableNameSchema,
-  permissionGroupIdSchema, targetDatabaseNameSchema, retentionMonthsSchema, MAX_SOURCE_TABLES, MAX_PERMISSION_TARGETS,
+  draftChangesSchema,
+  draftChoicesSchema,
+  intentSchema,
+  preferencesSchema,
+  sourceTablesSchema,
+  sourceTableNameSchema,
+  permissionGroupIdSchema,
+  targetDatabaseNameSchema,
+  retentionMonthsSchema,
+  MAX_SOURCE_TABLES,
+  MAX_PERMISSION_TARGETS,
 } from './draft-schemas.ts';
 export { BLOCKED_NEXT_ACTION } from './draft-evaluation.ts';
 
@@ -43,22 +52,32 @@ export function buildDraft(choices: DraftChoices, ctx: RuleContext): DomainResul
   const duplicate = duplicateTables[0];
   if (duplicate !== undefined) {
     return refused('INVALID_INPUT', `${duplicate} is listed more than once; a source table appears at most once in an application (rule RD-UNIQUE-TABLE).`, {
-      field: 'source_tables', nextAction: `List ${duplicate} once and call again.`,
+      field: 'source_tables',
+      nextAction: `List ${duplicate} once and call again.`,
     });
   }
   const unknown = unknownTables[0];
   if (unknown !== undefined) {
     const candidates = similarTableNames(ctx.metadata, unknown).map((table) => ({ id: table.name, label: `${table.name}: ${table.description}` }));
     return refused('NOT_FOUND', `${unknown} is not in the source catalog (metadata ${ctx.metadata.version}).`, {
-      field: 'source_tables', candidates,
-      nextAction: candidates.length > 0 ? 'Ask the person which of the candidate tables they meant, then call again with it.' : 'Ask the person for the table, or search with dap_rawdata_get_context.',
+      field: 'source_tables',
+      candidates,
+      nextAction:
+        candidates.length > 0
+          ? 'Ask the person which of the candidate tables they meant, then call again with it.'
+          : 'Ask the person for the table, or search with dap_rawdata_get_context.',
     });
   }
   if (conflict !== null) {
     const issue = evaluation.validation.issues.find((candidate) => candidate.code === 'CONFLICT')!;
     const outside = conflict.outside.join(', ');
-    const candidates = conflict.inside.length > 0 ? [{ id: 'keep_environment', label: `Keep ${conflict.current} and leave ${outside} for another application` }] : [];
-    if (conflict.moveTo) candidates.push({ id: 'move_application', label: `Move the whole application to ${conflict.moveTo} (${TARGET_ENVIRONMENTS[conflict.moveTo].label}), which accepts every table` });
+    const candidates =
+      conflict.inside.length > 0 ? [{ id: 'keep_environment', label: `Keep ${conflict.current} and leave ${outside} for another application` }] : [];
+    if (conflict.moveTo)
+      candidates.push({
+        id: 'move_application',
+        label: `Move the whole application to ${conflict.moveTo} (${TARGET_ENVIRONMENTS[conflict.moveTo].label}), which accepts every table`,
+      });
     return refused('CONFLICT', issue.message, { field: 'target_environment', candidates, nextAction: issue.next_action });
   }
   const content: DraftContent = {
@@ -82,17 +101,29 @@ export function buildDraft(choices: DraftChoices, ctx: RuleContext): DomainResul
 export function evaluateDraft(content: DraftContent, ctx: RuleContext): DraftEvaluation {
   const { evaluation } = evaluateChoices(content.choices, ctx);
   const notes = {
-    resolved: evaluation.resolved_values, recommendations: evaluation.recommendations,
-    confirmations: evaluation.needs_confirmation, issues: [...evaluation.validation.issues],
+    resolved: evaluation.resolved_values,
+    recommendations: evaluation.recommendations,
+    confirmations: evaluation.needs_confirmation,
+    issues: [...evaluation.validation.issues],
   };
   if (content.applicant_ref !== ctx.applicant.accountRef) {
-    notes.issues.push({ code: 'BLOCKED', field: 'applicant_ref', recoverable: false, message: 'This draft was prepared for another applicant.', next_action: 'Stop: do not use this draft. Prepare a new draft for the signed-in person.' });
+    notes.issues.push({
+      code: 'BLOCKED',
+      field: 'applicant_ref',
+      recoverable: false,
+      message: 'This draft was prepared for another applicant.',
+      next_action: 'Stop: do not use this draft. Prepare a new draft for the signed-in person.',
+    });
   }
-  const stale = content.rule_set !== RULE_SET_VERSION || content.metadata_version !== ctx.metadata.version
-    || sortedJson(content.payload) !== sortedJson(evaluation.payload_preview);
+  const stale =
+    content.rule_set !== RULE_SET_VERSION ||
+    content.metadata_version !== ctx.metadata.version ||
+    sortedJson(content.payload) !== sortedJson(evaluation.payload_preview);
   if (stale) {
     notes.issues.push({
-      code: 'INVALID_INPUT', field: 'draft', recoverable: true,
+      code: 'INVALID_INPUT',
+      field: 'draft',
+      recoverable: true,
       message: `The draft was prepared under ${content.rule_set} and metadata ${content.metadata_version}; the current ${RULE_SET_VERSION} and metadata ${ctx.metadata.version} give a different application.`,
       next_action: 'Revise the draft (any change rebuilds it under the current rules) and show the person the new version before they confirm.',
     });
@@ -108,7 +139,9 @@ export function evaluateDraft(content: DraftContent, ctx: RuleContext): DraftEva
 function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  const entries = Object.entries(value).filter(([, entry]) => entry !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value)
+    .filter(([, entry]) => entry !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${sortedJson(entry)}`).join(',')}}`;
 }
 
@@ -132,7 +165,12 @@ export function reviseChoices(current: DraftChoices, changes: DraftChanges): Dom
   if (!tables.ok) return tables;
   const environment = change.target_environment !== undefined ? change.target_environment : current.preferences.target_environment;
   let database = change.target_database !== undefined ? change.target_database : current.preferences.target_database;
-  if (change.target_database === undefined && change.target_environment !== undefined && database !== null && (environment === null || !findTargetDatabase(environment, database))) {
+  if (
+    change.target_database === undefined &&
+    change.target_environment !== undefined &&
+    database !== null &&
+    (environment === null || !findTargetDatabase(environment, database))
+  ) {
     database = null;
   }
   return succeeded({
@@ -154,17 +192,32 @@ export function reviseChoices(current: DraftChoices, changes: DraftChanges): Dom
 
 function revisedTables(current: readonly string[], add: readonly string[], remove: readonly string[]): DomainResult<string[]> {
   for (const name of remove) {
-    if (!current.includes(name)) return refused('INVALID_INPUT', `${name} is not in this draft, so it cannot be removed.`, { field: 'remove_source_tables', nextAction: 'Remove only tables the draft lists.' });
+    if (!current.includes(name))
+      return refused('INVALID_INPUT', `${name} is not in this draft, so it cannot be removed.`, {
+        field: 'remove_source_tables',
+        nextAction: 'Remove only tables the draft lists.',
+      });
   }
   const kept = current.filter((name) => !remove.includes(name));
   for (const [index, name] of add.entries()) {
     if (kept.includes(name) || add.indexOf(name) !== index) {
-      return refused('INVALID_INPUT', `${name} is already in this draft; a source table appears at most once in an application (rule RD-UNIQUE-TABLE).`, { field: 'add_source_tables', nextAction: `Leave ${name} out of add_source_tables.` });
+      return refused('INVALID_INPUT', `${name} is already in this draft; a source table appears at most once in an application (rule RD-UNIQUE-TABLE).`, {
+        field: 'add_source_tables',
+        nextAction: `Leave ${name} out of add_source_tables.`,
+      });
     }
   }
   const tables = [...kept, ...add];
-  if (tables.length === 0) return refused('INVALID_INPUT', 'An application needs at least one source table; this change removes the last one.', { field: 'remove_source_tables', nextAction: 'Keep at least one table, or add one in the same change.' });
-  if (tables.length > MAX_SOURCE_TABLES) return refused('INVALID_INPUT', `An application holds at most ${MAX_SOURCE_TABLES} source tables; this change makes ${tables.length}.`, { field: 'add_source_tables', nextAction: 'Add fewer tables, or put the rest in another application.' });
+  if (tables.length === 0)
+    return refused('INVALID_INPUT', 'An application needs at least one source table; this change removes the last one.', {
+      field: 'remove_source_tables',
+      nextAction: 'Keep at least one table, or add one in the same change.',
+    });
+  if (tables.length > MAX_SOURCE_TABLES)
+    return refused('INVALID_INPUT', `An application holds at most ${MAX_SOURCE_TABLES} source tables; this change makes ${tables.length}.`, {
+      field: 'add_source_tables',
+      nextAction: 'Add fewer tables, or put the rest in another application.',
+    });
   return succeeded(tables);
 }
 
@@ -203,7 +256,10 @@ function diceCoefficient(a: string, b: string): number {
   let shared = 0;
   for (const pair of left) {
     const at = pool.indexOf(pair);
-    if (at >= 0) { shared += 1; pool.splice(at, 1); }
+    if (at >= 0) {
+      shared += 1;
+      pool.splice(at, 1);
+    }
   }
   return (2 * shared) / (left.length + right.length);
 }

@@ -8,7 +8,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { draftVersionConflict, type Draft, type DraftRef, type Principal } from 'agentready/runtime';
-import { buildDraft, evaluateDraft, reviseChoices, type DraftChanges, type DraftChoices, type DraftContent, type DraftEvaluation } from './application-draft.ts';
+import {
+  buildDraft,
+  evaluateDraft,
+  reviseChoices,
+  type DraftChanges,
+  type DraftChoices,
+  type DraftContent,
+  type DraftEvaluation,
+} from './application-draft.ts';
 import { findAnalyst, type Analyst } from './analysts.ts';
 import { refusedWith, succeeded, type DomainResult } from 'agentready';
 import { DATA_COPY_ACTION, type RawdataContext } from './rawdata-context.ts';
@@ -40,7 +48,12 @@ export async function prepareApplicationDraft(
   const built = buildDraft(choices, { metadata: ctx.metadata, applicant: analyst.value.applicant });
   if (!built.ok) return built;
   const subject = `rdq-${randomBytes(12).toString('base64url')}`;
-  const saved = await ctx.drafts.save({ ownerId: principal!.id, action: DATA_COPY_ACTION, subject, content: built.value.content as unknown as Record<string, unknown> });
+  const saved = await ctx.drafts.save({
+    ownerId: principal!.id,
+    action: DATA_COPY_ACTION,
+    subject,
+    content: built.value.content as unknown as Record<string, unknown>,
+  });
   if (!saved.ok) return refusedWith(saved.failure);
   await recordRevision(ctx, analyst.value, saved.draft, [], author);
   return succeeded({ draft: refOf(saved.draft), evaluation: built.value.evaluation, content: built.value.content });
@@ -67,7 +80,10 @@ export async function reviseApplicationDraft(
   if (!current || current.action !== DATA_COPY_ACTION) return draftNotFound();
   if (current.version !== request.draftVersion) {
     const conflict = draftVersionConflict(request.draftVersion, current.version);
-    return refusedWith({ ...conflict, nextAction: `Version ${current.version} is the current one (the person or another call changed it): ask the person whether the change still applies, then revise version ${current.version}.` });
+    return refusedWith({
+      ...conflict,
+      nextAction: `Version ${current.version} is the current one (the person or another call changed it): ask the person whether the change still applies, then revise version ${current.version}.`,
+    });
   }
   const revised = reviseChoices(contentOf(current).choices, request.changes);
   if (!revised.ok) return revised;

@@ -76,7 +76,11 @@ export async function findApplication(ctx: RawdataContext, principal: Principal 
  * @returns the application's id and the draft version submitted, or null when
  *   none of the principal's applications came from that draft; the analyst refusals.
  */
-export async function findApplicationOfDraft(ctx: RawdataContext, principal: Principal | null, draftId: string): Promise<DomainResult<{ application_id: string; draft_version: number } | null>> {
+export async function findApplicationOfDraft(
+  ctx: RawdataContext,
+  principal: Principal | null,
+  draftId: string,
+): Promise<DomainResult<{ application_id: string; draft_version: number } | null>> {
   const analyst = await findAnalyst(ctx, principal);
   if (!analyst.ok) return analyst;
   const row = await ctx.db
@@ -92,7 +96,13 @@ export async function findApplicationOfDraft(ctx: RawdataContext, principal: Pri
 export async function listOwnApplications(ctx: RawdataContext, principal: Principal | null): Promise<DomainResult<ApplicationSummary[]>> {
   const analyst = await findAnalyst(ctx, principal);
   if (!analyst.ok) return analyst;
-  const rows = await ctx.db.selectFrom('rawdata_application').selectAll().where('account_id', '=', analyst.value.accountId).orderBy('submitted_at', 'desc').limit(100).execute();
+  const rows = await ctx.db
+    .selectFrom('rawdata_application')
+    .selectAll()
+    .where('account_id', '=', analyst.value.accountId)
+    .orderBy('submitted_at', 'desc')
+    .limit(100)
+    .execute();
   return succeeded(await withItems(ctx, rows));
 }
 
@@ -118,7 +128,14 @@ export async function listOperatorQueue(ctx: RawdataContext, principal: Principa
   return succeeded(
     summaries.map((summary, index) => {
       const payload = JSON.parse(rows[index]!.payload_json) as ApplicationPayload;
-      return { ...summary, reason: payload.reason, permission_targets: payload.permission_targets, target: payload.target, applicant_unit: rows[index]!.applicant_unit, own: rows[index]!.account_id === analyst.value.accountId };
+      return {
+        ...summary,
+        reason: payload.reason,
+        permission_targets: payload.permission_targets,
+        target: payload.target,
+        applicant_unit: rows[index]!.applicant_unit,
+        own: rows[index]!.account_id === analyst.value.accountId,
+      };
     }),
   );
 }
@@ -144,10 +161,16 @@ export async function decideApplication(
   }
   const note = request.note.trim();
   if (note.length > 500) return refusedWith({ code: 'INVALID_INPUT', message: 'The note may be at most 500 characters.', field: 'note' });
-  if (request.decision === 'rejected' && note.length === 0) return refusedWith({ code: 'INVALID_INPUT', message: 'Say why the application is rejected.', field: 'note' });
+  if (request.decision === 'rejected' && note.length === 0)
+    return refusedWith({ code: 'INVALID_INPUT', message: 'Say why the application is rejected.', field: 'note' });
   const updated = await ctx.db
     .updateTable('rawdata_application')
-    .set({ status: request.decision, decided_at: ctx.now().toISOString(), decided_by_account_id: analyst.value.accountId, decision_note: note.length > 0 ? note : null })
+    .set({
+      status: request.decision,
+      decided_at: ctx.now().toISOString(),
+      decided_by_account_id: analyst.value.accountId,
+      decision_note: note.length > 0 ? note : null,
+    })
     .where('public_id', '=', request.applicationId)
     .where('status', '=', 'submitted')
     .executeTakeFirst();
@@ -165,10 +188,19 @@ async function withItems(ctx: RawdataContext, rows: ApplicationRow[]): Promise<A
   const items = await ctx.db
     .selectFrom('rawdata_application_item')
     .select(['application_id', 'source_table', 'target_table', 'position'])
-    .where('application_id', 'in', rows.map((row) => row.id))
+    .where(
+      'application_id',
+      'in',
+      rows.map((row) => row.id),
+    )
     .orderBy('position')
     .execute();
-  return rows.map((row) => summaryOf(row, items.filter((item) => item.application_id === row.id)));
+  return rows.map((row) =>
+    summaryOf(
+      row,
+      items.filter((item) => item.application_id === row.id),
+    ),
+  );
 }
 
 function summaryOf(row: ApplicationRow, items: Array<{ source_table: string; target_table: string }>): ApplicationSummary {
@@ -185,7 +217,12 @@ function summaryOf(row: ApplicationRow, items: Array<{ source_table: string; tar
 }
 
 function applicationNotFound() {
-  return refusedWith({ code: 'NOT_FOUND', message: 'No application of yours has that id.', field: 'application_id', nextAction: 'Use an application_id a submission answered.' });
+  return refusedWith({
+    code: 'NOT_FOUND',
+    message: 'No application of yours has that id.',
+    field: 'application_id',
+    nextAction: 'Use an application_id a submission answered.',
+  });
 }
 
 function notAnOperator() {

@@ -78,16 +78,46 @@ export async function submitApplication(
   const unsubmittable = checkSubmittable(ctx, content, analyst.value.applicant);
   if (unsubmittable) return unsubmittable;
   // A code that cannot work is refused before any item's code is made (the transaction below still decides).
-  const tokenRefusal = await ctx.confirmations.check({ ownerId: principal!.id, action: DATA_COPY_ACTION, token: request.confirmationToken, draftId: request.draftId });
+  const tokenRefusal = await ctx.confirmations.check({
+    ownerId: principal!.id,
+    action: DATA_COPY_ACTION,
+    token: request.confirmationToken,
+    draftId: request.draftId,
+  });
   if (tokenRefusal) return refusedWith(tokenRefusal);
   const generated = await generateItemsCode(ctx, content.payload, hooks);
   if (!generated.ok) return generated;
   const total = content.payload.items.length + 1;
   const submitted = await refusableTransaction(ctx.db, async (trx, refuse: (failure: DomainFailure) => never) => {
-    const consumed = await ctx.confirmations.consumeWithin(trx, { ownerId: principal!.id, action: DATA_COPY_ACTION, token: request.confirmationToken, draftId: request.draftId });
+    const consumed = await ctx.confirmations.consumeWithin(trx, {
+      ownerId: principal!.id,
+      action: DATA_COPY_ACTION,
+      token: request.confirmationToken,
+      draftId: request.draftId,
+    });
     if (!consumed.ok) return refuse(refusedWith(consumed.failure));
-    if (consumed.draft.hash !== draft.hash) return refuse(refusedWith({ code: 'CONFLICT', message: 'The draft changed while its code was generated.', field: 'draft_version', nextAction: 'Have the person review and confirm the current version.' }));
-    const answer = await insertApplication(trx, ctx, { accountId: analyst.value.accountId, draft: consumed.consumed.draft, confirmationId: consumed.consumed.confirmationId, payload: content.payload, metadataVersion: content.metadata_version, ruleSet: content.rule_set }, generated.value);
+    if (consumed.draft.hash !== draft.hash)
+      return refuse(
+        refusedWith({
+          code: 'CONFLICT',
+          message: 'The draft changed while its code was generated.',
+          field: 'draft_version',
+          nextAction: 'Have the person review and confirm the current version.',
+        }),
+      );
+    const answer = await insertApplication(
+      trx,
+      ctx,
+      {
+        accountId: analyst.value.accountId,
+        draft: consumed.consumed.draft,
+        confirmationId: consumed.consumed.confirmationId,
+        payload: content.payload,
+        metadataVersion: content.metadata_version,
+        ruleSet: content.rule_set,
+      },
+      generated.value,
+    );
     await ctx.drafts.deleteWithin(trx, draft.id);
     await hooks.keepWithin?.(trx, answer);
     return answer;
@@ -97,14 +127,28 @@ export async function submitApplication(
 }
 
 /** Why the stored draft cannot be submitted under the rules and metadata in force now, or null. */
-function checkSubmittable(ctx: RawdataContext, content: ReturnType<typeof contentOf>, applicant: Parameters<typeof evaluateDraft>[1]['applicant']): DomainFailure | null {
+function checkSubmittable(
+  ctx: RawdataContext,
+  content: ReturnType<typeof contentOf>,
+  applicant: Parameters<typeof evaluateDraft>[1]['applicant'],
+): DomainFailure | null {
   if (content.rule_set !== RULE_SET_VERSION || content.metadata_version !== ctx.metadata.version) {
-    return refusedWith({ code: 'CONFLICT', message: `The draft was made under ${content.rule_set} and metadata ${content.metadata_version}; ${RULE_SET_VERSION} and metadata ${ctx.metadata.version} are in force now.`, field: 'draft_version', nextAction: 'Revise the draft (any change rebuilds it under the current rules), then have the person confirm the new version.' });
+    return refusedWith({
+      code: 'CONFLICT',
+      message: `The draft was made under ${content.rule_set} and metadata ${content.metadata_version}; ${RULE_SET_VERSION} and metadata ${ctx.metadata.version} are in force now.`,
+      field: 'draft_version',
+      nextAction: 'Revise the draft (any change rebuilds it under the current rules), then have the person confirm the new version.',
+    });
   }
   const { validation } = evaluateDraft(content, { metadata: ctx.metadata, applicant });
   const issue = validation.issues[0];
   if (validation.status === 'valid' || !issue) return null;
-  return refusedWith({ code: validation.status === 'blocked' ? 'BLOCKED' : 'INVALID_INPUT', message: issue.message, field: issue.field, nextAction: issue.next_action });
+  return refusedWith({
+    code: validation.status === 'blocked' ? 'BLOCKED' : 'INVALID_INPUT',
+    message: issue.message,
+    field: issue.field,
+    nextAction: issue.next_action,
+  });
 }
 
 /** Each item's code, in order, telling progress after each; the first item that fails stops it and is named. */
@@ -123,7 +167,11 @@ async function generateItemsCode(ctx: RawdataContext, payload: ApplicationPayloa
         nextAction: 'Call again with the same idempotency key and confirmation token in a moment; if it fails again, hand it to a person.',
       });
     }
-    await hooks.reportProgress?.({ progress: index + 1, total, message: `Generated code for item ${index + 1} of ${payload.items.length}: ${item.source_table}.` });
+    await hooks.reportProgress?.({
+      progress: index + 1,
+      total,
+      message: `Generated code for item ${index + 1} of ${payload.items.length}: ${item.source_table}.`,
+    });
   }
   return succeeded(codes);
 }
@@ -160,20 +208,37 @@ async function insertApplication(
     .executeTakeFirstOrThrow();
   await trx
     .insertInto('rawdata_application_item')
-    .values(payload.items.map((item, position) => ({ application_id: inserted.id, position, source_table: item.source_table, target_table: item.target_table, generated_code_json: JSON.stringify(codes[position]) })))
+    .values(
+      payload.items.map((item, position) => ({
+        application_id: inserted.id,
+        position,
+        source_table: item.source_table,
+        target_table: item.target_table,
+        generated_code_json: JSON.stringify(codes[position]),
+      })),
+    )
     .execute();
   return {
     application_id: publicId,
     status: 'submitted',
     submitted_at: submittedAt,
-    result_summary: { project_name: payload.project_name, target: payload.target, items: payload.items.map((item) => ({ source_table: item.source_table, target_table: item.target_table })) },
+    result_summary: {
+      project_name: payload.project_name,
+      target: payload.target,
+      items: payload.items.map((item) => ({ source_table: item.source_table, target_table: item.target_table })),
+    },
     evidence: { draft: submitted.draft, confirmationId: submitted.confirmationId, ruleVersion: submitted.ruleSet, metadataVersion: submitted.metadataVersion },
   };
 }
 
 /** CONFLICT naming the application when this account already submitted the draft, else null. */
 async function alreadySubmitted(ctx: RawdataContext, accountId: number, draftId: string): Promise<DomainFailure | null> {
-  const row = await ctx.db.selectFrom('rawdata_application').select(['public_id', 'draft_version']).where('draft_id', '=', draftId).where('account_id', '=', accountId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('rawdata_application')
+    .select(['public_id', 'draft_version'])
+    .where('draft_id', '=', draftId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   if (!row) return null;
   return refusedWith({
     code: 'CONFLICT',

@@ -53,7 +53,9 @@ export function itemCode(item: ApplicationItem, target: ApplicationTarget, itemI
   }
   const qualified = `${sqlIdentifier(target.schema)}.${sqlIdentifier(item.target_table)}`;
   const expressions = new Map(item.deidentification.filter((entry) => entry.expression !== null).map((entry) => [entry.column, entry.expression!]));
-  const deidentificationExpressions = item.columns.filter((column) => expressions.has(column.name)).map((column) => `${expressions.get(column.name)} AS ${sqlIdentifier(column.name)}`);
+  const deidentificationExpressions = item.columns
+    .filter((column) => expressions.has(column.name))
+    .map((column) => `${expressions.get(column.name)} AS ${sqlIdentifier(column.name)}`);
   return {
     source_table: item.source_table,
     target_table_ddl: tableDdl(item, target, qualified),
@@ -89,9 +91,7 @@ function housekeepingStatement(item: ApplicationItem, qualified: string): string
   if (item.housekeeping === null || item.reference_column === null) return null;
   const reference = sqlIdentifier(item.reference_column);
   const cutoff = `date_trunc('month', CURRENT_DATE) - INTERVAL '${item.housekeeping.keep_months} months'`;
-  const monthEnd = item.housekeeping.keep_month_end
-    ? `\n  AND ${reference} <> (date_trunc('month', ${reference}) + INTERVAL '1 month - 1 day')::date`
-    : '';
+  const monthEnd = item.housekeeping.keep_month_end ? `\n  AND ${reference} <> (date_trunc('month', ${reference}) + INTERVAL '1 month - 1 day')::date` : '';
   return `DELETE FROM ${qualified}\nWHERE ${reference} < ${cutoff}${monthEnd};`;
 }
 

@@ -11,7 +11,15 @@
  * Deterministic: the same choices, metadata and rules give the same answer. No I/O.
  */
 import type {
-  ApplicationItem, ApplicationPayload, ConfirmationRequest, DraftChoices, DraftEvaluation, Recommendation, ResolvedValue, RuleContext, ValidationIssue,
+  ApplicationItem,
+  ApplicationPayload,
+  ConfirmationRequest,
+  DraftChoices,
+  DraftEvaluation,
+  Recommendation,
+  ResolvedValue,
+  RuleContext,
+  ValidationIssue,
 } from './draft-shapes.ts';
 import { findPermissionGroup, PERMISSION_GROUPS } from './permission-groups.ts';
 import { RULE_SET_VERSION } from './rule-set.ts';
@@ -29,7 +37,8 @@ export type EvaluationNotes = {
 };
 
 /** What an agent does on a BLOCKED issue. */
-export const BLOCKED_NEXT_ACTION = 'Stop: do not retry, revise around it or submit. Tell the person why and hand the draft to a person (the data platform team) to resolve.';
+export const BLOCKED_NEXT_ACTION =
+  'Stop: do not retry, revise around it or submit. Tell the person why and hand the draft to a person (the data platform team) to resolve.';
 
 /** The evaluation, plus what buildDraft refuses outright (unknown and duplicate tables, the one-target conflict). */
 export type ChoicesEvaluation = { evaluation: DraftEvaluation; unknownTables: string[]; duplicateTables: string[]; conflict: TargetConflict | null };
@@ -85,10 +94,24 @@ function lookUpTables(names: readonly string[], ctx: RuleContext, notes: Evaluat
     else unknownTables.push(name);
   }
   for (const name of duplicateTables) {
-    notes.issues.push({ code: 'INVALID_INPUT', field: 'source_tables', rule: 'RD-UNIQUE-TABLE', recoverable: true, message: `${name} is listed more than once; a source table appears at most once in an application.`, next_action: `Keep ${name} once (revise with remove_source_tables and add it back once, or prepare the draft again).` });
+    notes.issues.push({
+      code: 'INVALID_INPUT',
+      field: 'source_tables',
+      rule: 'RD-UNIQUE-TABLE',
+      recoverable: true,
+      message: `${name} is listed more than once; a source table appears at most once in an application.`,
+      next_action: `Keep ${name} once (revise with remove_source_tables and add it back once, or prepare the draft again).`,
+    });
   }
   for (const name of unknownTables) {
-    notes.issues.push({ code: 'INVALID_INPUT', field: 'source_tables', rule: 'RD-METADATA-REQUIRED', recoverable: true, message: `${name} is not in the source catalog (metadata ${ctx.metadata.version}).`, next_action: `Ask the person which table they meant (dap_rawdata_get_context with a query lists candidates), then revise with remove_source_tables ["${name}"] and add the right one.` });
+    notes.issues.push({
+      code: 'INVALID_INPUT',
+      field: 'source_tables',
+      rule: 'RD-METADATA-REQUIRED',
+      recoverable: true,
+      message: `${name} is not in the source catalog (metadata ${ctx.metadata.version}).`,
+      next_action: `Ask the person which table they meant (dap_rawdata_get_context with a query lists candidates), then revise with remove_source_tables ["${name}"] and add the right one.`,
+    });
   }
   return { tables, unknownTables, duplicateTables };
 }
@@ -100,19 +123,36 @@ function tableField(table: SourceTable, field: string): string {
 /** One payload item, noting what decided each of its values and whether the table is blocked. */
 function evaluateItem(table: SourceTable, choices: DraftChoices, env: Env | null, ctx: RuleContext, notes: EvaluationNotes): ApplicationItem {
   const block = tableBlock(table, ctx.applicant.clearance);
-  if (block) notes.issues.push({ code: 'BLOCKED', field: 'source_tables', rule: block.rule, recoverable: false, message: block.reason, next_action: BLOCKED_NEXT_ACTION });
+  if (block)
+    notes.issues.push({
+      code: 'BLOCKED',
+      field: 'source_tables',
+      rule: block.rule,
+      recoverable: false,
+      message: block.reason,
+      next_action: BLOCKED_NEXT_ACTION,
+    });
   for (const field of ['data_level', 'update_method', 'location', 'owner_unit'] as const) {
     const value = { data_level: table.dataLevel, update_method: table.updateMethod, location: table.location, owner_unit: table.ownerUnit }[field];
     notes.resolved.push({ field: tableField(table, field), value, source: 'metadata' });
   }
   const frequency = copyFrequencyFor(table, choices.intent.requested_frequency);
   notes.resolved.push({
-    field: tableField(table, 'copy_frequency'), value: frequency.value, source: 'rule', rule: 'RD-COPY-FREQUENCY',
+    field: tableField(table, 'copy_frequency'),
+    value: frequency.value,
+    source: 'rule',
+    rule: 'RD-COPY-FREQUENCY',
     reason: frequency.lowered
       ? `${choices.intent.requested_frequency} was asked, but ${table.name} is updated ${table.updateFrequency}: a copy is never more frequent than its source.`
       : `${choices.intent.requested_frequency} as asked (${table.name} is updated ${table.updateFrequency}).`,
   });
-  notes.resolved.push({ field: tableField(table, 'target_table'), value: table.name, source: 'rule', rule: 'RD-TARGET-SCHEMA', reason: 'the copy keeps the source table name in the target schema.' });
+  notes.resolved.push({
+    field: tableField(table, 'target_table'),
+    value: table.name,
+    source: 'rule',
+    rule: 'RD-TARGET-SCHEMA',
+    reason: 'the copy keeps the source table name in the target schema.',
+  });
   const layout = kindLayout(table.kind);
   if (layout) {
     const why = `${table.kind} table.`;
@@ -123,7 +163,13 @@ function evaluateItem(table: SourceTable, choices: DraftChoices, env: Env | null
   if (housekeeping) noteHousekeeping(table, housekeeping, notes);
   const deidentification = deidentificationFor(table, env);
   for (const entry of deidentification.entries) {
-    notes.resolved.push({ field: tableField(table, `deidentification.${entry.column}`), value: entry.method, source: 'rule', rule: 'RD-DEIDENTIFY', reason: entry.method === 'drop' ? 'credit-bureau data is not copied outside the restricted environment.' : `${entry.identifier_type} column.` });
+    notes.resolved.push({
+      field: tableField(table, `deidentification.${entry.column}`),
+      value: entry.method,
+      source: 'rule',
+      rule: 'RD-DEIDENTIFY',
+      reason: entry.method === 'drop' ? 'credit-bureau data is not copied outside the restricted environment.' : `${entry.identifier_type} column.`,
+    });
   }
   return {
     source_table: table.name,
@@ -147,9 +193,22 @@ function noteHousekeeping(table: SourceTable, decision: ReturnType<typeof housek
     return;
   }
   const keepMonths = tableField(table, 'housekeeping.keep_months');
-  if (decision.fromPreference) notes.resolved.push({ field: keepMonths, value: decision.housekeeping.keep_months, source: 'rule', rule: decision.rule, reason: decision.reason });
-  else notes.recommendations.push({ field: keepMonths, value: decision.housekeeping.keep_months, rule: decision.rule, reason: `${decision.reason} Change it with retention_months.` });
-  notes.resolved.push({ field: tableField(table, 'housekeeping.keep_month_end'), value: decision.housekeeping.keep_month_end, source: 'rule', rule: 'RD-TABLE-KIND', reason: `${table.kind} table.` });
+  if (decision.fromPreference)
+    notes.resolved.push({ field: keepMonths, value: decision.housekeeping.keep_months, source: 'rule', rule: decision.rule, reason: decision.reason });
+  else
+    notes.recommendations.push({
+      field: keepMonths,
+      value: decision.housekeeping.keep_months,
+      rule: decision.rule,
+      reason: `${decision.reason} Change it with retention_months.`,
+    });
+  notes.resolved.push({
+    field: tableField(table, 'housekeeping.keep_month_end'),
+    value: decision.housekeeping.keep_month_end,
+    source: 'rule',
+    rule: 'RD-TABLE-KIND',
+    reason: `${table.kind} table.`,
+  });
 }
 
 /** Rule RD-PERMISSION-TARGET: every group known and cleared for the highest data level of the application. */
@@ -162,10 +221,24 @@ function checkPermissionTargets(groupIds: readonly string[], tables: readonly So
     const group = findPermissionGroup(id);
     const problem = !group
       ? `${id} is not a known permission group.`
-      : clearanceCovers(group.clearance, highest) ? null : `${id} (${group.label}) is cleared for ${group.clearance} data, but the application copies ${highest} data.`;
+      : clearanceCovers(group.clearance, highest)
+        ? null
+        : `${id} (${group.label}) is cleared for ${group.clearance} data, but the application copies ${highest} data.`;
     if (problem === null) continue;
-    notes.issues.push({ code: 'INVALID_INPUT', field: 'intent.permission_targets', rule: 'RD-PERMISSION-TARGET', recoverable: true, message: problem, next_action: `Ask the person which permission groups should get the copy instead (groups cleared for ${highest} data are listed in needs_confirmation), then revise with permission_targets.` });
-    if (!asked) notes.confirmations.push({ field: 'intent.permission_targets', question: `Which groups should be granted the copy? Only groups cleared for ${highest} data can be.`, choices });
+    notes.issues.push({
+      code: 'INVALID_INPUT',
+      field: 'intent.permission_targets',
+      rule: 'RD-PERMISSION-TARGET',
+      recoverable: true,
+      message: problem,
+      next_action: `Ask the person which permission groups should get the copy instead (groups cleared for ${highest} data are listed in needs_confirmation), then revise with permission_targets.`,
+    });
+    if (!asked)
+      notes.confirmations.push({
+        field: 'intent.permission_targets',
+        question: `Which groups should be granted the copy? Only groups cleared for ${highest} data can be.`,
+        choices,
+      });
     asked = true;
   }
 }
@@ -175,7 +248,13 @@ function checkSensitiveConfirmation(tables: readonly SourceTable[], confirmed: b
   const sensitive = tables.filter((table) => needsSensitiveConfirmation(table.dataLevel));
   if (sensitive.length === 0) return;
   if (confirmed) {
-    notes.resolved.push({ field: 'sensitive_data_confirmed', value: true, source: 'principal', rule: 'RD-SENSITIVE-CONFIRM', reason: 'the person confirmed the sensitive-data notice on the review page.' });
+    notes.resolved.push({
+      field: 'sensitive_data_confirmed',
+      value: true,
+      source: 'principal',
+      rule: 'RD-SENSITIVE-CONFIRM',
+      reason: 'the person confirmed the sensitive-data notice on the review page.',
+    });
     return;
   }
   const names = sensitive.map((table) => `${table.name} (${table.dataLevel})`).join(', ');

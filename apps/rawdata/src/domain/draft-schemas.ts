@@ -30,7 +30,10 @@ export const sourceTableNameSchema = z
 export const sourceTablesSchema = z.array(sourceTableNameSchema).min(1).max(MAX_SOURCE_TABLES);
 
 /** A permission group id, `grp-` followed by lower-case words. */
-export const permissionGroupIdSchema = z.string().max(40).regex(/^grp-[a-z0-9-]+$/, 'a permission group id looks like grp-card-insight.');
+export const permissionGroupIdSchema = z
+  .string()
+  .max(40)
+  .regex(/^grp-[a-z0-9-]+$/, 'a permission group id looks like grp-card-insight.');
 
 /** The intent: project name (1..80, one line), reason (1..500), 1..10 permission group ids, requested frequency. */
 export const intentSchema = z.strictObject({
@@ -45,7 +48,10 @@ export const intentSchema = z.strictObject({
 });
 
 /** A target database name as the environments spell it. */
-export const targetDatabaseNameSchema = z.string().max(63).regex(/^[a-z][a-z0-9_]*$/, 'a database name takes lower-case letters, digits and underscores.');
+export const targetDatabaseNameSchema = z
+  .string()
+  .max(63)
+  .regex(/^[a-z][a-z0-9_]*$/, 'a database name takes lower-case letters, digits and underscores.');
 
 /** Retention in whole months, 1..36 (rule RD-RETENTION). */
 export const retentionMonthsSchema = z.int().min(RETENTION_BOUNDS.min).max(RETENTION_BOUNDS.max);

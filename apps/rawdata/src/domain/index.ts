@@ -11,7 +11,16 @@ export * from './permission-groups.ts';
 export * from './rule-set.ts';
 export * from 'agentready';
 export * from './application-draft.ts';
-export { DEFAULT_RETENTION_MONTHS, RETENTION_BOUNDS, kindLayout, tableBlock, housekeepingFor, copyFrequencyFor, deidentificationFor, needsSensitiveConfirmation } from './table-rules.ts';
+export {
+  DEFAULT_RETENTION_MONTHS,
+  RETENTION_BOUNDS,
+  kindLayout,
+  tableBlock,
+  housekeepingFor,
+  copyFrequencyFor,
+  deidentificationFor,
+  needsSensitiveConfirmation,
+} from './table-rules.ts';
 export type { KindLayout, TableBlock, HousekeepingDecision } from './table-rules.ts';
 export * from './table-context.ts';
 export * from './code-generation.ts';

@@ -22,9 +22,7 @@ export type ConfirmedDraft = { confirmationToken: string; confirmationId: string
  * rule RD-SENSITIVE-CONFIRM), or `ready`. The review page shows it and
  * {@link confirmApplicationDraft} refuses by it.
  */
-export type ConfirmReadiness =
-  | { state: 'ready' | 'needs_tick' }
-  | { state: 'blocked' | 'incomplete'; message: string; field: string; nextAction: string };
+export type ConfirmReadiness = { state: 'ready' | 'needs_tick' } | { state: 'blocked' | 'incomplete'; message: string; field: string; nextAction: string };
 
 /** The {@link ConfirmReadiness} of `evaluation` (pure). */
 export function confirmReadiness(evaluation: DraftEvaluation): ConfirmReadiness {
@@ -34,7 +32,13 @@ export function confirmReadiness(evaluation: DraftEvaluation): ConfirmReadiness 
   if (issue) return { state: 'incomplete', message: `The draft is not complete: ${issue.message}`, field: issue.field, nextAction: issue.next_action };
   const sensitive = (field: string) => field === 'sensitive_data_confirmed';
   const undecided = evaluation.needs_confirmation.find((request) => !sensitive(request.field));
-  if (undecided) return { state: 'incomplete', message: `The draft is not complete: ${undecided.question}`, field: undecided.field, nextAction: 'Ask your agent to revise the draft with your answer, or start again from the request form.' };
+  if (undecided)
+    return {
+      state: 'incomplete',
+      message: `The draft is not complete: ${undecided.question}`,
+      field: undecided.field,
+      nextAction: 'Ask your agent to revise the draft with your answer, or start again from the request form.',
+    };
   return evaluation.needs_confirmation.some((request) => sensitive(request.field)) ? { state: 'needs_tick' } : { state: 'ready' };
 }
 
@@ -58,11 +62,18 @@ export async function confirmApplicationDraft(
   if (!found.ok) return found;
   let { draft, evaluation } = found.value;
   if (draft.version !== request.draftVersion) {
-    return refusedWith({ code: 'CONFLICT', message: `This page showed version ${request.draftVersion}; the draft is now version ${draft.version}.`, field: 'draft_version', nextAction: 'Reload the page, review the current version and confirm again.' });
+    return refusedWith({
+      code: 'CONFLICT',
+      message: `This page showed version ${request.draftVersion}; the draft is now version ${draft.version}.`,
+      field: 'draft_version',
+      nextAction: 'Reload the page, review the current version and confirm again.',
+    });
   }
   const readiness = confirmReadiness(evaluation);
-  if (readiness.state === 'blocked') return refusedWith({ code: 'BLOCKED', message: readiness.message, field: readiness.field, nextAction: readiness.nextAction });
-  if (readiness.state === 'incomplete') return refusedWith({ code: 'INVALID_INPUT', message: readiness.message, field: readiness.field, nextAction: readiness.nextAction });
+  if (readiness.state === 'blocked')
+    return refusedWith({ code: 'BLOCKED', message: readiness.message, field: readiness.field, nextAction: readiness.nextAction });
+  if (readiness.state === 'incomplete')
+    return refusedWith({ code: 'INVALID_INPUT', message: readiness.message, field: readiness.field, nextAction: readiness.nextAction });
   if (readiness.state === 'needs_tick') {
     if (!request.sensitiveDataConfirmed) {
       return refusedWith({

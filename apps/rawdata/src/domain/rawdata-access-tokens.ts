@@ -6,7 +6,18 @@
  * review page). Created, listed and revoked only in the person's browser.
  */
 import type { Kysely } from 'kysely';
-import { accessTokenPattern, createAccessToken, listAccessTokens, revokeAccessToken, verifyAccessToken, withoutAccessTokens, type AccessTokenRecord, type AccessTokenRules, type IdentityResult, type IdentityTables } from 'agentready/identity';
+import {
+  accessTokenPattern,
+  createAccessToken,
+  listAccessTokens,
+  revokeAccessToken,
+  verifyAccessToken,
+  withoutAccessTokens,
+  type AccessTokenRecord,
+  type AccessTokenRules,
+  type IdentityResult,
+  type IdentityTables,
+} from 'agentready/identity';
 import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
 import { z } from 'zod';
 import type { RawdataContext } from './rawdata-context.ts';
@@ -18,7 +29,12 @@ export const RAWDATA_TOKEN_PREFIX = 'ard_pat_';
 export const RAWDATA_TOKEN_PATTERN = accessTokenPattern({ prefix: RAWDATA_TOKEN_PREFIX });
 
 /** The site's token rules. */
-export const RAWDATA_TOKEN_RULES: AccessTokenRules = { prefix: RAWDATA_TOKEN_PREFIX, lifetimeDays: 90, maxPerAccount: 10, scopes: ['read', 'prepare', 'submit'] };
+export const RAWDATA_TOKEN_RULES: AccessTokenRules = {
+  prefix: RAWDATA_TOKEN_PREFIX,
+  lifetimeDays: 90,
+  maxPerAccount: 10,
+  scopes: ['read', 'prepare', 'submit'],
+};
 
 /** A token's label: what the person calls the client, 1 to 60 characters on one line. */
 export const tokenLabelSchema = z
@@ -37,7 +53,11 @@ function identityOf(ctx: RawdataContext) {
  *
  * @returns the token (shown once) and its record; INVALID_INPUT (field `label` | `scope`), FORBIDDEN, CONFLICT (too many).
  */
-export async function createRawdataToken(ctx: RawdataContext, principal: Principal, request: { label: string; scope: string }): Promise<IdentityResult<{ token: string; accessToken: AccessTokenRecord }>> {
+export async function createRawdataToken(
+  ctx: RawdataContext,
+  principal: Principal,
+  request: { label: string; scope: string },
+): Promise<IdentityResult<{ token: string; accessToken: AccessTokenRecord }>> {
   const label = tokenLabelSchema.safeParse(request.label);
   if (!label.success) return { ok: false, code: 'INVALID_INPUT', message: label.error.issues[0]?.message ?? 'The name is not valid.', field: 'label' };
   return createAccessToken(identityOf(ctx), RAWDATA_TOKEN_RULES, principal, { label: label.data, scope: request.scope });

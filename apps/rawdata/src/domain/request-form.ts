@@ -15,13 +15,26 @@ import type { DeidentificationEntry, DraftChoices, DraftEvaluation, RuleContext 
 import { findSourceTable, highestDataLevel, type DataLevel, type SourceTable, type UpdateFrequency, type UpdateMethod } from './source-metadata.ts';
 import { DEFAULT_RETENTION_MONTHS, deidentificationFor, housekeepingFor, needsSensitiveConfirmation, RETENTION_BOUNDS } from './table-rules.ts';
 import {
-  allowedTargets, environmentAccepts, findTargetDatabase, TARGET_ENVIRONMENT_IDS, TARGET_ENVIRONMENTS, type Env, type TargetDatabase,
+  allowedTargets,
+  environmentAccepts,
+  findTargetDatabase,
+  TARGET_ENVIRONMENT_IDS,
+  TARGET_ENVIRONMENTS,
+  type Env,
+  type TargetDatabase,
 } from './target-environments.ts';
 
 /** The form's field names (flat; the form posts nothing else that this module reads). */
 export const FORM_FIELDS = [
-  'source_tables', 'project_name', 'reason', 'permission_targets', 'requested_frequency',
-  'target_environment', 'target_database', 'retention_months', 'sensitive_data_confirmed',
+  'source_tables',
+  'project_name',
+  'reason',
+  'permission_targets',
+  'requested_frequency',
+  'target_environment',
+  'target_database',
+  'retention_months',
+  'sensitive_data_confirmed',
 ] as const;
 /** One of {@link FORM_FIELDS}. */
 export type FormFieldName = (typeof FORM_FIELDS)[number];
@@ -134,7 +147,15 @@ const FORM_FIELD_LABELS: Record<FormFieldName, string> = {
 
 /** What the form shows for the choices so far. */
 export type RequestFormView = {
-  tables: Array<{ name: string; known: boolean; description: string | null; data_level: DataLevel | null; update_frequency: UpdateFrequency | null; update_method: UpdateMethod | null; allowed_targets: Env[] }>;
+  tables: Array<{
+    name: string;
+    known: boolean;
+    description: string | null;
+    data_level: DataLevel | null;
+    update_frequency: UpdateFrequency | null;
+    update_method: UpdateMethod | null;
+    allowed_targets: Env[];
+  }>;
   environment: { selected: Env | null; options: Array<{ id: Env; label: string; accepts_every_table: boolean }> };
   /** `schema` is read-only: the selected (or else recommended) database decides it (rule RD-TARGET-SCHEMA). */
   database: { selected: string | null; recommended: string | null; options: TargetDatabase[]; schema: string | null };
@@ -160,7 +181,8 @@ export function requestFormView(fields: RequestFormFields, ctx: RuleContext): Re
   const envField = optional(fields.target_environment);
   const env = typeof envField === 'string' && (TARGET_ENVIRONMENT_IDS as readonly string[]).includes(envField) ? (envField as Env) : null;
   const retention = retentionOf(fields.retention_months);
-  const retentionValue = typeof retention === 'number' && Number.isInteger(retention) && retention >= RETENTION_BOUNDS.min && retention <= RETENTION_BOUNDS.max ? retention : null;
+  const retentionValue =
+    typeof retention === 'number' && Number.isInteger(retention) && retention >= RETENTION_BOUNDS.min && retention <= RETENTION_BOUNDS.max ? retention : null;
   const housekeeping = tables.map((table) => {
     const decision = housekeepingFor(table, env, retentionValue);
     return { table: table.name, visible: decision.housekeeping !== null, reason: decision.reason, rule: decision.rule };
@@ -171,13 +193,28 @@ export function requestFormView(fields: RequestFormFields, ctx: RuleContext): Re
   const draft = choices.ok ? buildDraft(choices.value, ctx) : choices;
   return {
     tables: names.map((name) => tableLine(name, findSourceTable(ctx.metadata, name))),
-    environment: { selected: env, options: TARGET_ENVIRONMENT_IDS.map((id) => ({ id, label: TARGET_ENVIRONMENTS[id].label, accepts_every_table: tables.every((table) => environmentAccepts(id, table.dataLevel)) })) },
+    environment: {
+      selected: env,
+      options: TARGET_ENVIRONMENT_IDS.map((id) => ({
+        id,
+        label: TARGET_ENVIRONMENTS[id].label,
+        accepts_every_table: tables.every((table) => environmentAccepts(id, table.dataLevel)),
+      })),
+    },
     database: databaseView(env, optional(fields.target_database)),
     housekeeping,
-    retention: { shown: housekeeping.some((entry) => entry.visible), min: RETENTION_BOUNDS.min, max: RETENTION_BOUNDS.max, default: DEFAULT_RETENTION_MONTHS, value: retentionValue },
+    retention: {
+      shown: housekeeping.some((entry) => entry.visible),
+      min: RETENTION_BOUNDS.min,
+      max: RETENTION_BOUNDS.max,
+      default: DEFAULT_RETENTION_MONTHS,
+      value: retentionValue,
+    },
     sensitive_notice: {
       shown: sensitive,
-      text: sensitive ? `This application copies ${highest} data. Personal identifiers are de-identified as previewed below; you confirm that the project needs this data and will handle it under the Personal Data Protection Standard v2 (rule RD-SENSITIVE-CONFIRM).` : null,
+      text: sensitive
+        ? `This application copies ${highest} data. Personal identifiers are de-identified as previewed below; you confirm that the project needs this data and will handle it under the Personal Data Protection Standard v2 (rule RD-SENSITIVE-CONFIRM).`
+        : null,
       confirmed: checkedOf(fields.sensitive_data_confirmed) === true,
     },
     deidentification_preview: tables.flatMap((table) => deidentificationFor(table, env).entries.map((entry) => ({ table: table.name, ...entry }))),
@@ -188,7 +225,15 @@ export function requestFormView(fields: RequestFormFields, ctx: RuleContext): Re
 
 function tableLine(name: string, table: SourceTable | undefined): RequestFormView['tables'][number] {
   if (!table) return { name, known: false, description: null, data_level: null, update_frequency: null, update_method: null, allowed_targets: [] };
-  return { name, known: true, description: table.description, data_level: table.dataLevel, update_frequency: table.updateFrequency, update_method: table.updateMethod, allowed_targets: allowedTargets(table.dataLevel) };
+  return {
+    name,
+    known: true,
+    description: table.description,
+    data_level: table.dataLevel,
+    update_frequency: table.updateFrequency,
+    update_method: table.updateMethod,
+    allowed_targets: allowedTargets(table.dataLevel),
+  };
 }
 
 function databaseView(env: Env | null, chosen: string | string[] | null): RequestFormView['database'] {

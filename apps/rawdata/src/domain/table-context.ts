@@ -72,10 +72,14 @@ export function describeContext(request: ContextRequest, ctx: RuleContext): Cont
   const chosen: SourceTable[] = [];
   for (const name of request.source_tables ?? []) {
     const table = findSourceTable(ctx.metadata, name);
-    if (!table) { if (!unknownTables.includes(name)) unknownTables.push(name); }
-    else if (inUnit(table) && !chosen.includes(table)) chosen.push(table);
+    if (!table) {
+      if (!unknownTables.includes(name)) unknownTables.push(name);
+    } else if (inUnit(table) && !chosen.includes(table)) chosen.push(table);
   }
-  const words = (request.query ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 0);
+  const words = (request.query ?? '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
   const searching = words.length > 0 || (request.source_tables ?? []).length === 0;
   if (searching) {
     for (const table of ctx.metadata.tables) {
@@ -87,7 +91,11 @@ export function describeContext(request: ContextRequest, ctx: RuleContext): Cont
   return {
     tables: chosen.slice(0, MAX_CONTEXT_TABLES).map((table) => contextTable(table, ctx, detailed)),
     unknown_tables: unknownTables,
-    targets: TARGET_ENVIRONMENT_IDS.map((env) => ({ environment: env, label: TARGET_ENVIRONMENTS[env].label, databases: TARGET_ENVIRONMENTS[env].databases.map((db) => ({ ...db })) })),
+    targets: TARGET_ENVIRONMENT_IDS.map((env) => ({
+      environment: env,
+      label: TARGET_ENVIRONMENTS[env].label,
+      databases: TARGET_ENVIRONMENTS[env].databases.map((db) => ({ ...db })),
+    })),
     evidence: { metadata_version: ctx.metadata.version, rule_set: RULE_SET_VERSION },
   };
 }
@@ -96,7 +104,8 @@ function contextTable(table: SourceTable, ctx: RuleContext, detailed: boolean): 
   const layout = kindLayout(table.kind);
   const housekeeping = layout ? housekeepingFor(table, null, null) : null;
   const reasons: string[] = [];
-  if (layout) reasons.push(`${table.kind} table: reference column ${layout.referenceColumn ?? 'none'}, partition ${layout.partition ?? 'none'} (RD-TABLE-KIND).`);
+  if (layout)
+    reasons.push(`${table.kind} table: reference column ${layout.referenceColumn ?? 'none'}, partition ${layout.partition ?? 'none'} (RD-TABLE-KIND).`);
   if (housekeeping) reasons.push(`${housekeeping.housekeeping ? 'Housekeeping: ' : 'No housekeeping: '}${housekeeping.reason} (${housekeeping.rule})`);
   if (housekeeping?.housekeeping) reasons.push('No housekeeping in the restricted environment (RD-HOUSEKEEPING-SKIP).');
   const sensitive = needsSensitiveConfirmation(table.dataLevel);

@@ -51,10 +51,16 @@ export function tableBlock(table: SourceTable, clearance: DataLevel): TableBlock
   }
   const layout = kindLayout(table.kind);
   if (layout === null) {
-    return { rule: 'RD-TABLE-KIND', reason: `No rule of ${RULE_SET_VERSION} covers ${table.kind} tables such as ${table.name} (unknown rule source for its reference column, partition and housekeeping).` };
+    return {
+      rule: 'RD-TABLE-KIND',
+      reason: `No rule of ${RULE_SET_VERSION} covers ${table.kind} tables such as ${table.name} (unknown rule source for its reference column, partition and housekeeping).`,
+    };
   }
   if (layout.referenceColumn !== null && !table.columns.some((column) => column.name === layout.referenceColumn)) {
-    return { rule: 'RD-TABLE-KIND', reason: `${table.name} is a ${table.kind} table but its metadata has no ${layout.referenceColumn} column to partition and keep by.` };
+    return {
+      rule: 'RD-TABLE-KIND',
+      reason: `${table.name} is a ${table.kind} table but its metadata has no ${layout.referenceColumn} column to partition and keep by.`,
+    };
   }
   if (!clearanceCovers(clearance, table.dataLevel)) {
     return { rule: 'RD-CLEARANCE', reason: `The applicant is cleared for ${clearance} data and ${table.name} is ${table.dataLevel}.` };
@@ -80,16 +86,32 @@ export function housekeepingFor(table: SourceTable, env: Env | null, retentionMo
     return { housekeeping: null, rule: 'RD-TABLE-KIND', reason: `${table.kind} tables have no housekeeping.`, fromPreference: false };
   }
   if (table.updateMethod === 'refresh') {
-    return { housekeeping: null, rule: 'RD-HOUSEKEEPING-SKIP', reason: 'refresh table: every copy replaces the whole table, so there is nothing to clean up.', fromPreference: false };
+    return {
+      housekeeping: null,
+      rule: 'RD-HOUSEKEEPING-SKIP',
+      reason: 'refresh table: every copy replaces the whole table, so there is nothing to clean up.',
+      fromPreference: false,
+    };
   }
   if (env !== null && TARGET_ENVIRONMENTS[env].skipsHousekeeping) {
-    return { housekeeping: null, rule: 'RD-HOUSEKEEPING-SKIP', reason: `restricted target: the ${env} environment keeps its copies without housekeeping.`, fromPreference: false };
+    return {
+      housekeeping: null,
+      rule: 'RD-HOUSEKEEPING-SKIP',
+      reason: `restricted target: the ${env} environment keeps its copies without housekeeping.`,
+      fromPreference: false,
+    };
   }
   const keepMonths = retentionMonths ?? DEFAULT_RETENTION_MONTHS;
-  const reason = retentionMonths === null
-    ? `default retention of ${DEFAULT_RETENTION_MONTHS} months${layout.keepMonthEnd ? ', keeping month-end snapshots' : ''}; the person may ask for ${RETENTION_BOUNDS.min} to ${RETENTION_BOUNDS.max} months.`
-    : `retention of ${keepMonths} months as the applicant asked${layout.keepMonthEnd ? ', keeping month-end snapshots' : ''}.`;
-  return { housekeeping: { keep_months: keepMonths, keep_month_end: layout.keepMonthEnd }, rule: 'RD-RETENTION', reason, fromPreference: retentionMonths !== null };
+  const reason =
+    retentionMonths === null
+      ? `default retention of ${DEFAULT_RETENTION_MONTHS} months${layout.keepMonthEnd ? ', keeping month-end snapshots' : ''}; the person may ask for ${RETENTION_BOUNDS.min} to ${RETENTION_BOUNDS.max} months.`
+      : `retention of ${keepMonths} months as the applicant asked${layout.keepMonthEnd ? ', keeping month-end snapshots' : ''}.`;
+  return {
+    housekeeping: { keep_months: keepMonths, keep_month_end: layout.keepMonthEnd },
+    rule: 'RD-RETENTION',
+    reason,
+    fromPreference: retentionMonths !== null,
+  };
 }
 
 /**
@@ -117,13 +139,19 @@ function deidentifyColumn(column: SourceColumn, env: Env | null): { method: Deid
     return env === 'restricted' ? { method: 'salted_sha256', expression: saltedHash, type: HASH_TYPE } : { method: 'drop', expression: null, type: null };
   }
   switch (column.identifierType) {
-    case 'national_id': return { method: 'salted_sha256', expression: saltedHash, type: HASH_TYPE };
-    case 'person_name': return { method: 'mask', expression: `left(${c}, 1) || repeat('*', greatest(char_length(${c}) - 1, 0))`, type: column.type };
-    case 'phone': return { method: 'keep_last_4', expression: `repeat('*', greatest(char_length(${c}) - 4, 0)) || right(${c}, 4)`, type: column.type };
-    case 'email': return { method: 'sha256', expression: `encode(sha256(convert_to(lower(trim(${c})), 'UTF8')), 'hex')`, type: HASH_TYPE };
-    case 'birth_date': return { method: 'year_only', expression: `extract(year from ${c})::smallint`, type: 'smallint' };
+    case 'national_id':
+      return { method: 'salted_sha256', expression: saltedHash, type: HASH_TYPE };
+    case 'person_name':
+      return { method: 'mask', expression: `left(${c}, 1) || repeat('*', greatest(char_length(${c}) - 1, 0))`, type: column.type };
+    case 'phone':
+      return { method: 'keep_last_4', expression: `repeat('*', greatest(char_length(${c}) - 4, 0)) || right(${c}, 4)`, type: column.type };
+    case 'email':
+      return { method: 'sha256', expression: `encode(sha256(convert_to(lower(trim(${c})), 'UTF8')), 'hex')`, type: HASH_TYPE };
+    case 'birth_date':
+      return { method: 'year_only', expression: `extract(year from ${c})::smallint`, type: 'smallint' };
     // account_number, and any personal identifier without a known type, is hashed (never copied as is).
-    default: return { method: 'sha256', expression: `encode(sha256(convert_to(${c}::text, 'UTF8')), 'hex')`, type: HASH_TYPE };
+    default:
+      return { method: 'sha256', expression: `encode(sha256(convert_to(${c}::text, 'UTF8')), 'hex')`, type: HASH_TYPE };
   }
 }
 

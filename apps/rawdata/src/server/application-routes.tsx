@@ -35,7 +35,11 @@ export function applicationRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     const found = await findApplication(ctx, c.get('principal'), c.req.param('id'));
     if (!found.ok) {
       const status = statusOfFailure(found.failure.code);
-      return problemPage(c, person, status, { title: status === 404 ? 'No such application' : 'Application', message: found.failure.message, link: { href: '/applications', text: 'My applications' } });
+      return problemPage(c, person, status, {
+        title: status === 404 ? 'No such application' : 'Application',
+        message: found.failure.message,
+        link: { href: '/applications', text: 'My applications' },
+      });
     }
     return c.html(renderPage({ title: `Application ${found.value.project_name}`, person, children: <ApplicationPage application={found.value} /> }));
   });
@@ -56,11 +60,19 @@ export function applicationRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
   return routes;
 }
 
-async function showQueue(c: Context<RawdataEnv>, ctx: RawdataContext, person: NonNullable<SignedInPerson>, refusal?: { message: string; status: ContentfulStatusCode }) {
+async function showQueue(
+  c: Context<RawdataEnv>,
+  ctx: RawdataContext,
+  person: NonNullable<SignedInPerson>,
+  refusal?: { message: string; status: ContentfulStatusCode },
+) {
   const queue = await listOperatorQueue(ctx, c.get('principal'));
   if (!queue.ok) {
     const status = statusOfFailure(queue.failure.code);
-    return problemPage(c, person, status, { title: 'Operators only', message: status === 403 ? 'Only a data platform operator may see the queue of applications.' : queue.failure.message });
+    return problemPage(c, person, status, {
+      title: 'Operators only',
+      message: status === 403 ? 'Only a data platform operator may see the queue of applications.' : queue.failure.message,
+    });
   }
   const page = <OperatorPage csrfToken={person.csrfToken} queue={queue.value} {...(refusal && { problem: refusal.message })} />;
   return c.html(renderPage({ title: 'Operator queue', person, children: page }), refusal?.status ?? 200);

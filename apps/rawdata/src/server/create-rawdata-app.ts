@@ -70,7 +70,12 @@ export type RawdataApp = Hono<RawdataEnv> & {
  */
 export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
   const { db, now, logger, siteUrl } = options;
-  const ctx = createRawdataContext({ db, now, ...(options.metadata && { metadata: options.metadata }), ...(options.codeGenerator && { codeGenerator: options.codeGenerator }) });
+  const ctx = createRawdataContext({
+    db,
+    now,
+    ...(options.metadata && { metadata: options.metadata }),
+    ...(options.codeGenerator && { codeGenerator: options.codeGenerator }),
+  });
   const calls = createCallDrain();
   const perMinute = options.toolCallsPerMinute ?? 120;
   const pipelines = createRawdataPipelines({
@@ -80,11 +85,23 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
     ...(siteUrl !== undefined && { siteUrl }),
     ...(options.idempotency !== undefined && { idempotency: options.idempotency }),
     ...(perMinute !== false && {
-      toolCallLimiter: createRateLimiter({ store: databaseRateLimitStore(db), name: 'tool-calls', points: perMinute, durationSeconds: 60, whenStoreFails: 'allow', logger }),
+      toolCallLimiter: createRateLimiter({
+        store: databaseRateLimitStore(db),
+        name: 'tool-calls',
+        points: perMinute,
+        durationSeconds: 60,
+        whenStoreFails: 'allow',
+        logger,
+      }),
     }),
   });
   // Sign-in attempts: 5 per account and 20 per address in 15 minutes, then 15 minutes blocked (the toolkit's defaults).
-  const sessions = createSiteSessions(db, now, siteUrl, options.signInLimits === false ? undefined : createSignInLimits({ store: databaseRateLimitStore(db), logger }));
+  const sessions = createSiteSessions(
+    db,
+    now,
+    siteUrl,
+    options.signInLimits === false ? undefined : createSignInLimits({ store: databaseRateLimitStore(db), logger }),
+  );
   const app = new Hono<RawdataEnv>();
   app.onError(function answerUnexpectedError(error, c) {
     if (error instanceof HTTPException && error.status === 403) return c.text('This form was not sent from this site, so nothing was done.', 403);
@@ -92,7 +109,19 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
     logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
     return c.text('Something went wrong on our side; nothing was changed. Try again in a moment.', 500);
   });
-  app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"], frameAncestors: ["'none'"] } }));
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
   const mcp = mcpRoute({
     pipeline: pipelines.agents,
     verifyAccessToken: (token) => verifyRawdataToken(ctx, token),
@@ -101,7 +130,10 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
     logger,
   });
   app.use('/mcp', async function refuseWhileDraining(c, next) {
-    if (!calls.admitting) return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'The service is restarting; try again in a moment.' }, id: null }, 503, { 'Retry-After': '5' });
+    if (!calls.admitting)
+      return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'The service is restarting; try again in a moment.' }, id: null }, 503, {
+        'Retry-After': '5',
+      });
     await next();
   });
   app.route('/', mcp.routes);

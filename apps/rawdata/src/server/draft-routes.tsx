@@ -56,7 +56,8 @@ async function showReview(c: Context<RawdataEnv>, ctx: RawdataContext, person: N
   const principal = c.get('principal');
   const found = await findApplicationDraft(ctx, principal, draftId);
   if (!found.ok) {
-    if (found.failure.code !== 'NOT_FOUND') return problemPage(c, person, statusOfFailure(found.failure.code), { title: 'This draft cannot be shown', message: found.failure.message });
+    if (found.failure.code !== 'NOT_FOUND')
+      return problemPage(c, person, statusOfFailure(found.failure.code), { title: 'This draft cannot be shown', message: found.failure.message });
     const became = await findApplicationOfDraft(ctx, principal, draftId);
     if (became.ok && became.value) {
       const page = <SubmittedDraftPage applicationId={became.value.application_id} version={became.value.draft_version} />;
@@ -87,7 +88,9 @@ async function showReview(c: Context<RawdataEnv>, ctx: RawdataContext, person: N
       {...(refusal && { problem: refusal.problem })}
     />
   );
-  return c.html(renderPage({ title: `Review draft version ${draft.version}`, person, children: page }), refusal?.status ?? 200, { 'Cache-Control': 'no-store' });
+  return c.html(renderPage({ title: `Review draft version ${draft.version}`, person, children: page }), refusal?.status ?? 200, {
+    'Cache-Control': 'no-store',
+  });
 }
 
 /** Each payload item with the code the submission would generate for it (itemCode), or why there is none yet. */
@@ -105,7 +108,11 @@ function reviewItems(payload: ApplicationPayload): ReviewItem[] {
 }
 
 /** What changed from the previous version to `version` (from the revisions kept), in words the page shows. */
-function changesOf(revisions: Array<DraftRevision & { content: { choices: DraftChoices } }>, version: number, choices: DraftChoices): DraftChangeSummary | null {
+function changesOf(
+  revisions: Array<DraftRevision & { content: { choices: DraftChoices } }>,
+  version: number,
+  choices: DraftChoices,
+): DraftChangeSummary | null {
   const current = revisions.find((revision) => revision.version === version);
   if (!current) return null;
   const previous = revisions.find((revision) => revision.version === version - 1);
@@ -116,7 +123,9 @@ function changesOf(revisions: Array<DraftRevision & { content: { choices: DraftC
 
 /** A choice's value (dotted path, e.g. `intent.reason`) as text. */
 function choiceText(choices: DraftChoices, path: string): string {
-  const value = path.split('.').reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), choices);
+  const value = path
+    .split('.')
+    .reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), choices);
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
   if (value === null || value === undefined) return 'not chosen';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';

@@ -27,7 +27,6 @@ import { draftRoutes } from './draft-routes.tsx';
 import { personOf, refusedPost } from './page-access.tsx';
 import { REQUEST_FORM_SCRIPT, requestRoutes } from './request-routes.tsx';
 
-
 /** What the page routes need. */
 export type PageRouteDeps = { ctx: RawdataContext; pipeline: InvocationPipeline; sessions: SiteSessions; logger: Logger };
 
@@ -52,7 +51,9 @@ export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     return c.html(renderPage({ title: 'What agents may do', person: await personOf(c, ctx), children: page }));
   });
 
-  routes.get('/signin', async (c) => c.html(renderPage({ title: 'Sign in', person: await personOf(c, ctx), children: <SignInPage next={safeNext(c.req.query('next'))} /> })));
+  routes.get('/signin', async (c) =>
+    c.html(renderPage({ title: 'Sign in', person: await personOf(c, ctx), children: <SignInPage next={safeNext(c.req.query('next'))} /> })),
+  );
   routes.post('/signin', async (c) => {
     const form = await c.req.parseBody();
     const next = safeNext(typeof form['next'] === 'string' ? form['next'] : undefined);
@@ -62,7 +63,11 @@ export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
       const limited = signedIn.code === 'RATE_LIMITED';
       const problem = limited ? `${signedIn.message} Try again later.` : 'That e-mail address and password do not match an account.';
       const page = <SignInPage next={next} email={email} problem={problem} />;
-      return c.html(renderPage({ title: 'Sign in', person: null, children: page }), limited ? 429 : 401, limited && signedIn.retryAfterSeconds ? { 'Retry-After': String(signedIn.retryAfterSeconds) } : {});
+      return c.html(
+        renderPage({ title: 'Sign in', person: null, children: page }),
+        limited ? 429 : 401,
+        limited && signedIn.retryAfterSeconds ? { 'Retry-After': String(signedIn.retryAfterSeconds) } : {},
+      );
     }
     return c.redirect(next, 303);
   });
@@ -99,7 +104,12 @@ export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
   return routes;
 }
 
-function renderConnect(c: Context<RawdataEnv>, person: NonNullable<SignedInPerson>, tokens: Awaited<ReturnType<typeof listRawdataTokens>>, extra: { created?: { token: string; label: string }; problem?: string } = {}) {
+function renderConnect(
+  c: Context<RawdataEnv>,
+  person: NonNullable<SignedInPerson>,
+  tokens: Awaited<ReturnType<typeof listRawdataTokens>>,
+  extra: { created?: { token: string; label: string }; problem?: string } = {},
+) {
   const mcpUrl = new URL('/mcp', c.req.url).href;
   return renderPage({ title: 'Connect an agent', person, children: <ConnectPage csrfToken={person.csrfToken} mcpUrl={mcpUrl} tokens={tokens} {...extra} /> });
 }

@@ -51,7 +51,12 @@ export function requestRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     if (form['action'] !== 'send') return renderForm(c, { ctx, person, applicant, fields });
     const choices = choicesFromForm(fields);
     if (!choices.ok) return renderForm(c, { ctx, person, applicant, fields, problem: choices.failure, status: 400 });
-    const prepared = await deps.pipeline.invoke({ tool: 'prepare_draft_from_form', input: { choices: choices.value }, principal: c.get('principal'), surface: 'ui' });
+    const prepared = await deps.pipeline.invoke({
+      tool: 'prepare_draft_from_form',
+      input: { choices: choices.value },
+      principal: c.get('principal'),
+      surface: 'ui',
+    });
     if (!prepared.ok) return renderForm(c, { ctx, person, applicant, fields, problem: prepared, status: statusOfFailure(prepared.code) });
     const { draft_id: draftId } = prepared.data as { draft_id: string };
     return c.redirect(`/drafts/${encodeURIComponent(draftId)}/review`, 303);
@@ -73,7 +78,10 @@ async function applicantOf(c: Context<RawdataEnv>, ctx: RawdataContext): Promise
 }
 
 function noProfile(c: Context<RawdataEnv>, person: SignedInPerson) {
-  return problemPage(c, person, 403, { title: 'No data platform profile', message: 'This account has no data platform profile, so it may not request data copies. The data platform team must give it one first.' });
+  return problemPage(c, person, 403, {
+    title: 'No data platform profile',
+    message: 'This account has no data platform profile, so it may not request data copies. The data platform team must give it one first.',
+  });
 }
 
 /**
@@ -106,7 +114,14 @@ function renderForm(c: Context<RawdataEnv>, { ctx, person, applicant, fields, pr
   const matches = query === '' ? null : new Set(describeContext({ query }, ruleContext).tables.map((table) => table.name));
   const catalog: CatalogEntry[] = ctx.metadata.tables
     .filter((table) => matches === null || matches.has(table.name) || chosen.has(table.name))
-    .map((table) => ({ name: table.name, description: table.description, data_level: table.dataLevel, update_method: table.updateMethod, update_frequency: table.updateFrequency, owner_unit: table.ownerUnit }));
+    .map((table) => ({
+      name: table.name,
+      description: table.description,
+      data_level: table.dataLevel,
+      update_method: table.updateMethod,
+      update_frequency: table.updateFrequency,
+      owner_unit: table.ownerUnit,
+    }));
   const page = (
     <RequestFormPage
       csrfToken={person.csrfToken}

@@ -57,7 +57,9 @@ export const getContext = defineTool({
         }),
         requirements: z.object({ sensitive_confirmation: z.boolean(), additional_fields: z.array(z.string()) }),
         blocked: z.object({ reason: z.string(), rule: z.string() }).optional(),
-        columns: z.array(z.object({ name: z.string(), type: z.string(), description: z.string(), sensitivity: z.string(), identifier_type: z.string().optional() })).optional(),
+        columns: z
+          .array(z.object({ name: z.string(), type: z.string(), description: z.string(), sensitivity: z.string(), identifier_type: z.string().optional() }))
+          .optional(),
       }),
     ),
     unknown_tables: z.array(z.string()),
@@ -73,10 +75,10 @@ export const prepareDraft = defineTool({
   effect: 'prepare',
   capability: DATA_COPY_CAPABILITY,
   description:
-    'Turns the person\'s intent into an application draft: one item per source table, with what the system resolved (target schema, frequency, ' +
+    "Turns the person's intent into an application draft: one item per source table, with what the system resolved (target schema, frequency, " +
     'housekeeping, de-identification), what it recommends and why, and only what the person must still decide (needs_confirmation). ' +
     'validation.status: valid (ready for the person to review), needs_input (ask the person what needs_confirmation and issues say, then revise), ' +
-    'blocked (stop: hand it to a person with the issue\'s message). The applicant is the signed-in person; never pass one. ' +
+    "blocked (stop: hand it to a person with the issue's message). The applicant is the signed-in person; never pass one. " +
     'Nothing is submitted: give the person guidance.confirmationUrl, where they review the draft and confirm it; they then give you a confirmation token.',
   input: z.object({
     source_tables: z.array(tableName).min(1).max(10),
@@ -92,10 +94,10 @@ export const reviseDraft = defineTool({
   effect: 'prepare',
   capability: DATA_COPY_CAPABILITY,
   description:
-    'Applies the person\'s changes to the draft version you name and answers the new version, evaluated like a new draft. ' +
+    "Applies the person's changes to the draft version you name and answers the new version, evaluated like a new draft. " +
     'A version that is not the current one is refused CONFLICT naming the current version: read that one and ask again. ' +
     'A change that would need a second target database is refused CONFLICT on target_environment with the two choices to offer the person. ' +
-    'Any change clears the person\'s sensitive-data confirmation; they confirm again on the review page.',
+    "Any change clears the person's sensitive-data confirmation; they confirm again on the review page.",
   input: z.object({ draft_id: draftId, draft_version: draftVersion, changes: draftChangesSchema }),
   output: draftShape,
 });
@@ -106,10 +108,10 @@ export const submitApplication = defineTool({
   effect: 'commit',
   capability: DATA_COPY_CAPABILITY,
   description:
-    'Submits the draft version the person confirmed on the review page, once: generates each item\'s code (progress is reported per item), ' +
-    'then submits the whole application. Takes only draft_id, draft_version (the version the person\'s confirmation page names), the confirmation_token the person gave you, and an idempotency_key you make. ' +
+    "Submits the draft version the person confirmed on the review page, once: generates each item's code (progress is reported per item), " +
+    "then submits the whole application. Takes only draft_id, draft_version (the version the person's confirmation page names), the confirmation_token the person gave you, and an idempotency_key you make. " +
     'Repeat the very same call with the same key after a timeout, IN_PROGRESS or TEMPORARY_FAILURE: nothing is submitted twice. A call with other arguments (another version or code) needs a new key. ' +
-    'Without a confirmation token from the person, do not call it: send the person to the draft\'s confirmationUrl.',
+    "Without a confirmation token from the person, do not call it: send the person to the draft's confirmationUrl.",
   input: z.object({
     draft_id: draftId,
     draft_version: draftVersion,
@@ -130,11 +132,11 @@ export const submitApplication = defineTool({
 
 export const getApplicationStatus = defineTool({
   name: 'dap_rawdata_get_application_status',
-  title: 'Read an application\'s status',
+  title: "Read an application's status",
   effect: 'read',
   capability: DATA_COPY_CAPABILITY,
   description:
-    'Reads one of the person\'s applications (an operator may read any application): submitted, approved or rejected (with the operator\'s note), and its items. ' +
+    "Reads one of the person's applications (an operator may read any application): submitted, approved or rejected (with the operator's note), and its items. " +
     'response_format "detailed" adds the payload exactly as submitted.',
   input: z.object({ application_id: z.string().min(1).max(80), response_format: responseFormat }),
   output: z.object({ application: applicationShape }),

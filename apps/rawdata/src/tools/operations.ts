@@ -39,7 +39,12 @@ export function createRawdataOperations(ctx: RawdataContext): OperationMap<Rawda
       const answer = describeContext(input, { metadata: ctx.metadata, applicant: analyst.value.applicant });
       // The groups intent.permission_targets names, with the highest data level each may be given.
       const permissionGroups = PERMISSION_GROUPS.map((group) => ({ id: group.id, label: group.label, clearance: group.clearance }));
-      return { ok: true, data: { ...answer, permission_groups: permissionGroups }, guidance: { availableActions: [prepareDraft.name] }, evidence: versions(answer.evidence) };
+      return {
+        ok: true,
+        data: { ...answer, permission_groups: permissionGroups },
+        guidance: { availableActions: [prepareDraft.name] },
+        evidence: versions(answer.evidence),
+      };
     },
 
     async dap_rawdata_prepare_draft(input, { principal, traceId }) {

@@ -45,12 +45,31 @@ export const draftShape = z.object({
   draft_id: z.string(),
   draft_version: z.number(),
   draft_hash: z.string(),
-  resolved_values: z.array(z.object({ field: z.string(), value: scalar, source: z.enum(['metadata', 'rule', 'principal']), rule: z.string().optional(), reason: z.string().optional() })),
+  resolved_values: z.array(
+    z.object({
+      field: z.string(),
+      value: scalar,
+      source: z.enum(['metadata', 'rule', 'principal']),
+      rule: z.string().optional(),
+      reason: z.string().optional(),
+    }),
+  ),
   recommendations: z.array(z.object({ field: z.string(), value: scalar, reason: z.string(), rule: z.string() })),
-  needs_confirmation: z.array(z.object({ field: z.string(), question: z.string(), choices: z.array(z.object({ id: z.string(), label: z.string() })).optional() })),
+  needs_confirmation: z.array(
+    z.object({ field: z.string(), question: z.string(), choices: z.array(z.object({ id: z.string(), label: z.string() })).optional() }),
+  ),
   validation: z.object({
     status: z.enum(['valid', 'needs_input', 'blocked']),
-    issues: z.array(z.object({ code: z.enum(['INVALID_INPUT', 'CONFLICT', 'BLOCKED']), field: z.string(), message: z.string(), recoverable: z.boolean(), next_action: z.string(), rule: z.string().optional() })),
+    issues: z.array(
+      z.object({
+        code: z.enum(['INVALID_INPUT', 'CONFLICT', 'BLOCKED']),
+        field: z.string(),
+        message: z.string(),
+        recoverable: z.boolean(),
+        next_action: z.string(),
+        rule: z.string().optional(),
+      }),
+    ),
   }),
   payload_preview: applicationPayloadShape,
   evidence: z.object({ metadata_version: z.string(), rule_set: z.string() }),

@@ -22,7 +22,9 @@ type DraftFacts = {
 /** A draft version in one paragraph: what it copies where, its status and what the agent does next. */
 function draftFacts(data: DraftFacts): string {
   const tables = data.payload_preview.items.map((item) => item.source_table).join(', ');
-  const target = data.payload_preview.target ? `${data.payload_preview.target.database}.${data.payload_preview.target.schema} (${data.payload_preview.target.environment})` : 'a target still to choose';
+  const target = data.payload_preview.target
+    ? `${data.payload_preview.target.database}.${data.payload_preview.target.schema} (${data.payload_preview.target.environment})`
+    : 'a target still to choose';
   const head = `Draft ${data.draft_id}, version ${data.draft_version}: copies ${tables} into ${target}.`;
   switch (data.validation.status) {
     case 'blocked':
@@ -39,8 +41,12 @@ export const rawdataResultDescriptions: ResultDescriptions<RawdataTool> = {
   dap_rawdata_get_context(data) {
     const unknown = data.unknown_tables.length > 0 ? ` No table is named ${data.unknown_tables.join(', ')}.` : '';
     if (data.tables.length === 0) return `No source table matched.${unknown}`;
-    const tables = data.tables.map((table) => `${table.name} (${table.data_level}, ${table.update_frequency} ${table.update_method}, ${table.owner_unit}${table.blocked ? `; blocked: ${table.blocked.reason}` : `; targets ${table.allowed_targets.join('/')}`})`);
-    const more = data.tables.length >= MAX_CONTEXT_TABLES ? ` These are the first ${MAX_CONTEXT_TABLES} that match; more may: narrow with query or owner_unit.` : '';
+    const tables = data.tables.map(
+      (table) =>
+        `${table.name} (${table.data_level}, ${table.update_frequency} ${table.update_method}, ${table.owner_unit}${table.blocked ? `; blocked: ${table.blocked.reason}` : `; targets ${table.allowed_targets.join('/')}`})`,
+    );
+    const more =
+      data.tables.length >= MAX_CONTEXT_TABLES ? ` These are the first ${MAX_CONTEXT_TABLES} that match; more may: narrow with query or owner_unit.` : '';
     return `Found ${data.tables.length} source table(s) under metadata ${data.evidence.metadata_version} and ${data.evidence.rule_set}: ${tables.join('; ')}.${unknown}${more}`;
   },
   dap_rawdata_prepare_draft: (data) => draftFacts(data),

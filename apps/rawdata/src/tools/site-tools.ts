@@ -25,7 +25,7 @@ export const prepareDraftFromForm = defineTool({
   title: 'Prepare a draft from the request form',
   effect: 'prepare',
   capability: DATA_COPY_CAPABILITY,
-  description: 'The person sends the request form: the same rules as the agent\'s prepare tool make version 1 of a new draft.',
+  description: "The person sends the request form: the same rules as the agent's prepare tool make version 1 of a new draft.",
   input: z.object({ choices: draftChoicesSchema }),
   output: draftShape,
 });
@@ -35,7 +35,8 @@ export const approveApplicationDraftTool = defineTool({
   title: 'Confirm a draft version',
   effect: 'write',
   capability: DATA_COPY_CAPABILITY,
-  description: 'The person confirms the draft version they reviewed (ticking the sensitive-data confirmation where needed): mints a confirmation token bound to that version.',
+  description:
+    'The person confirms the draft version they reviewed (ticking the sensitive-data confirmation where needed): mints a confirmation token bound to that version.',
   input: z.object({ draft_id: z.string().min(1).max(80), draft_version: z.number().int().positive(), sensitive_data_confirmed: z.boolean() }),
   output: z.object({ confirmationToken: z.string(), draft: z.object({ id: z.string(), version: z.number(), hash: z.string() }), expiresAt: z.string() }),
 });
@@ -69,7 +70,11 @@ export function createSiteOperations(ctx: RawdataContext): OperationMap<SiteTool
       };
     },
     async approve_application_draft(input, { principal }) {
-      const confirmed = await confirmApplicationDraft(ctx, principal, { draftId: input.draft_id, draftVersion: input.draft_version, sensitiveDataConfirmed: input.sensitive_data_confirmed });
+      const confirmed = await confirmApplicationDraft(ctx, principal, {
+        draftId: input.draft_id,
+        draftVersion: input.draft_version,
+        sensitiveDataConfirmed: input.sensitive_data_confirmed,
+      });
       if (!confirmed.ok) return failed(confirmed);
       const { confirmationId, ...data } = confirmed.value;
       // A draft made under other rules or metadata than those in force is never confirmed: these are the versions it was made under.

@@ -31,7 +31,16 @@ export function enhanceRequestForm(form: HTMLFormElement): void {
     const field = event.target;
     if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement) || IGNORED_FIELDS.has(field.name)) return;
     sequence += 1;
-    void showLinkedFields({ form, linked, status, endpoint, isLatest: ((mine) => () => mine === sequence)(sequence) });
+    void showLinkedFields({
+      form,
+      linked,
+      status,
+      endpoint,
+      isLatest: (
+        (mine) => () =>
+          mine === sequence
+      )(sequence),
+    });
   });
   const search = document.getElementById(SEARCH_ID);
   if (search instanceof HTMLInputElement) {
@@ -65,7 +74,10 @@ async function showLinkedFields({ form, linked, status, endpoint, isLatest }: Re
 
 /** Shows the listed tables whose words contain every word of `query`, and every chosen table. */
 function filterTables(form: HTMLFormElement, query: string): void {
-  const words = query.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 0);
+  const words = query
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
   for (const item of form.querySelectorAll<HTMLElement>('[data-search]')) {
     const chosen = item.querySelector<HTMLInputElement>('input[type=checkbox]')?.checked ?? false;
     const text = item.dataset['search'] ?? '';

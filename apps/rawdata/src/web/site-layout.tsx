@@ -28,7 +28,14 @@ export type PageDocument = {
  * @returns the document, `<!doctype html>` first.
  */
 export function renderPage({ title, person, scripts, children }: PageDocument): string {
-  return renderSiteDocument({ siteName: SITE_NAME, title, stylesheet: '/assets/rawdata.css', scripts, navigation: <SiteNavigation person={person} />, children });
+  return renderSiteDocument({
+    siteName: SITE_NAME,
+    title,
+    stylesheet: '/assets/rawdata.css',
+    scripts,
+    navigation: <SiteNavigation person={person} />,
+    children,
+  });
 }
 
 function SiteNavigation({ person }: { person: SignedInPerson }) {

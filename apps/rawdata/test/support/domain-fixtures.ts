@@ -18,7 +18,12 @@ export function analystContext(clearance: DataLevel = 'restricted'): RuleContext
 export function cardStudyChoices(overrides: Partial<DraftChoices> = {}): DraftChoices {
   return {
     source_tables: ['cd_card_transaction', 'cd_merchant_category'],
-    intent: { project_name: 'Card spending study', reason: 'Spending patterns by merchant category for the 2027 card campaign.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' },
+    intent: {
+      project_name: 'Card spending study',
+      reason: 'Spending patterns by merchant category for the 2027 card campaign.',
+      permission_targets: ['grp-card-insight'],
+      requested_frequency: 'daily',
+    },
     preferences: { target_environment: 'standard', target_database: 'proj_analytics', retention_months: null },
     sensitive_data_confirmed: false,
     ...overrides,

@@ -14,7 +14,11 @@ export type HeardProgress = { progress: number; total?: number; message?: string
 export type McpAgent = {
   client: Client;
   /** Calls a tool; answers the envelope, its text, and the progress notifications heard meanwhile (each also told to `onProgress`). */
-  call<T = Record<string, unknown>>(name: string, args: Record<string, unknown>, onProgress?: (step: HeardProgress) => void): Promise<{ envelope: ToolResult<T>; text: string; progress: HeardProgress[] }>;
+  call<T = Record<string, unknown>>(
+    name: string,
+    args: Record<string, unknown>,
+    onProgress?: (step: HeardProgress) => void,
+  ): Promise<{ envelope: ToolResult<T>; text: string; progress: HeardProgress[] }>;
   close(): Promise<void>;
 };
 
@@ -35,7 +39,11 @@ export function agentOver(client: Client): McpAgent {
     async call(name, args, onProgress) {
       const progress: HeardProgress[] = [];
       const heard = (update: HeardProgress) => {
-        const step = { progress: update.progress, ...(update.total !== undefined && { total: update.total }), ...(update.message !== undefined && { message: update.message }) };
+        const step = {
+          progress: update.progress,
+          ...(update.total !== undefined && { total: update.total }),
+          ...(update.message !== undefined && { message: update.message }),
+        };
         progress.push(step);
         onProgress?.(step);
       };

@@ -12,7 +12,12 @@ import type { SitePerson } from './site-person.ts';
 /** A classified snapshot table into the standard environment: the review page needs the person's tick. */
 export const CLASSIFIED_CHOICES: DraftChoices = {
   source_tables: ['rb_deposit_daily_balance', 'rb_branch_directory'],
-  intent: { project_name: 'Deposit churn study', reason: 'Balances by branch to model deposit churn in 2027.', permission_targets: ['grp-card-insight'], requested_frequency: 'daily' },
+  intent: {
+    project_name: 'Deposit churn study',
+    reason: 'Balances by branch to model deposit churn in 2027.',
+    permission_targets: ['grp-card-insight'],
+    requested_frequency: 'daily',
+  },
   preferences: { target_environment: 'standard', target_database: 'proj_reporting', retention_months: 6 },
   sensitive_data_confirmed: false,
 };
@@ -20,7 +25,12 @@ export const CLASSIFIED_CHOICES: DraftChoices = {
 /** An internal snapshot table: valid as prepared, no tick needed. */
 export const INTERNAL_CHOICES: DraftChoices = {
   source_tables: ['tm_bond_position'],
-  intent: { project_name: 'Bond book review', reason: 'Daily bond positions for the treasury dashboard.', permission_targets: ['grp-operations-dashboard'], requested_frequency: 'weekly' },
+  intent: {
+    project_name: 'Bond book review',
+    reason: 'Daily bond positions for the treasury dashboard.',
+    permission_targets: ['grp-operations-dashboard'],
+    requested_frequency: 'weekly',
+  },
   preferences: { target_environment: 'sandbox', target_database: null, retention_months: null },
   sensitive_data_confirmed: false,
 };

@@ -35,7 +35,9 @@ export function expectRuleCase(answer: DraftAnswer, expectation: RuleCaseExpecta
     expect(evaluation.recommendations).toContainEqual(expect.objectContaining({ field: recommended.field, value: recommended.value, rule: recommended.rule }));
   }
   for (const issue of expectation.issues ?? []) {
-    const found = evaluation.validation.issues.find((entry) => entry.code === issue.code && entry.field === issue.field && (!issue.rule || entry.rule === issue.rule));
+    const found = evaluation.validation.issues.find(
+      (entry) => entry.code === issue.code && entry.field === issue.field && (!issue.rule || entry.rule === issue.rule),
+    );
     expect(found, `issue ${issue.code} on ${issue.field}`).toBeDefined();
     if (issue.messageIncludes) expect(found?.message).toContain(issue.messageIncludes);
   }

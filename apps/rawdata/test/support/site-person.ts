@@ -28,7 +28,10 @@ export async function signInPerson(siteUrl: string, credentials: { email: string
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: siteUrl },
     body: new URLSearchParams({ email: credentials.email, password: credentials.password, next: '/applications' }),
   });
-  const cookie = signIn.headers.getSetCookie().find((line) => line.startsWith('ard_session='))?.split(';')[0];
+  const cookie = signIn.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('ard_session='))
+    ?.split(';')[0];
   if (signIn.status !== 303 || cookie === undefined) throw new Error(`Sign-in answered ${signIn.status}`);
   let csrfToken = '';
   const get: SitePerson['get'] = async (path) => {
@@ -71,5 +74,7 @@ export function testIdText(page: HTMLElement, testId: string): string {
 
 /** The body rows of the table marked `data-testid=testId`, each as its cells' text. */
 export function tableRows(page: HTMLElement, testId: string): string[][] {
-  return page.querySelectorAll(`[data-testid=${testId}] tbody tr`).map((row) => row.querySelectorAll('td, th').map((cell) => cell.text.replace(/\s+/g, ' ').trim()));
+  return page
+    .querySelectorAll(`[data-testid=${testId}] tbody tr`)
+    .map((row) => row.querySelectorAll('td, th').map((cell) => cell.text.replace(/\s+/g, ' ').trim()));
 }

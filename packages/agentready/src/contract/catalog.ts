@@ -47,10 +47,7 @@ export type CatalogName<C extends Catalog> = C['names'][number];
  * @example const catalog = defineCatalog([searchEvents, getEventDetails] as const);
  * @example const siteCatalog = defineCatalog([submitApplication], { allowCommitTools: true, siteOnly: true });
  */
-export function defineCatalog<const T extends readonly ToolContract[]>(
-  tools: T,
-  options: CatalogOptions = {},
-): Catalog<T[number]> {
+export function defineCatalog<const T extends readonly ToolContract[]>(tools: T, options: CatalogOptions = {}): Catalog<T[number]> {
   const byName = new Map<string, T[number]>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`Tool name "${tool.name}" is declared twice.`);

@@ -71,9 +71,7 @@ export type ToolOutput<C extends ToolContract> = z.output<C['output']>;
  *   output: z.object({ event: eventDetailSchema }),
  * });
  */
-export function defineTool<const Name extends string, I extends z.ZodObject, O extends z.ZodObject>(
-  spec: ToolSpec<Name, I, O>,
-): ToolContract<Name, I, O> {
+export function defineTool<const Name extends string, I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<Name, I, O>): ToolContract<Name, I, O> {
   const violations = toolContractViolations(spec);
   if (violations.length > 0) throw new ToolContractError(violations);
   const facts: AnnotationFacts = {};

@@ -21,11 +21,7 @@ export function succeeded<T>(value: T): { ok: true; value: T } {
  * @param message a short safe sentence (no stack, SQL, token, e-mail or internal id).
  * @param details the input field at fault, what to do next, candidates to choose from.
  */
-export function refused(
-  code: ErrorCode,
-  message: string,
-  details: Omit<FailureDetails, 'code' | 'message'> = {},
-): { ok: false; failure: FailureDetails } {
+export function refused(code: ErrorCode, message: string, details: Omit<FailureDetails, 'code' | 'message'> = {}): { ok: false; failure: FailureDetails } {
   return { ok: false, failure: { code, message, ...details } };
 }
 

@@ -55,9 +55,13 @@ function describeRule(rule: BrokenRule, present: boolean): string {
     case 'invalid_type':
       return present ? `expected ${rule.expected === 'int' ? 'integer' : rule.expected}.` : 'this field is required.';
     case 'too_big':
-      return rule.inclusive === false ? `too long or too large (less than ${String(rule.maximum)}).` : `too long or too large (at most ${String(rule.maximum)}).`;
+      return rule.inclusive === false
+        ? `too long or too large (less than ${String(rule.maximum)}).`
+        : `too long or too large (at most ${String(rule.maximum)}).`;
     case 'too_small':
-      return rule.inclusive === false ? `too short or too small (more than ${String(rule.minimum)}).` : `too short or too small (at least ${String(rule.minimum)}).`;
+      return rule.inclusive === false
+        ? `too short or too small (more than ${String(rule.minimum)}).`
+        : `too short or too small (at least ${String(rule.minimum)}).`;
     case 'invalid_value':
       return `must be one of ${(rule.values ?? []).map((v) => JSON.stringify(v)).join(', ')}.`;
     case 'invalid_format':

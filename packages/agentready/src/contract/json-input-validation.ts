@@ -22,7 +22,19 @@ export type JsonInputRules = {
 
 const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title']);
 const FIELD_KEYWORDS = new Set([
-  'type', 'description', 'title', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'type',
+  'description',
+  'title',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
 ]);
 const FIELD_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
 
@@ -33,7 +45,9 @@ const FIELD_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
  */
 export function unsupportedKeywords(rules: JsonInputRules): string[] {
   const { inputSchema: schema } = rules;
-  const problems = Object.keys(schema).filter((keyword) => !OBJECT_KEYWORDS.has(keyword)).map((keyword) => `(input): ${keyword}`);
+  const problems = Object.keys(schema)
+    .filter((keyword) => !OBJECT_KEYWORDS.has(keyword))
+    .map((keyword) => `(input): ${keyword}`);
   if (schema['type'] !== 'object') problems.push('(input): type is not "object"');
   if (schema['additionalProperties'] !== false) problems.push('(input): additionalProperties is not false');
   for (const [field, node] of Object.entries(propertiesOf(schema))) {

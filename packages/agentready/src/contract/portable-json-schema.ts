@@ -48,7 +48,19 @@ function splitTypeArray(node: JsonSchemaNode): void {
 // JSON Schema 2020-12 keywords whose value is a subschema, an array of them, or a map of them
 // (Core, sections 10.2 and 10.3; Validation, section 8.2.4.3). Written out here because
 // json-schema-traverse 1.0 predates 2020-12 and skips prefixItems and dependentSchemas.
-const SUBSCHEMA_KEYWORDS = ['items', 'contains', 'additionalProperties', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SUBSCHEMA_KEYWORDS = [
+  'items',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const SUBSCHEMA_LIST_KEYWORDS = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
 const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
 

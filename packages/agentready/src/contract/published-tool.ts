@@ -101,7 +101,11 @@ function pageCheckable(field: z.ZodType): boolean {
   const checks: CheckDef[] = (def.checks ?? []).map((check) => check._zod.def);
   // A format type (z.email(), z.iso.date(), z.int()) checks its format before the checks added to it.
   if (def.format !== undefined) {
-    checks.unshift(def.type === 'number' ? { check: 'number_format', format: def.format } : { check: 'string_format', format: def.format, ...(def.pattern && { pattern: def.pattern }) });
+    checks.unshift(
+      def.type === 'number'
+        ? { check: 'number_format', format: def.format }
+        : { check: 'string_format', format: def.format, ...(def.pattern && { pattern: def.pattern }) },
+    );
   }
   switch (def.type) {
     case 'string':

@@ -82,7 +82,8 @@ function mapAtPath(value: unknown, steps: readonly string[], transform: (text: s
   const [step, ...rest] = steps as [string, ...string[]];
   // "events[]" is the key events, then each item; "grid[][]" each item of each item.
   const [, key = '', brackets = ''] = /^(.*?)((?:\[\])*)$/.exec(step) ?? [];
-  const mapInner = (inner: unknown, depth: number): unknown => (depth === 0 ? mapAtPath(inner, rest, transform) : mapEach(inner, (item) => mapInner(item, depth - 1)));
+  const mapInner = (inner: unknown, depth: number): unknown =>
+    depth === 0 ? mapAtPath(inner, rest, transform) : mapEach(inner, (item) => mapInner(item, depth - 1));
   if (key === '') return mapInner(value, brackets.length / 2);
   if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return value;
   const target = (value as Record<string, unknown>)[key];

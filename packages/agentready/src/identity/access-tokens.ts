@@ -69,7 +69,11 @@ export async function createAccessToken(
   if (scope === null) return identityRefusal('INVALID_INPUT', `The scope must be ${offeredScopesInWords(rules)}.`, { field: 'scope' });
   return ctx.db.transaction().execute(async (trx) => {
     // Holds the account's row until the end, so two concurrent creations are counted one after the other.
-    await trx.updateTable('agentready_account').set((eb) => ({ state_version: eb.ref('state_version') })).where('id', '=', accountId).execute();
+    await trx
+      .updateTable('agentready_account')
+      .set((eb) => ({ state_version: eb.ref('state_version') }))
+      .where('id', '=', accountId)
+      .execute();
     const now = ctx.now();
     const held = await trx
       .selectFrom('agentready_access_token')
@@ -130,7 +134,11 @@ export async function listAccessTokens(ctx: IdentityContext, principal: Principa
  *   account's unrevoked token (another account's is never revealed),
  *   FORBIDDEN (not a browser session), UNAUTHENTICATED (not signed in).
  */
-export async function revokeAccessToken(ctx: IdentityContext, principal: Principal, publicId: string): Promise<IdentityResult<{ id: string; revokedAt: Date }>> {
+export async function revokeAccessToken(
+  ctx: IdentityContext,
+  principal: Principal,
+  publicId: string,
+): Promise<IdentityResult<{ id: string; revokedAt: Date }>> {
   if (principal.kind !== 'session') return onlyThePerson();
   const accountId = accountIdOf(principal);
   if (accountId === null) return signInFirst();

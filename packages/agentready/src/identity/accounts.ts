@@ -65,11 +65,7 @@ export async function createAccount(ctx: IdentityContext, request: { email: stri
  */
 export async function checkCredentials(ctx: IdentityContext, request: { email: string; password: string }): Promise<IdentityResult<Account>> {
   const email = normalizeEmail(request.email);
-  const row = await ctx.db
-    .selectFrom('agentready_account')
-    .select(['id', 'ref', 'email', 'password_hash'])
-    .where('email', '=', email)
-    .executeTakeFirst();
+  const row = await ctx.db.selectFrom('agentready_account').select(['id', 'ref', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
   if (!row) {
     await spendPasswordCheckTime(request.password);
     return wrongCredentials();
@@ -111,11 +107,7 @@ export async function findAccount(ctx: IdentityContext, accountId: number): Prom
 
 /** The account of an e-mail address (normalized first), or null: for an operator's command, never an answer to a caller. */
 export async function findAccountByEmail(ctx: IdentityContext, email: string): Promise<Account | null> {
-  const row = await ctx.db
-    .selectFrom('agentready_account')
-    .select(['id', 'ref', 'email'])
-    .where('email', '=', normalizeEmail(email))
-    .executeTakeFirst();
+  const row = await ctx.db.selectFrom('agentready_account').select(['id', 'ref', 'email']).where('email', '=', normalizeEmail(email)).executeTakeFirst();
   return row ?? null;
 }
 

@@ -14,7 +14,15 @@ import type { IdentityResult } from './identity-result.ts';
 import { secretsEqual } from './secret-values.ts';
 import { presentedSessionCookie, sessionCookiePolicy } from './session-cookie.ts';
 import { clearSessionCookies, setSessionCookie } from './session-cookie-headers.ts';
-import { DEFAULT_SESSION_LIFETIMES, endSession, findSession, signInSession, type SessionLifetimes, type SessionState, type StartedSession } from './sessions.ts';
+import {
+  DEFAULT_SESSION_LIFETIMES,
+  endSession,
+  findSession,
+  signInSession,
+  type SessionLifetimes,
+  type SessionState,
+  type StartedSession,
+} from './sessions.ts';
 
 /** What the middleware puts on every request's context: `new Hono<PageSessionEnv>()` types `c.get('session')`. */
 export type PageSessionEnv = {

@@ -143,7 +143,9 @@ export function serveAppWidgets(
 
   const validator = new AjvJsonSchemaValidator();
   const splits = new Map(
-    toolEntries.flatMap(([name, { widgetOnly }]) => (widgetOnly ? [[name, { widgetOnly, check: validator.getValidator(outputSchemas.get(name)!) }] as const] : [])),
+    toolEntries.flatMap(([name, { widgetOnly }]) =>
+      widgetOnly ? [[name, { widgetOnly, check: validator.getValidator(outputSchemas.get(name)!) }] as const] : [],
+    ),
   );
   return {
     listing: listing.map((tool) => {
@@ -162,7 +164,11 @@ export function serveAppWidgets(
       } catch (error) {
         onError?.(new Error(`widgetOnly of tool "${tool}" failed: ${error instanceof Error ? error.message : String(error)}`));
         const failure = fail(
-          { code: 'TEMPORARY_FAILURE', message: 'The service could not put together its answer to this call.', nextAction: 'Try the same call again in a moment.' },
+          {
+            code: 'TEMPORARY_FAILURE',
+            message: 'The service could not put together its answer to this call.',
+            nextAction: 'Try the same call again in a moment.',
+          },
           envelope.stateVersion,
         );
         return { envelope: failure, meta: {} };
@@ -255,7 +261,8 @@ function registerTool(recorded: Recorded, catalog: Catalog, uris: ReadonlySet<st
   const meta = toolUi.meta ?? {};
   if ('ui' in meta || 'ui/resourceUri' in meta) throw new Error(`Tool "${name}": give its resource and visibility as resourceUri and visibility, not in meta.`);
   for (const uri of [toolUi.resourceUri, meta['openai/outputTemplate']]) {
-    if (uri !== undefined && !uris.has(uri as string)) throw new Error(`Tool "${name}" names widget resource ${JSON.stringify(uri)}, which the widgets do not hold.`);
+    if (uri !== undefined && !uris.has(uri as string))
+      throw new Error(`Tool "${name}" names widget resource ${JSON.stringify(uri)}, which the widgets do not hold.`);
   }
   const { visibility } = toolUi;
   if (visibility !== undefined && (visibility.length === 0 || new Set(visibility).size !== visibility.length)) {

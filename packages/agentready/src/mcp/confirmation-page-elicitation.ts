@@ -74,7 +74,10 @@ export type ConfirmationPageMeta = { url: string; answer: ConfirmationPageAnswer
 export type ConfirmationPageCall = { tool: string; input: unknown; principalOf: PrincipalLookup };
 
 /** What the adapter does with a call's envelope: answer it as it is, ask first (`input_required`), or answer it with the client's answer. */
-export type ConfirmationPageOffer = { kind: 'none' } | { kind: 'input_required'; result: InputRequiredResult } | { kind: 'answered'; page: ConfirmationPageMeta };
+export type ConfirmationPageOffer =
+  | { kind: 'none' }
+  | { kind: 'input_required'; result: InputRequiredResult }
+  | { kind: 'answered'; page: ConfirmationPageMeta };
 
 /** The stored envelope of a retried call and the client's answer. */
 export type ResumedConfirmationPage = { envelope: ToolSuccess<unknown>; page: ConfirmationPageMeta };

@@ -169,7 +169,8 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     const parsedBody = body.read && body.json ? { parsedBody: body.parsed } : {};
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
-      if (options.resourceMetadataUrl !== undefined && callsToolNeedingPerson(body.parsed, options.catalog, options.everyToolNeedsPerson === true)) return signInChallenge(options.resourceMetadataUrl);
+      if (options.resourceMetadataUrl !== undefined && callsToolNeedingPerson(body.parsed, options.catalog, options.everyToolNeedsPerson === true))
+        return signInChallenge(options.resourceMetadataUrl);
       return handler.fetch(request, parsedBody);
     }
     let authInfo: AuthInfo;
@@ -219,7 +220,11 @@ function callsToolNeedingPerson(message: unknown, catalog: McpToolServerOptions<
  */
 function signInChallenge(resourceMetadataUrl: string): Response {
   return Response.json(
-    { jsonrpc: '2.0', error: { code: -32001, message: 'This tool acts for a person: sign in through the authorization server this endpoint names, then call again.' }, id: null },
+    {
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'This tool acts for a person: sign in through the authorization server this endpoint names, then call again.' },
+      id: null,
+    },
     { status: 401, headers: { 'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` } },
   );
 }
@@ -232,7 +237,6 @@ function signInChallenge(resourceMetadataUrl: string): Response {
  * nor 500.
  */
 const REFUSED_BEFORE_ANY_SERVER: ReadonlySet<number> = new Set([400, 401, 403, 405, 406, 413, 415, 503]);
-
 
 /**
  * Refuses (403) a browser's `Origin` that is not one of the site's own whole

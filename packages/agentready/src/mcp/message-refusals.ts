@@ -66,7 +66,11 @@ export function refusalOfMessage(text: string): MessageRefusal | null {
     return {
       parsed,
       kind: 'not a JSON-RPC message',
-      reply: { jsonrpc: '2.0', id: readableIdOf(parsed), error: { code: -32600, message: 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.' } },
+      reply: {
+        jsonrpc: '2.0',
+        id: readableIdOf(parsed),
+        error: { code: -32600, message: 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.' },
+      },
     };
   }
 }

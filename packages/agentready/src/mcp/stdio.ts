@@ -55,7 +55,9 @@ export function serveMcpOverStdio<T extends ToolContract>(options: McpStdioOptio
       process.stdout.write(`${JSON.stringify(reply)}\n`);
       // The tool calls a refused line carried (a batch of them, say) leave their evidence, as over HTTP.
       if (parsed !== undefined) {
-        recordRefusedToolCalls(options.pipeline, parsed, 400).catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+        recordRefusedToolCalls(options.pipeline, parsed, 400).catch((error: unknown) =>
+          options.onError?.(error instanceof Error ? error : new Error(String(error))),
+        );
       }
       if (options.onRefusedLine) options.onRefusedLine(kind, reply.error.code);
       else options.onError?.(new Error(`Refused a line on stdin: ${kind} (answered JSON-RPC error ${reply.error.code})`));

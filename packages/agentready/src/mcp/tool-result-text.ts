@@ -48,11 +48,7 @@ export type ResultDescriptions<T extends ToolContract> = {
  * @param describe the tool's description of its success, if it has one; if it
  *   throws, the generic sentence stands in (the structured result is unchanged).
  */
-export function toolResultText(
-  contract: ToolContract,
-  result: ToolResult<unknown>,
-  describe?: (data: never, result: never) => string,
-): string {
+export function toolResultText(contract: ToolContract, result: ToolResult<unknown>, describe?: (data: never, result: never) => string): string {
   const replayNote = result.replayed ? ' (This is the answer of the first call with this idempotency key; nothing was done again.)' : '';
   if (!result.ok) return failureText(result) + replayNote;
   const { availableActions, currentTarget, requiresHumanConfirmation, confirmationUrl } = result.guidance;
@@ -105,7 +101,9 @@ function failureText(failure: ToolFailure): string {
   if (failure.retryAfterSeconds !== undefined) parts.push(`Calling again may succeed after ${secondsInWords(failure.retryAfterSeconds)}.`);
   else if (failure.retryable) parts.push('Calling again later may succeed.');
   if (failure.changes && failure.changes.length > 0) {
-    parts.push(`Changed: ${failure.changes.map((change) => `${change.field} was ${JSON.stringify(change.was)}, now ${JSON.stringify(change.now)}`).join('; ')}.`);
+    parts.push(
+      `Changed: ${failure.changes.map((change) => `${change.field} was ${JSON.stringify(change.was)}, now ${JSON.stringify(change.now)}`).join('; ')}.`,
+    );
   }
   if (failure.candidates && failure.candidates.length > 0) {
     // A label names a thing in its owner's words (an event title): quoted like any third-party text.
@@ -114,4 +112,3 @@ function failureText(failure: ToolFailure): string {
   }
   return parts.join(' ');
 }
-

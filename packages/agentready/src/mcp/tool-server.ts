@@ -169,7 +169,11 @@ export function prepareMcpToolServer<T extends ToolContract>(options: McpToolSer
  * as {@link createMcpToolServer} describes; `siteUrl` (default: none) makes
  * `confirmationUrl` paths absolute for this server's calls.
  */
-export function preparedToolServer<T extends ToolContract>(prepared: PreparedMcpToolServer<T>, principalOf: PrincipalSource, siteUrl: string | undefined): Server {
+export function preparedToolServer<T extends ToolContract>(
+  prepared: PreparedMcpToolServer<T>,
+  principalOf: PrincipalSource,
+  siteUrl: string | undefined,
+): Server {
   const { options, listing, outputSchemas, widgets, describers, confirmationPage, siteName } = prepared;
 
   const server = new AuditedToolCallServer(
@@ -199,7 +203,10 @@ export function preparedToolServer<T extends ToolContract>(prepared: PreparedMcp
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
     }
     const answer = (envelope: ToolResult<unknown>, page?: ConfirmationPageMeta) =>
-      server.projectCallToolResult(toolCallResult(contract, envelope, describers[name], page, widgets?.widgetOnlySplit(name, envelope)), outputSchemas.get(name));
+      server.projectCallToolResult(
+        toolCallResult(contract, envelope, describers[name], page, widgets?.widgetOnlySplit(name, envelope)),
+        outputSchemas.get(name),
+      );
     const input = params.arguments ?? {};
     const pageCall = { tool: name, input, principalOf };
     // A retry of the 2026-07-28 flow answers the envelope its signed state carries; the tool does not run again.
@@ -276,7 +283,9 @@ export function appWidgetsOf(options: Pick<McpToolServerOptions<ToolContract>, '
  *
  * @throws RangeError when a configured `stateKey` is shorter than 32 bytes.
  */
-export function confirmationPageElicitationOf(options: Pick<McpToolServerOptions<ToolContract>, 'confirmationPageElicitation'>): ConfirmationPageElicitation | null {
+export function confirmationPageElicitationOf(
+  options: Pick<McpToolServerOptions<ToolContract>, 'confirmationPageElicitation'>,
+): ConfirmationPageElicitation | null {
   const setting = options.confirmationPageElicitation ?? true;
   if (setting === false) return null;
   return createConfirmationPageElicitation(setting === true ? {} : setting);

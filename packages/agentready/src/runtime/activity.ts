@@ -119,13 +119,12 @@ export async function listActivity<DB extends RuntimeTables>(appDb: Kysely<DB>, 
   const before = query.before;
   if (before) {
     select = select.where((eb) =>
-      eb.or([
-        eb('occurred_at', '<', before.occurredAt),
-        eb.and([eb('occurred_at', '=', before.occurredAt), eb('trace_id', '<', before.traceId)]),
-      ]),
+      eb.or([eb('occurred_at', '<', before.occurredAt), eb.and([eb('occurred_at', '=', before.occurredAt), eb('trace_id', '<', before.traceId)])]),
     );
   }
-  const rows = await newestFirst(select).limit(query.limit + 1).execute();
+  const rows = await newestFirst(select)
+    .limit(query.limit + 1)
+    .execute();
   const entries = rows.slice(0, query.limit).map(entryOf);
   const last = entries.at(-1);
   return { entries, next: rows.length > query.limit && last ? { occurredAt: last.occurredAt, traceId: last.traceId } : null };
@@ -231,7 +230,10 @@ function journeyEntryOf(row: AuditRecordTable): JourneyEntry {
   return {
     ...entryOf(row),
     accountRef: row.account_ref,
-    draft: row.draft_id !== null && row.draft_version !== null && row.draft_hash !== null ? { id: row.draft_id, version: Number(row.draft_version), hash: row.draft_hash } : null,
+    draft:
+      row.draft_id !== null && row.draft_version !== null && row.draft_hash !== null
+        ? { id: row.draft_id, version: Number(row.draft_version), hash: row.draft_hash }
+        : null,
     confirmationId: row.confirmation_id,
     ruleVersion: row.rule_version,
     metadataVersion: row.metadata_version,

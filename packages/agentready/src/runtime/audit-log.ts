@@ -130,7 +130,8 @@ const DAY_MS = 24 * 60 * 60_000;
  */
 export async function sweepAuditRecords<DB extends RuntimeTables>(appDb: Kysely<DB>, options: AuditSweepOptions): Promise<number> {
   const { retentionDays, batchSize = AUDIT_SWEEP_BATCH_SIZE } = options;
-  if (!Number.isSafeInteger(retentionDays) || retentionDays < 1) throw new RangeError(`retentionDays must be a whole number of days, at least 1 (got ${retentionDays}).`);
+  if (!Number.isSafeInteger(retentionDays) || retentionDays < 1)
+    throw new RangeError(`retentionDays must be a whole number of days, at least 1 (got ${retentionDays}).`);
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number, at least 1 (got ${batchSize}).`);
   const db = appDb as unknown as Kysely<RuntimeTables>;
   // occurred_at is ISO 8601 UTC as toISOString writes it, so text order is time order.

@@ -143,13 +143,23 @@ export function createConfirmationStore(db: Kysely<any>, options: ConfirmationSt
   return {
     async mint(principal, input) {
       if (principal.kind !== 'session') {
-        return { ok: false, failure: { code: 'FORBIDDEN', message: 'Only the person can confirm this, on the site.', nextAction: 'Ask the person to confirm it on the site.' } };
+        return {
+          ok: false,
+          failure: { code: 'FORBIDDEN', message: 'Only the person can confirm this, on the site.', nextAction: 'Ask the person to confirm it on the site.' },
+        };
       }
       return mintToken(principal, input);
     },
     async mintForAppView(principal, input) {
       if (principal.account == null) {
-        return { ok: false, failure: { code: 'FORBIDDEN', message: 'Only a person signed in to the site can confirm this.', nextAction: 'Connect the app to the person\'s account, then prepare again.' } };
+        return {
+          ok: false,
+          failure: {
+            code: 'FORBIDDEN',
+            message: 'Only a person signed in to the site can confirm this.',
+            nextAction: "Connect the app to the person's account, then prepare again.",
+          },
+        };
       }
       return mintToken(principal, input);
     },

@@ -85,9 +85,7 @@ export type DraftStoreOptions = {
 };
 
 /** What {@link DraftStore.save} answers. */
-export type DraftSaveOutcome =
-  | { ok: true; draft: Draft; changed: boolean }
-  | { ok: false; failure: FailureDetails; current: DraftRef; changed: string[] };
+export type DraftSaveOutcome = { ok: true; draft: Draft; changed: boolean } | { ok: false; failure: FailureDetails; current: DraftRef; changed: string[] };
 
 /** Drafts of every owner, in `agentready_draft` (see {@link createDraftStore}). */
 export type DraftStore = {
@@ -136,11 +134,7 @@ export function createDraftStore(db: Kysely<any>, options: DraftStoreOptions = {
       return row ? draftFromRow(row) : null;
     },
     async findFor(ownerId, action, subject) {
-      const row = await liveDrafts()
-        .where('owner_id', '=', ownerId)
-        .where('action', '=', action)
-        .where('subject', '=', subject)
-        .executeTakeFirst();
+      const row = await liveDrafts().where('owner_id', '=', ownerId).where('action', '=', action).where('subject', '=', subject).executeTakeFirst();
       return row ? draftFromRow(row) : null;
     },
     async deleteWithin(trx, id) {

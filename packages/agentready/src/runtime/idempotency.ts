@@ -206,7 +206,10 @@ const CLAIM_ROUNDS = 8;
 export function createIdempotencyLedger(db: Kysely<any>, options: IdempotencyLedgerOptions = {}): IdempotencyLedger {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
-  for (const [name, value] of [['leaseMs', leaseMs], ['retentionMs', retentionMs]] as const) {
+  for (const [name, value] of [
+    ['leaseMs', leaseMs],
+    ['retentionMs', retentionMs],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`An idempotency ledger's ${name} is a whole number of milliseconds, at least 1.`);
   }
   if (retentionMs < leaseMs) throw new Error("An idempotency ledger's retentionMs is at least its leaseMs.");
@@ -244,7 +247,16 @@ async function claimKey(ledger: LedgerContext, scope: IdempotencyScope, request:
     const token = newClaimToken();
     const inserted = await db
       .insertInto(TABLE)
-      .values({ ...address, fingerprint, state: 'running', claim_token: token, lease_until_ms: now + ledger.leaseMs, response: null, created_at_ms: now, expires_at_ms: now + ledger.retentionMs })
+      .values({
+        ...address,
+        fingerprint,
+        state: 'running',
+        claim_token: token,
+        lease_until_ms: now + ledger.leaseMs,
+        response: null,
+        created_at_ms: now,
+        expires_at_ms: now + ledger.retentionMs,
+      })
       .onConflict((conflict) => conflict.columns(['owner_id', 'operation', 'key_hash']).doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -265,7 +277,13 @@ async function claimKey(ledger: LedgerContext, scope: IdempotencyScope, request:
 }
 
 /** What an existing, unexpired record means for a claim: undefined when it changed before a takeover could act. */
-async function settle(ledger: LedgerContext, address: RecordAddress, record: StoredRecord, fingerprint: string, now: number): Promise<ClaimOutcome | undefined> {
+async function settle(
+  ledger: LedgerContext,
+  address: RecordAddress,
+  record: StoredRecord,
+  fingerprint: string,
+  now: number,
+): Promise<ClaimOutcome | undefined> {
   if (record.fingerprint !== fingerprint) return { kind: 'reused' };
   if (record.state === 'done') return { kind: 'replay', answer: JSON.parse(record.response ?? 'null') };
   if (leaseHolds(record.lease_until_ms, now)) return { kind: 'in_progress', retryAfterSeconds: secondsUntilLeaseEnds(record.lease_until_ms, now) };
@@ -281,9 +299,7 @@ async function settle(ledger: LedgerContext, address: RecordAddress, record: Sto
 function claimOf(ledger: LedgerContext, address: RecordAddress, token: string, takeover: boolean): IdempotencyClaim {
   const store = async (db: Kysely<RuntimeTables>, answer: unknown): Promise<boolean> => {
     const response = answerText(answer);
-    const result = await whereHeld(db.updateTable(TABLE), address, token)
-      .set({ state: 'done', claim_token: null, response })
-      .executeTakeFirst();
+    const result = await whereHeld(db.updateTable(TABLE), address, token).set({ state: 'done', claim_token: null, response }).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   };
   return {

@@ -73,7 +73,12 @@ export function summarizeInput(input: unknown, options: InputSummaryOptions = {}
         const safeKey = credentialKey ? `[redacted key ${++redactedKeys}]` : SAFE_TEXT.test(key) ? key : `[key:${key.length}]`;
         // Defined, not assigned: assigning `__proto__` would set the summary's prototype and drop the key from the record.
         Object.defineProperty(summary, safeKey, {
-          value: credentialKey || SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key) ? '[redacted]' : FREE_TEXT.test(key) && typeof value === 'string' ? `[text:${value.length}]` : summarize(value, depth + 1),
+          value:
+            credentialKey || SECRET_OR_CONTACT.test(key) || KEY_OR_NAME.test(key)
+              ? '[redacted]'
+              : FREE_TEXT.test(key) && typeof value === 'string'
+                ? `[text:${value.length}]`
+                : summarize(value, depth + 1),
           enumerable: true,
           writable: true,
           configurable: true,

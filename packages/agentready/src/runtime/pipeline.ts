@@ -285,10 +285,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     const tool = catalog.get(call.tool);
     const operation = operationByName[call.tool];
     if (!tool || !operation) {
-      return fail(
-        { code: 'NOT_FOUND', message: 'No tool has that name.', nextAction: `Use one of: ${catalog.names.join(', ')}.` },
-        await stateVersion(),
-      );
+      return fail({ code: 'NOT_FOUND', message: 'No tool has that name.', nextAction: `Use one of: ${catalog.names.join(', ')}.` }, await stateVersion());
     }
     const parsed = parseToolInput(tool.input, call.input);
     if (!parsed.ok) return fail(parsed.failure, await stateVersion());
@@ -371,7 +368,11 @@ function failedCall(drain: CallDrain | undefined, stateVersion: number) {
 }
 
 /** The principal's state version; a version that cannot be read must not turn a done operation into a failure. */
-function stateVersionOrZero(options: Pick<PipelineOptions<ToolContract>, 'stateVersionOf' | 'logger'>, principal: Principal | null, traceId: string): Promise<number> {
+function stateVersionOrZero(
+  options: Pick<PipelineOptions<ToolContract>, 'stateVersionOf' | 'logger'>,
+  principal: Principal | null,
+  traceId: string,
+): Promise<number> {
   return options.stateVersionOf(principal).catch((error: unknown) => {
     options.logger.error({ err: error, traceId }, 'state version could not be read');
     return 0;
@@ -502,10 +503,7 @@ function withEvidence<A extends StoredCommitAnswer>(answer: A, evidence: AuditEv
  * ref, its account's ref, its kind, and the client's name. A session on the
  * site's own page (`webmcp`, `ui`) is the person's browser: no client name.
  */
-function actingFor(
-  principal: Principal | null,
-  surface: Surface,
-): Pick<AuditEvidence, 'principalRef' | 'accountRef' | 'principalKind' | 'clientName'> {
+function actingFor(principal: Principal | null, surface: Surface): Pick<AuditEvidence, 'principalRef' | 'accountRef' | 'principalKind' | 'clientName'> {
   if (!principal) return { principalRef: null, accountRef: null, principalKind: null, clientName: null };
   const inOwnPage = principal.kind === 'session' && surface !== 'mcp';
   return {
@@ -530,7 +528,10 @@ function auditedToolName(name: string, isCredential: (text: string) => boolean):
 function outOfScope(effect: EffectClass): FailureDetails {
   return {
     code: 'FORBIDDEN',
-    message: effect === 'commit' ? 'The access this client was given does not cover submitting what the person confirmed.' : 'The access this client was given does not cover this tool.',
+    message:
+      effect === 'commit'
+        ? 'The access this client was given does not cover submitting what the person confirmed.'
+        : 'The access this client was given does not cover this tool.',
     nextAction:
       effect === 'commit'
         ? 'Ask the person to give this client access that covers submitting (a new token with that scope), then call again with the same idempotency key.'

@@ -11,13 +11,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import {
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-  RateLimiterSQLite,
-  type RateLimiterStoreAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import { secondsInWords } from '../contract/retry-after.ts';
 import type { FailureDetails } from '../contract/envelope.ts';
 import { driverHandleOf } from '../store/open-database.ts';
@@ -111,7 +105,11 @@ const MAX_KEY_LENGTH = 200;
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { name, logger } = options;
   if (!LIMITER_NAME.test(name)) throw new Error(`A rate limit's name is lowercase letters, digits and "-": "${name}" is not.`);
-  for (const [field, value] of [['points', options.points], ['durationSeconds', options.durationSeconds], ['blockSeconds', options.blockSeconds ?? 1]] as const) {
+  for (const [field, value] of [
+    ['points', options.points],
+    ['durationSeconds', options.durationSeconds],
+    ['blockSeconds', options.blockSeconds ?? 1],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`A rate limit's ${field} is a whole number of at least 1.`);
   }
   const whenStoreFails = options.whenStoreFails ?? 'refuse';
@@ -176,7 +174,14 @@ function storeLimiter(options: RateLimiterOptions): StoreLimiter {
   const blockDuration = options.blockSeconds ?? 0;
   if ('redis' in store) {
     // Refused at once while Redis is not connected, rather than queued until it is.
-    const limiter = new RateLimiterRedis({ storeClient: store.redis, keyPrefix: `${store.keyPrefix ?? ''}${name}`, points, duration, blockDuration, rejectIfRedisNotReady: true });
+    const limiter = new RateLimiterRedis({
+      storeClient: store.redis,
+      keyPrefix: `${store.keyPrefix ?? ''}${name}`,
+      points,
+      duration,
+      blockDuration,
+      rejectIfRedisNotReady: true,
+    });
     return { limiter, serialize: (step) => step() };
   }
   const handle = driverHandleOf(store.db);

@@ -94,7 +94,8 @@ export function createSignInLimits(options: SignInLimitsOptions): SignInLimits {
       const refusals = decisions.filter((decision): decision is Extract<RateLimitDecision, { allowed: false }> => !decision.allowed);
       if (refusals.length === 0) return null;
       // A store failure says so; otherwise the caller waits for the later of the two windows.
-      const worst = refusals.find((refusal) => refusal.reason === 'store-failed') ?? refusals.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a));
+      const worst =
+        refusals.find((refusal) => refusal.reason === 'store-failed') ?? refusals.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a));
       return rateLimitFailure(worst, 'Too many sign-in attempts');
     },
     async succeeded({ account, callerAddress }) {

@@ -26,7 +26,11 @@ export function readTraceArguments(args: string[], command: string): TraceArgume
   const [traceId, ...extra] = parsed.positionals;
   if (traceId === undefined || extra.length > 0) return { ok: false, exitCode: 2, problem: `Give exactly one trace id.\n${usage}` };
   if (!isTraceId(traceId)) {
-    return { ok: false, exitCode: 1, problem: `"${printable(traceId)}" is not a trace id: a trace id looks like 3f2b8c1e-5d4a-4b6e-9c7d-1a2b3c4d5e6f (the traceId of a log line).` };
+    return {
+      ok: false,
+      exitCode: 1,
+      problem: `"${printable(traceId)}" is not a trace id: a trace id looks like 3f2b8c1e-5d4a-4b6e-9c7d-1a2b3c4d5e6f (the traceId of a log line).`,
+    };
   }
   return { ok: true, traceId, json: parsed.values.json === true };
 }

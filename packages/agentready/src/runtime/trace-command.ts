@@ -87,7 +87,12 @@ export async function runTraceCommand<DB extends RuntimeTables, Step extends Jou
  */
 export function journeyStepLines(step: JourneyEntry, askedTraceId: string, moreEvidence: string[] = []): string {
   const who = step.principalKind === null ? 'nobody' : `${step.principalKind}${step.credentialRef === null ? '' : ` ${step.credentialRef}`}`;
-  const client = step.clientName === null ? (step.principalKind === 'session' ? `the person ${step.accountRef ?? ''} on the site`.replace('  ', ' ') : '-') : JSON.stringify(step.clientName);
+  const client =
+    step.clientName === null
+      ? step.principalKind === 'session'
+        ? `the person ${step.accountRef ?? ''} on the site`.replace('  ', ' ')
+        : '-'
+      : JSON.stringify(step.clientName);
   const first = [
     step.traceId === askedTraceId ? '>' : ' ',
     step.occurredAt,

@@ -58,7 +58,10 @@ export function readShutdownGraceMs(value: string | undefined): ShutdownGraceSet
  * @param allowedHosts ALLOWED_HOSTS as set, or undefined.
  */
 export function readAllowedHostnames(siteUrl: string | undefined, allowedHosts: string | undefined): string[] {
-  const named = (allowedHosts ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const named = (allowedHosts ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
   return [...new Set(['localhost', '127.0.0.1', '[::1]', ...(siteUrl !== undefined ? [new URL(siteUrl).hostname] : []), ...named])];
 }
 

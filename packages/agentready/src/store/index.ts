@@ -2,7 +2,16 @@
  * @module agentready/store: Kysely on SQLite or PostgreSQL, migration sets, and
  * the runtime's own migrations (server only).
  */
-export { openDatabase, dialectOf, autoNumberedKey, driverHandleOf, migrateToLatest, hasMigrated, describeDatabaseLocation, MissingDatabaseError } from './open-database.ts';
+export {
+  openDatabase,
+  dialectOf,
+  autoNumberedKey,
+  driverHandleOf,
+  migrateToLatest,
+  hasMigrated,
+  describeDatabaseLocation,
+  MissingDatabaseError,
+} from './open-database.ts';
 export type { OpenDatabaseOptions, MigrationSet, MigrationReport, DatabaseDriverHandle } from './open-database.ts';
 export { openMigratedDatabase, databaseOpeningProblem } from './migrated-database.ts';
 export type { OpenMigratedDatabaseOptions } from './migrated-database.ts';

@@ -94,9 +94,7 @@ const INT8_OID = 20;
  * For libraries that speak to the driver themselves (the runtime's rate
  * limits); everything else goes through Kysely.
  */
-export type DatabaseDriverHandle =
-  | { dialect: 'sqlite'; database: SqliteDatabase.Database }
-  | { dialect: 'postgres'; pool: pg.Pool };
+export type DatabaseDriverHandle = { dialect: 'sqlite'; database: SqliteDatabase.Database } | { dialect: 'postgres'; pool: pg.Pool };
 
 const driverHandles = new WeakMap<Kysely<never>, DatabaseDriverHandle>();
 
@@ -362,9 +360,7 @@ export function dialectOf<DB>(db: Kysely<DB>): 'sqlite' | 'postgres' {
  * @example db.schema.createTable('things').addColumn('id', 'integer', autoNumberedKey(db))
  */
 export function autoNumberedKey(db: Kysely<unknown>): (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
-  return dialectOf(db) === 'postgres'
-    ? (column) => column.primaryKey().generatedByDefaultAsIdentity()
-    : (column) => column.primaryKey();
+  return dialectOf(db) === 'postgres' ? (column) => column.primaryKey().generatedByDefaultAsIdentity() : (column) => column.primaryKey();
 }
 
 /**
@@ -400,10 +396,7 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]):
     if (error !== undefined) {
       const failed = results?.find((result: MigrationResult) => result.status === 'Error')?.migrationName;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(
-        `Migration set "${set.tableName}" failed${failed ? ` at "${failed}"` : ''}: ${reason}`,
-        { cause: error },
-      );
+      throw new Error(`Migration set "${set.tableName}" failed${failed ? ` at "${failed}"` : ''}: ${reason}`, { cause: error });
     }
     report.push({ tableName: set.tableName, applied: (results ?? []).map((result) => result.migrationName) });
   }

@@ -208,7 +208,10 @@ export const runtimeMigrations: Record<string, Migration> = {
     // Idempotency records, drafts and confirmation tokens (docs/mutation-safety.md), and what commits add to audit evidence.
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('agentready_audit_record').addColumn('idempotency_key_hash', 'text').execute();
-      await db.schema.alterTable('agentready_audit_record').addColumn('replayed', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('agentready_audit_record')
+        .addColumn('replayed', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
       await db.schema
         .createTable('agentready_idempotency_record')
         .addColumn('id', 'integer', autoNumberedKey(db))

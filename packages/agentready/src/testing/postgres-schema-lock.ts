@@ -53,11 +53,7 @@ export type TestSchemaDatabase<Tables> = { url: string; db: Kysely<Tables>; drop
  *   `drop()`, which closes the database and drops the schema with its tables.
  * @throws when `prefix` is not an identifier, or PostgreSQL refuses a step.
  */
-export async function createTestSchemaDatabase<Tables>(
-  adminUrl: string,
-  prefix: string,
-  sets: readonly MigrationSet[],
-): Promise<TestSchemaDatabase<Tables>> {
+export async function createTestSchemaDatabase<Tables>(adminUrl: string, prefix: string, sets: readonly MigrationSet[]): Promise<TestSchemaDatabase<Tables>> {
   if (!/^[a-z_]{1,40}$/.test(prefix)) throw new Error(`Not a schema prefix: ${prefix}`);
   const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
   const url = new URL(adminUrl);

@@ -100,7 +100,10 @@ export type HeldLock = {
  *
  * @param lock gets the connection's query function; throw to refuse (the connection is closed).
  */
-export async function holdPostgresLock(databaseUrl: string, lock: (query: (text: string, values?: unknown[]) => Promise<{ rowCount: number | null }>) => Promise<void>): Promise<HeldLock> {
+export async function holdPostgresLock(
+  databaseUrl: string,
+  lock: (query: (text: string, values?: unknown[]) => Promise<{ rowCount: number | null }>) => Promise<void>,
+): Promise<HeldLock> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -142,7 +145,9 @@ export async function pollUntil<T>(what: string, check: () => Promise<T | undefi
 /** Waits until at least `count` statements of other connections wait for a lock the connection `lockPid` holds (PostgreSQL). */
 export async function waitForLockWaiters(db: Kysely<any>, lockPid: number, count = 1): Promise<void> {
   await pollUntil(`${count} statement(s) waiting for the test's lock`, async () => {
-    const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_stat_activity where ${lockPid}::int = any(pg_blocking_pids(pid))`.execute(db);
+    const { rows } = await sql<{
+      waiting: number;
+    }>`select count(*)::int as waiting from pg_stat_activity where ${lockPid}::int = any(pg_blocking_pids(pid))`.execute(db);
     return (rows[0]?.waiting ?? 0) >= count ? true : undefined;
   });
 }

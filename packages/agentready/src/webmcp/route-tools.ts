@@ -175,12 +175,7 @@ function withinPageInput(result: ToolFailure, inputSchema: Record<string, unknow
  * contract's output schema, or the server's own fields), else the server's
  * data, the reason going to `onPageError`.
  */
-function withPageData(
-  result: ToolSuccess<unknown>,
-  applied: PageApplied<unknown>,
-  tool: PageTool,
-  options: RouteToolRegistryOptions,
-): ToolSuccess<unknown> {
+function withPageData(result: ToolSuccess<unknown>, applied: PageApplied<unknown>, tool: PageTool, options: RouteToolRegistryOptions): ToolSuccess<unknown> {
   const projected = tool.projectData(applied.data, result.data);
   if (projected.ok) return { ...result, data: projected.data, uiUpdated: applied.uiUpdated };
   options.onPageError?.(tool.published.name, new Error(projected.problem));

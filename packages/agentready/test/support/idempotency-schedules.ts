@@ -200,7 +200,11 @@ export async function runIdempotencySchedule(dbs: Array<Kysely<any>>, schedule: 
       continue;
     }
     // A resume takes its scope's oldest abandoned claim of the steps before (the likeliest to be taken over by now).
-    const started = step.batch.map((call, i) => ({ id: calls.length + i, call, target: call.kind === 'resume' ? context.abandoned.get(call.scope)?.shift() : undefined }));
+    const started = step.batch.map((call, i) => ({
+      id: calls.length + i,
+      call,
+      target: call.kind === 'resume' ? context.abandoned.get(call.scope)?.shift() : undefined,
+    }));
     const observations = await Promise.all(started.map(({ id, call, target }) => runCall(context, target, id, call)));
     started.forEach(({ id, call }, i) => calls.push({ id, step: stepIndex, nowMs, call, observation: observations[i]! }));
   }
@@ -212,7 +216,11 @@ export function requestBody(call: Pick<ScheduledCall, 'request' | 'reversed'>): 
   const reverse = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(reverse);
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reverse(inner)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([key, inner]) => [key, reverse(inner)]),
+    );
   };
   const body = SCHEDULE_REQUESTS[call.request]!;
   return call.reversed ? reverse(body) : body;
@@ -225,7 +233,11 @@ async function runCall(context: RunContext, target: AbandonedClaim | undefined, 
   const scope = SCHEDULE_SCOPES[call.scope]!;
   const body = requestBody(call);
   const effectAndAnswer = (trx: Kysely<any>, claim: IdempotencyClaim, answer: ScheduleAnswer) =>
-    trx.insertInto(SCHEDULE_EFFECT_TABLE).values({ call_id: id, scope: call.scope, request: answer.request }).execute().then(() => claim.completeWithin(trx, answer));
+    trx
+      .insertInto(SCHEDULE_EFFECT_TABLE)
+      .values({ call_id: id, scope: call.scope, request: answer.request })
+      .execute()
+      .then(() => claim.completeWithin(trx, answer));
   if (call.kind === 'commit' || call.kind === 'refused') {
     let takeover = false;
     try {
@@ -291,13 +303,18 @@ async function readFinalState(db: Kysely<any>): Promise<Pick<ScheduleRun, 'final
       ? { state: 'done', request, answer: JSON.parse(row.response ?? 'null') }
       : { state: 'running', request, leaseUntil: Number(row.lease_until_ms) };
   });
-  const effectRows = (await db.selectFrom(SCHEDULE_EFFECT_TABLE).selectAll().orderBy('call_id').execute()) as Array<Record<'call_id' | 'scope' | 'request', unknown>>;
+  const effectRows = (await db.selectFrom(SCHEDULE_EFFECT_TABLE).selectAll().orderBy('call_id').execute()) as Array<
+    Record<'call_id' | 'scope' | 'request', unknown>
+  >;
   const effects = effectRows.map((row) => ({ call: Number(row.call_id), scope: Number(row.scope), request: Number(row.request) }));
   return { finalRecords, effects };
 }
 
 /** The serial model's record of a scope: who holds a running one (call id), or the stored answer. */
-type ModelRecord = null | { state: 'running'; request: number; holder: number; leaseUntil: number } | { state: 'done'; request: number; answer: ScheduleAnswer };
+type ModelRecord =
+  | null
+  | { state: 'running'; request: number; holder: number; leaseUntil: number }
+  | { state: 'done'; request: number; answer: ScheduleAnswer };
 
 const CLAIMED_KINDS: ReadonlySet<Observation['kind']> = new Set(['fresh', 'released', 'abandoned', 'completed']);
 

@@ -27,7 +27,11 @@ export const notesMigrations: Record<string, Migration> = Object.fromEntries(
           return;
         }
         const table = ['note', 'tag', 'note_tag'][index]!;
-        await db.schema.createTable(table).addColumn('id', 'integer', (col) => col.primaryKey()).addColumn('body', 'text', (col) => col.notNull().defaultTo(sql`''`)).execute();
+        await db.schema
+          .createTable(table)
+          .addColumn('id', 'integer', (col) => col.primaryKey())
+          .addColumn('body', 'text', (col) => col.notNull().defaultTo(sql`''`))
+          .execute();
       },
     } satisfies Migration,
   ]),

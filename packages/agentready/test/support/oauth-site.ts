@@ -18,7 +18,15 @@ import pg from 'pg';
 import pino from 'pino';
 import { z } from 'zod';
 import { defineCatalog, defineTool } from '../../src/contract/index.ts';
-import { createOAuthAuthorizationServer, oauthMigrations, oauthRoutes, OAUTH_MIGRATION_TABLE, OAuthInteractionError, type OAuthAuthorizationServer, type OAuthTables } from '../../src/identity/oauth/index.ts';
+import {
+  createOAuthAuthorizationServer,
+  oauthMigrations,
+  oauthRoutes,
+  OAUTH_MIGRATION_TABLE,
+  OAuthInteractionError,
+  type OAuthAuthorizationServer,
+  type OAuthTables,
+} from '../../src/identity/oauth/index.ts';
 import { createMcpHttpEndpoint } from '../../src/mcp/index.ts';
 import { createInvocationPipeline } from '../../src/runtime/index.ts';
 import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations } from '../../src/store/index.ts';

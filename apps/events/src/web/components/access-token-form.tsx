@@ -63,11 +63,16 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
 
   const describedBy = refusal?.aboutName ? 'token-label-hint create-token-error' : 'token-label-hint';
   return (
-    <form class="token-form" data-testid="token-form" noValidate onSubmit={(event) => {
+    <form
+      class="token-form"
+      data-testid="token-form"
+      noValidate
+      onSubmit={(event) => {
         event.preventDefault();
         // One token per submit, however fast the submits: `creating` is not re-rendered between two in one task.
         void once(create);
-      }}>
+      }}
+    >
       <div class="field">
         <label for="token-label">Name</label>
         <input
@@ -103,15 +108,21 @@ export function AccessTokenForm({ enhanced, onCreated }: AccessTokenFormProps) {
               aria-describedby={`token-scope-${choice}-hint`}
             />
             <label for={`token-scope-${choice}`}>{SCOPE_WORDS[choice].name}</label>
-            <p class="field-hint" id={`token-scope-${choice}-hint`}>{SCOPE_WORDS[choice].allows}</p>
+            <p class="field-hint" id={`token-scope-${choice}-hint`}>
+              {SCOPE_WORDS[choice].allows}
+            </p>
           </div>
         ))}
       </fieldset>
       {refusal !== null && (
-        <p class="message message-error" id="create-token-error" data-testid="create-token-error" role="alert">{refusal.message}</p>
+        <p class="message message-error" id="create-token-error" data-testid="create-token-error" role="alert">
+          {refusal.message}
+        </p>
       )}
       <div class="form-actions">
-        <button ref={button} type="submit" class="button button-primary" data-testid="create-token" disabled={!enhanced || creating}>Create token</button>
+        <button ref={button} type="submit" class="button button-primary" data-testid="create-token" disabled={!enhanced || creating}>
+          Create token
+        </button>
       </div>
     </form>
   );

@@ -56,20 +56,34 @@ export function AccessTokenList({ tokens, loading, loadError, enhanced, outcome,
 
   return (
     <section class="connect-section" aria-labelledby="tokens-heading">
-      <h2 id="tokens-heading" tabIndex={-1} ref={heading}>Your tokens</h2>
+      <h2 id="tokens-heading" tabIndex={-1} ref={heading}>
+        Your tokens
+      </h2>
       {outcome?.revoked === true && (
         <p class="message message-success" data-testid="revoke-success" role="status">
           The token “<span lang={textLang(outcome.label)}>{outcome.label}</span>” was revoked. Agents using it can no longer act as you.
         </p>
       )}
-      {outcome?.revoked === false && <p class="message message-error" data-testid="revoke-error" role="alert">{outcome.message}</p>}
-      {loadError !== null && <p class="message message-error" data-testid="tokens-error" role="alert">{loadError}</p>}
+      {outcome?.revoked === false && (
+        <p class="message message-error" data-testid="revoke-error" role="alert">
+          {outcome.message}
+        </p>
+      )}
+      {loadError !== null && (
+        <p class="message message-error" data-testid="tokens-error" role="alert">
+          {loadError}
+        </p>
+      )}
       <ul class="token-list" data-testid="token-list" aria-busy={loading ? 'true' : undefined}>
         {tokens.map((token) => (
           <TokenItem key={token.id} token={token} enhanced={enhanced} onRevoke={() => setAsking(token)} />
         ))}
       </ul>
-      {tokens.length === 0 && <p class="empty" data-testid="tokens-empty">You have no access tokens.</p>}
+      {tokens.length === 0 && (
+        <p class="empty" data-testid="tokens-empty">
+          You have no access tokens.
+        </p>
+      )}
       <RevokeTokenDialog token={asking} revoking={revoking} onConfirm={(token) => void once(() => revoke(token))} onDismiss={() => setAsking(null)} />
     </section>
   );
@@ -79,19 +93,34 @@ export function AccessTokenList({ tokens, loading, loadError, enhanced, outcome,
 function TokenItem({ token, enhanced, onRevoke }: { token: AccessToken; enhanced: boolean; onRevoke(): void }) {
   return (
     <li class="event-card token-card" data-testid="token-item" data-token-id={token.id}>
-      <h3 class="card-title" data-testid="token-label-text" lang={textLang(token.label)}>{token.label}</h3>
+      <h3 class="card-title" data-testid="token-label-text" lang={textLang(token.label)}>
+        {token.label}
+      </h3>
       <dl class="token-facts">
         <dt>Allows</dt>
         <dd data-testid="token-scope-text">{SCOPE_WORDS[token.scope].name}</dd>
         <dt>Created</dt>
-        <dd><time dateTime={token.createdAt}>{formatDateTime(token.createdAt)}</time></dd>
+        <dd>
+          <time dateTime={token.createdAt}>{formatDateTime(token.createdAt)}</time>
+        </dd>
         <dt>Last used</dt>
-        <dd data-testid="token-last-used">{token.lastUsedAt === null ? 'never' : <time dateTime={token.lastUsedAt}>{formatDateTime(token.lastUsedAt)}</time>}</dd>
+        <dd data-testid="token-last-used">
+          {token.lastUsedAt === null ? 'never' : <time dateTime={token.lastUsedAt}>{formatDateTime(token.lastUsedAt)}</time>}
+        </dd>
         <dt>Works until</dt>
-        <dd data-testid="token-expires"><time dateTime={token.expiresAt}>{formatDateTime(token.expiresAt)}</time></dd>
+        <dd data-testid="token-expires">
+          <time dateTime={token.expiresAt}>{formatDateTime(token.expiresAt)}</time>
+        </dd>
       </dl>
       <div class="card-actions">
-        <button type="button" class="button button-small" data-testid="revoke-button" aria-label={`Revoke ${token.label}`} disabled={!enhanced} onClick={onRevoke}>
+        <button
+          type="button"
+          class="button button-small"
+          data-testid="revoke-button"
+          aria-label={`Revoke ${token.label}`}
+          disabled={!enhanced}
+          onClick={onRevoke}
+        >
           Revoke…
         </button>
       </div>

@@ -31,8 +31,7 @@ export function CancelDialog({ registration, confirming, onConfirm, onDismiss }:
       what={
         registration !== null && (
           <>
-            You are about to cancel your registration for{' '}
-            <strong lang={textLang(registration.event.title)}>{registration.event.title}</strong>
+            You are about to cancel your registration for <strong lang={textLang(registration.event.title)}>{registration.event.title}</strong>
             {` on ${formatDateRange(registration.event.startsAt, registration.event.endsAt)}.`}
           </>
         )

@@ -64,7 +64,9 @@ export function ConfirmDialog({ open, busy, testId, title, what, consequence, ke
       }}
     >
       <h2 id={`${testId}-title`}>{title}</h2>
-      <p id={`${testId}-text`} data-testid={`${testId}-text`}>{open && what}</p>
+      <p id={`${testId}-text`} data-testid={`${testId}-text`}>
+        {open && what}
+      </p>
       <p>{consequence}</p>
       <div class="form-actions">
         <button ref={keepButton} type="button" class="button" data-testid={keep.testId} disabled={busy} onClick={onDismiss}>

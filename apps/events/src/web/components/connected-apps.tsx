@@ -29,16 +29,22 @@ export function ConnectedApps({ grants }: { grants: OAuthGrantView[] }) {
   return (
     <section class="connect-section" aria-labelledby="connected-apps-heading" data-testid="connected-apps">
       <h2 id="connected-apps-heading">Apps connected with sign-in (OAuth)</h2>
-      <p role="status" data-testid="connected-apps-status">{status}</p>
+      <p role="status" data-testid="connected-apps-status">
+        {status}
+      </p>
       <ul class="token-list">
         {shown.map((grant) => (
           <li key={grant.id} class="event-card token-card" data-testid="connected-app" data-grant-id={grant.id}>
-            <h3 class="card-title" lang={textLang(grant.clientName)}>{grant.clientName}</h3>
+            <h3 class="card-title" lang={textLang(grant.clientName)}>
+              {grant.clientName}
+            </h3>
             <dl class="token-facts">
               <dt>Allows</dt>
               <dd>{grant.scopes.join('; ')}</dd>
               <dt>Connected</dt>
-              <dd><time dateTime={grant.createdAt}>{formatDateTime(grant.createdAt)}</time></dd>
+              <dd>
+                <time dateTime={grant.createdAt}>{formatDateTime(grant.createdAt)}</time>
+              </dd>
               <dt>Last used</dt>
               <dd>{grant.lastUsedAt === null ? 'never' : <time dateTime={grant.lastUsedAt}>{formatDateTime(grant.lastUsedAt)}</time>}</dd>
             </dl>

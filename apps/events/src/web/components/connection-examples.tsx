@@ -62,16 +62,22 @@ export function ConnectionExamples({ connectInfo, token, enhanced }: ConnectionE
         For clients that connect to a URL. Endpoint: <code data-testid="http-url">{connectInfo.mcpUrl}</code>, with the header{' '}
         <code data-testid="http-header">{`Authorization: Bearer ${shownToken}`}</code>.
       </p>
-      <pre class="config"><code data-testid="http-config">{configs.http}</code></pre>
+      <pre class="config">
+        <code data-testid="http-config">{configs.http}</code>
+      </pre>
       <CopyButton testId="copy-http-config" label="Copy HTTP configuration" text={configs.http} enabled={enhanced} />
       <h3>Desktop client over stdio</h3>
       <p>
-        For clients that start a local server, such as Claude Desktop (its claude_desktop_config.json). It runs the AgentReady
-        checkout with Node.js and reaches this site at SITE_URL.
+        For clients that start a local server, such as Claude Desktop (its claude_desktop_config.json). It runs the AgentReady checkout with Node.js and reaches
+        this site at SITE_URL.
       </p>
-      <pre class="config"><code data-testid="stdio-config">{configs.stdio}</code></pre>
+      <pre class="config">
+        <code data-testid="stdio-config">{configs.stdio}</code>
+      </pre>
       {connectInfo.stdio === null && (
-        <p class="card-note" data-testid="stdio-path-note">Replace /path/to/agentready with the folder where AgentReady is checked out.</p>
+        <p class="card-note" data-testid="stdio-path-note">
+          Replace /path/to/agentready with the folder where AgentReady is checked out.
+        </p>
       )}
       <CopyButton testId="copy-stdio-config" label="Copy stdio configuration" text={configs.stdio} enabled={enhanced} />
     </section>

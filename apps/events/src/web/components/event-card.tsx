@@ -33,12 +33,16 @@ export function EventCard({ event, testId, registrationId, heading: Heading = 'h
   return (
     <li class="event-card" data-testid={testId} data-event-id={event.id} data-registration-id={registrationId}>
       <Heading class="card-title">
-        <a data-testid="event-link" href={eventPath(event.id)} lang={textLang(event.title)}>{event.title}</a>
+        <a data-testid="event-link" href={eventPath(event.id)} lang={textLang(event.title)}>
+          {event.title}
+        </a>
       </Heading>
       <p class="card-when">
         <time dateTime={event.startsAt}>{formatDateRange(event.startsAt, event.endsAt)}</time>
       </p>
-      <p class="card-where"><span lang={textLang(event.venue)}>{event.venue}</span> · {formatLocation(event.location)}</p>
+      <p class="card-where">
+        <span lang={textLang(event.venue)}>{event.venue}</span> · {formatLocation(event.location)}
+      </p>
       <ul class="tags" aria-label="Facts">
         <li class="tag">{formatPrice(event)}</li>
         <li class="tag">{formatLevel(event.level)}</li>
@@ -47,7 +51,9 @@ export function EventCard({ event, testId, registrationId, heading: Heading = 'h
       </ul>
       {event.topics.length > 0 && (
         <ul class="topics" aria-label="Topics" data-testid="event-topics">
-          {event.topics.map((topic) => <TopicTag key={topic} topic={topic} />)}
+          {event.topics.map((topic) => (
+            <TopicTag key={topic} topic={topic} />
+          ))}
         </ul>
       )}
       {notes}
@@ -63,7 +69,12 @@ function TopicTag({ topic }: { topic: string }) {
   return (
     <li class="topic">
       {en}
-      {zh !== en && <>{' · '}<span lang={textLang(zh)}>{zh}</span></>}
+      {zh !== en && (
+        <>
+          {' · '}
+          <span lang={textLang(zh)}>{zh}</span>
+        </>
+      )}
     </li>
   );
 }

@@ -44,23 +44,39 @@ export function EventDetails({ event, heading: Heading }: EventDetailsProps) {
 
   return (
     <article class="event-details" data-testid="event-details" data-event-id={event.id}>
-      <Heading class="details-title" data-testid="event-title" lang={textLang(event.title)}>{event.title}</Heading>
-      <p class={`state state-${event.state}`} data-testid="event-state">{formatState(event.state)}</p>
+      <Heading class="details-title" data-testid="event-title" lang={textLang(event.title)}>
+        {event.title}
+      </Heading>
+      <p class={`state state-${event.state}`} data-testid="event-state">
+        {formatState(event.state)}
+      </p>
       <dl class="facts">
         <dt>When</dt>
-        <dd><time dateTime={event.startsAt}>{formatDateRange(event.startsAt, event.endsAt)}</time></dd>
+        <dd>
+          <time dateTime={event.startsAt}>{formatDateRange(event.startsAt, event.endsAt)}</time>
+        </dd>
         <dt>Where</dt>
-        <dd><span lang={textLang(event.venue)}>{event.venue}</span>, {formatLocation(event.location)}</dd>
+        <dd>
+          <span lang={textLang(event.venue)}>{event.venue}</span>, {formatLocation(event.location)}
+        </dd>
         <dt>Price</dt>
-        <dd><span data-testid="event-price">{formatPrice(event)}</span></dd>
+        <dd>
+          <span data-testid="event-price">{formatPrice(event)}</span>
+        </dd>
         <dt>Level</dt>
         <dd>{formatLevel(event.level)}</dd>
         <dt>Places left</dt>
-        <dd><span data-testid="places-left" data-remaining={String(event.remainingCapacity)}>{`${event.remainingCapacity} of ${event.capacity}`}</span></dd>
+        <dd>
+          <span data-testid="places-left" data-remaining={String(event.remainingCapacity)}>{`${event.remainingCapacity} of ${event.capacity}`}</span>
+        </dd>
         <dt>Register by</dt>
-        <dd><time dateTime={event.registrationDeadline}>{formatDateTime(event.registrationDeadline)}</time></dd>
+        <dd>
+          <time dateTime={event.registrationDeadline}>{formatDateTime(event.registrationDeadline)}</time>
+        </dd>
       </dl>
-      <p class="summary" data-testid="event-summary" lang={textLang(event.summary)}>{event.summary}</p>
+      <p class="summary" data-testid="event-summary" lang={textLang(event.summary)}>
+        {event.summary}
+      </p>
       <div class="actions">
         <button
           type="button"
@@ -74,7 +90,11 @@ export function EventDetails({ event, heading: Heading }: EventDetailsProps) {
         </button>
         <RegisterAction event={event} />
       </div>
-      {saveError !== null && !saved && <p class="message message-error" data-testid="save-error" role="alert">{saveError}</p>}
+      {saveError !== null && !saved && (
+        <p class="message message-error" data-testid="save-error" role="alert">
+          {saveError}
+        </p>
+      )}
     </article>
   );
 }
@@ -83,10 +103,22 @@ function RegisterAction({ event }: { event: EventDetail }) {
   const viewer = useViewer();
   if (event.state === 'open' && !event.registered) {
     const href = viewer.signedIn ? registerPath(event.id) : signInPath(registerPath(event.id));
-    return <a class="button button-primary" data-testid="register-link" href={href}>Register</a>;
+    return (
+      <a class="button button-primary" data-testid="register-link" href={href}>
+        Register
+      </a>
+    );
   }
   const reason = event.registered ? 'You are registered' : event.state === 'full' ? 'Full: no places left' : 'Registration closed';
-  const disabled = <span class="button button-disabled" data-testid="register-link" aria-disabled="true">{reason}</span>;
+  const disabled = (
+    <span class="button button-disabled" data-testid="register-link" aria-disabled="true">
+      {reason}
+    </span>
+  );
   if (!event.registered) return disabled;
-  return <span class="registered-note">{disabled} <a href="/registrations">See my registrations</a></span>;
+  return (
+    <span class="registered-note">
+      {disabled} <a href="/registrations">See my registrations</a>
+    </span>
+  );
 }

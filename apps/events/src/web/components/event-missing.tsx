@@ -11,8 +11,12 @@ export function EventMissing({ error, testId }: { error: ApiFailure | null; test
   return (
     <>
       <h1>{error?.code === 'NOT_FOUND' ? 'Event not found' : 'The event could not be loaded'}</h1>
-      <p class="message message-error" data-testid={testId} role="alert">{error?.message ?? 'The event could not be loaded.'}</p>
-      <p><a href="/events">Find another event</a></p>
+      <p class="message message-error" data-testid={testId} role="alert">
+        {error?.message ?? 'The event could not be loaded.'}
+      </p>
+      <p>
+        <a href="/events">Find another event</a>
+      </p>
     </>
   );
 }

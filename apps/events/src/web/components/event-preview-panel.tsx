@@ -61,10 +61,16 @@ export function EventPreviewPanel({ preview, onClose }: EventPreviewPanelProps) 
     >
       <div class="panel-header">
         <p class="panel-label">Preview</p>
-        <button type="button" class="button button-small" data-testid="details-close" aria-label="Close preview" onClick={onClose}>Close</button>
+        <button type="button" class="button button-small" data-testid="details-close" aria-label="Close preview" onClick={onClose}>
+          Close
+        </button>
       </div>
       {!loaded && <p class="panel-loading">Loading…</p>}
-      {preview.error !== null && <p class="message message-error" data-testid="details-error" role="alert">{preview.error}</p>}
+      {preview.error !== null && (
+        <p class="message message-error" data-testid="details-error" role="alert">
+          {preview.error}
+        </p>
+      )}
       {preview.event !== null && <EventDetails key={preview.event.id} event={preview.event} heading="h2" />}
     </aside>
   );

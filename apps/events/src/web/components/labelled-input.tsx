@@ -46,8 +46,16 @@ export function LabelledInput({ id, label, type, autocomplete, hint, error, inpu
     <div class="field">
       <label for={id}>{label}</label>
       {type === 'email' ? <input type="email" {...attributes} /> : <input type="password" {...attributes} />}
-      {hint !== null && <p class="field-hint" id={`${id}-hint`}>{hint}</p>}
-      {error !== null && <p class="field-error" id={`${id}-error`} data-testid={`${testId}-error`}>{error}</p>}
+      {hint !== null && (
+        <p class="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error !== null && (
+        <p class="field-error" id={`${id}-error`} data-testid={`${testId}-error`}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }

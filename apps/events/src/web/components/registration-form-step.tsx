@@ -66,7 +66,9 @@ export function RegistrationFormStep({ values, shown, interactive, nameRef, emai
         />
       </div>
       <div class="form-actions">
-        <button ref={reviewRef} type="submit" class="button button-primary" data-testid="review-button" disabled={!interactive}>Review</button>
+        <button ref={reviewRef} type="submit" class="button button-primary" data-testid="review-button" disabled={!interactive}>
+          Review
+        </button>
       </div>
     </form>
   );

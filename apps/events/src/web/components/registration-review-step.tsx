@@ -29,14 +29,18 @@ export function RegistrationReviewStep({ event, reviewed, submitting, error, hea
   const payment = formatFeePayment(event);
   return (
     <section class="register-review" data-testid="register-review" aria-labelledby="review-heading">
-      <h2 id="review-heading" tabIndex={-1} ref={headingRef}>Check before you submit</h2>
+      <h2 id="review-heading" tabIndex={-1} ref={headingRef}>
+        Check before you submit
+      </h2>
       <p>This is what will be sent. Submitting takes one place at the event.</p>
       {payment !== null && <p data-testid="register-payment">{payment}</p>}
       <dl class="facts" data-testid="review-details">
         <dt>Event</dt>
         <dd lang={textLang(event.title)}>{event.title}</dd>
         <dt>When</dt>
-        <dd><time dateTime={event.startsAt}>{formatDateRange(event.startsAt, event.endsAt)}</time></dd>
+        <dd>
+          <time dateTime={event.startsAt}>{formatDateRange(event.startsAt, event.endsAt)}</time>
+        </dd>
         <dt>Price</dt>
         <dd>{formatPrice(event)}</dd>
         <dt>Name</dt>
@@ -44,10 +48,18 @@ export function RegistrationReviewStep({ event, reviewed, submitting, error, hea
         <dt>E-mail</dt>
         <dd>{reviewed.email}</dd>
       </dl>
-      {error !== null && <p class="message message-error" data-testid="register-error" role="alert" tabIndex={-1} ref={errorRef}>{error}</p>}
+      {error !== null && (
+        <p class="message message-error" data-testid="register-error" role="alert" tabIndex={-1} ref={errorRef}>
+          {error}
+        </p>
+      )}
       <div class="form-actions">
-        <button type="button" class="button" data-testid="back-button" disabled={submitting} onClick={onBack}>Back</button>
-        <button type="button" class="button button-primary" data-testid="submit-button" disabled={submitting} onClick={onSubmit}>Submit registration</button>
+        <button type="button" class="button" data-testid="back-button" disabled={submitting} onClick={onBack}>
+          Back
+        </button>
+        <button type="button" class="button button-primary" data-testid="submit-button" disabled={submitting} onClick={onSubmit}>
+          Submit registration
+        </button>
       </div>
     </section>
   );

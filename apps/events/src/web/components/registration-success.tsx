@@ -24,9 +24,15 @@ export function RegistrationSuccess({ event, eventTitle, statusRef }: Registrati
   const payment = formatFeePayment(event);
   return (
     <div class="message message-success" data-testid="register-success" role="status" tabIndex={-1} ref={statusRef}>
-      <p>You are registered for <span lang={textLang(eventTitle)}>{eventTitle}</span>.</p>
+      <p>
+        You are registered for <span lang={textLang(eventTitle)}>{eventTitle}</span>.
+      </p>
       {payment !== null && <p data-testid="register-payment">{payment}</p>}
-      <p><a data-testid="registrations-link" href="/registrations">See my registrations</a></p>
+      <p>
+        <a data-testid="registrations-link" href="/registrations">
+          See my registrations
+        </a>
+      </p>
     </div>
   );
 }

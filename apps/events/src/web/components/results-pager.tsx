@@ -71,14 +71,34 @@ function UncountedPager({ filters, result, onPage }: ResultsPagerProps) {
 }
 
 /** A link to another page of results, or, without `href`, the same words shown as unavailable. */
-function PagerLink({ testId, rel, href, onFollow, children }: { testId: string; rel: 'prev' | 'next'; href: string | null; onFollow(): void; children: ComponentChildren }) {
+function PagerLink({
+  testId,
+  rel,
+  href,
+  onFollow,
+  children,
+}: {
+  testId: string;
+  rel: 'prev' | 'next';
+  href: string | null;
+  onFollow(): void;
+  children: ComponentChildren;
+}) {
   if (href === null) {
-    return <a class="button button-disabled" data-testid={testId} role="link" aria-disabled="true">{children}</a>;
+    return (
+      <a class="button button-disabled" data-testid={testId} role="link" aria-disabled="true">
+        {children}
+      </a>
+    );
   }
   function follow(event: TargetedMouseEvent<HTMLAnchorElement>): void {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     onFollow();
   }
-  return <a class="button" data-testid={testId} href={href} rel={rel} onClick={follow}>{children}</a>;
+  return (
+    <a class="button" data-testid={testId} href={href} rel={rel} onClick={follow}>
+      {children}
+    </a>
+  );
 }

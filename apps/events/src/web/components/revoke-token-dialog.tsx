@@ -27,7 +27,13 @@ export function RevokeTokenDialog({ token, revoking, onConfirm, onDismiss }: Rev
       busy={revoking}
       testId="revoke-dialog"
       title="Revoke this token?"
-      what={token !== null && <>You are about to revoke <strong lang={textLang(token.label)}>{token.label}</strong>.</>}
+      what={
+        token !== null && (
+          <>
+            You are about to revoke <strong lang={textLang(token.label)}>{token.label}</strong>.
+          </>
+        )
+      }
       consequence="Agents using it lose access at once. This cannot be undone; you can create a new token."
       keep={{ label: 'Keep token', testId: 'dialog-keep-token' }}
       confirm={{ label: 'Revoke token', testId: 'dialog-confirm-revoke' }}

@@ -62,7 +62,9 @@ export function SearchForm({ values, invalidField, errorId, onChange, onSearch, 
             {field.choices !== undefined ? (
               <select {...common}>
                 {field.choices.map((choice) => (
-                  <option key={choice.value} value={choice.value} selected={choice.value === values[field.name]}>{choice.label}</option>
+                  <option key={choice.value} value={choice.value} selected={choice.value === values[field.name]}>
+                    {choice.label}
+                  </option>
                 ))}
               </select>
             ) : field.name === 'keyword' ? (
@@ -74,8 +76,12 @@ export function SearchForm({ values, invalidField, errorId, onChange, onSearch, 
         );
       })}
       <div class="form-actions">
-        <button class="button button-primary" data-testid="search-submit" type="submit">Search</button>
-        <a class="button" data-testid="search-clear" href="/events" onClick={clear}>Clear</a>
+        <button class="button button-primary" data-testid="search-submit" type="submit">
+          Search
+        </button>
+        <a class="button" data-testid="search-clear" href="/events" onClick={clear}>
+          Clear
+        </a>
       </div>
     </form>
   );

@@ -48,12 +48,18 @@ export function SearchResults(props: SearchResultsProps) {
   const panelInList = result !== null && result.events.some((event) => event.id === previewedId);
   return (
     <section class="results" aria-labelledby="results-heading">
-      <h2 id="results-heading" tabIndex={-1}>Results</h2>
+      <h2 id="results-heading" tabIndex={-1}>
+        Results
+      </h2>
       <p class="results-status" data-testid="results-status" role="status">
         {busy ? 'Searching…' : result !== null ? describeResult(result) : ''}
       </p>
       <div role="alert" class="search-alert">
-        {refusalMessage !== null && <p id={errorId} class="message message-error" data-testid="search-error">{refusalMessage}</p>}
+        {refusalMessage !== null && (
+          <p id={errorId} class="message message-error" data-testid="search-error">
+            {refusalMessage}
+          </p>
+        )}
       </div>
       {!panelInList && inlinePanel}
       {result !== null && (

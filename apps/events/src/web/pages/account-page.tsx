@@ -21,7 +21,10 @@ export function AccountPage({ data }: { data: { passwordMinLength: number } }) {
       <>
         <h1>Account</h1>
         <p class="message" data-testid="account-signed-out">
-          <a href={signInPath('/account')} data-testid="account-sign-in">Sign in</a> to change your password or sign out of every browser.
+          <a href={signInPath('/account')} data-testid="account-sign-in">
+            Sign in
+          </a>{' '}
+          to change your password or sign out of every browser.
         </p>
       </>
     );
@@ -71,12 +74,36 @@ function ChangePasswordSection({ passwordMinLength }: { passwordMinLength: numbe
   return (
     <section class="account-section" aria-labelledby="change-password-heading">
       <h2 id="change-password-heading">Change password</h2>
-      <form class="account-form" data-testid="change-password-form" method="post" noValidate onSubmit={(event) => {
+      <form
+        class="account-form"
+        data-testid="change-password-form"
+        method="post"
+        noValidate
+        onSubmit={(event) => {
           event.preventDefault();
           if (enhanced) void once(change);
-        }}>
-        <LabelledInput id="current-password" label="Current password" type="password" autocomplete="current-password" hint={null} error={fieldError('currentPassword')} inputRef={current} testId="current-password" />
-        <LabelledInput id="new-password" label="New password" type="password" autocomplete="new-password" hint={passwordRule(passwordMinLength)} error={fieldError('newPassword')} inputRef={next} testId="new-password" />
+        }}
+      >
+        <LabelledInput
+          id="current-password"
+          label="Current password"
+          type="password"
+          autocomplete="current-password"
+          hint={null}
+          error={fieldError('currentPassword')}
+          inputRef={current}
+          testId="current-password"
+        />
+        <LabelledInput
+          id="new-password"
+          label="New password"
+          type="password"
+          autocomplete="new-password"
+          hint={passwordRule(passwordMinLength)}
+          error={fieldError('newPassword')}
+          inputRef={next}
+          testId="new-password"
+        />
         <div role="status">
           {outcome?.kind === 'changed' && (
             <p class="message message-success" data-testid="password-changed" tabIndex={-1} ref={status}>
@@ -85,10 +112,14 @@ function ChangePasswordSection({ passwordMinLength }: { passwordMinLength: numbe
           )}
         </div>
         {outcome?.kind === 'refused' && outcome.field === null && (
-          <p class="message message-error" data-testid="change-password-error" role="alert" tabIndex={-1} ref={status}>{outcome.message}</p>
+          <p class="message message-error" data-testid="change-password-error" role="alert" tabIndex={-1} ref={status}>
+            {outcome.message}
+          </p>
         )}
         <div class="form-actions">
-          <button type="submit" class="button button-primary" data-testid="change-password" disabled={!enhanced || sending}>Change password</button>
+          <button type="submit" class="button button-primary" data-testid="change-password" disabled={!enhanced || sending}>
+            Change password
+          </button>
         </div>
       </form>
     </section>
@@ -126,18 +157,31 @@ function SignOutSection() {
       <h2 id="sign-out-heading">Sign out</h2>
       <p>Sign out of this browser only.</p>
       <p class="form-actions">
-        <button type="button" class="button" data-testid="account-sign-out" disabled={!enhanced || sending} onClick={() => void once(() => signOut(false))}>Sign out</button>
+        <button type="button" class="button" data-testid="account-sign-out" disabled={!enhanced || sending} onClick={() => void once(() => signOut(false))}>
+          Sign out
+        </button>
       </p>
       <p id="sign-out-everywhere-note">
-        Sign out everywhere ends your session on every browser where you are signed in, this one included. Your personal access
-        tokens keep working: see and revoke them on <a href="/connect">Connect an agent</a>.
+        Sign out everywhere ends your session on every browser where you are signed in, this one included. Your personal access tokens keep working: see and
+        revoke them on <a href="/connect">Connect an agent</a>.
       </p>
       <p class="form-actions">
-        <button type="button" class="button" data-testid="sign-out-everywhere" aria-describedby="sign-out-everywhere-note" disabled={!enhanced || sending} onClick={() => void once(() => signOut(true))}>
+        <button
+          type="button"
+          class="button"
+          data-testid="sign-out-everywhere"
+          aria-describedby="sign-out-everywhere-note"
+          disabled={!enhanced || sending}
+          onClick={() => void once(() => signOut(true))}
+        >
           Sign out everywhere
         </button>
       </p>
-      {error !== null && <p class="message message-error" data-testid="sign-out-error-account" role="alert">{error}</p>}
+      {error !== null && (
+        <p class="message message-error" data-testid="sign-out-error-account" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

@@ -52,7 +52,11 @@ export function ActivityPage({ data }: { data: ActivityPageData }) {
       <h1>Activity</h1>
       <p class="lead">What the agents you connected did for you, newest first.</p>
       {data.clients.length > 1 && <ClientFilter clients={data.clients} filter={filter} />}
-      {data.error !== null && <p class="message message-error" data-testid="activity-error" role="alert">{data.error.message} <a href="/activity">Show the newest activity</a></p>}
+      {data.error !== null && (
+        <p class="message message-error" data-testid="activity-error" role="alert">
+          {data.error.message} <a href="/activity">Show the newest activity</a>
+        </p>
+      )}
       <ol class="activity-list" data-testid="activity-list">
         {data.entries.map((entry, index) => (
           <ActivityItem key={`${entry.occurredAt}-${index}`} entry={entry} />
@@ -65,8 +69,16 @@ export function ActivityPage({ data }: { data: ActivityPageData }) {
         </p>
       )}
       <nav class="pager" aria-label="Activity pages">
-        {data.older && <a href={activityHref(filter, null)} data-testid="activity-newest">Newest</a>}{' '}
-        {data.next !== null && <a href={activityHref(filter, data.next)} data-testid="activity-older">Older activity</a>}
+        {data.older && (
+          <a href={activityHref(filter, null)} data-testid="activity-newest">
+            Newest
+          </a>
+        )}{' '}
+        {data.next !== null && (
+          <a href={activityHref(filter, data.next)} data-testid="activity-older">
+            Older activity
+          </a>
+        )}
       </nav>
     </>
   );
@@ -78,13 +90,19 @@ function ClientFilter({ clients, filter }: { clients: ActivityClientView[]; filt
   return (
     <nav aria-label="Filter by client" class="activity-filter" data-testid="activity-filter">
       <ul>
-        <li><a href="/activity" aria-current={all ? 'page' : undefined}>All clients</a></li>
+        <li>
+          <a href="/activity" aria-current={all ? 'page' : undefined}>
+            All clients
+          </a>
+        </li>
         {clients.map((client) => {
           const target = client.clientName === null ? { client: null, browser: true } : { client: client.clientName, browser: false };
           const current = client.clientName === null ? filter.browser : filter.client === client.clientName;
           return (
             <li key={client.clientName ?? ''}>
-              <a href={activityHref(target, null)} aria-current={current ? 'page' : undefined}>{clientWords(client.shownName, client.principalKind)}</a>
+              <a href={activityHref(target, null)} aria-current={current ? 'page' : undefined}>
+                {clientWords(client.shownName, client.principalKind)}
+              </a>
             </li>
           );
         })}
@@ -98,8 +116,13 @@ function ActivityItem({ entry }: { entry: ActivityEntryView }) {
     <li class="activity-item" data-testid="activity-item">
       <p>
         <time dateTime={entry.occurredAt}>{formatDateTime(entry.occurredAt)}</time>: <strong>{clientWords(entry.clientName, entry.principalKind)}</strong>
-        {entry.credentialRef !== null && <span class="card-note"> (access {entry.principalKind === 'oauth' ? 'grant' : 'token'} {entry.credentialRef})</span>} used{' '}
-        <span data-testid="activity-tool">{entry.toolTitle}</span>.
+        {entry.credentialRef !== null && (
+          <span class="card-note">
+            {' '}
+            (access {entry.principalKind === 'oauth' ? 'grant' : 'token'} {entry.credentialRef})
+          </span>
+        )}{' '}
+        used <span data-testid="activity-tool">{entry.toolTitle}</span>.
       </p>
       <p data-testid="activity-outcome">{OUTCOME_WORDS[entry.outcomeCode] ?? `Ended with ${entry.outcomeCode}`}.</p>
       {entry.resultingIds.length > 0 && (

@@ -69,9 +69,8 @@ export function ConnectPage({ data }: { data: ConnectPageData }) {
     <>
       <h1>Connect an agent</h1>
       <p class="lead" data-testid="connect-abilities">
-        A personal access token lets an MCP client, such as Claude Desktop or an IDE agent, act for your account: read events, and,
-        if you allow it, save events and prepare registrations and cancellations; it cannot register or cancel, because you confirm
-        those yourself on this site.
+        A personal access token lets an MCP client, such as Claude Desktop or an IDE agent, act for your account: read events, and, if you allow it, save events
+        and prepare registrations and cancellations; it cannot register or cancel, because you confirm those yourself on this site.
       </p>
       {viewer.signedIn ? (
         <>
@@ -92,8 +91,11 @@ export function ConnectPage({ data }: { data: ConnectPageData }) {
         </>
       ) : (
         <p class="message" data-testid="connect-signed-out">
-          Tokens belong to an account, so that an agent acts for you and sees what you saved and registered for, whichever browser you
-          use. <a href={signInPath('/connect')} data-testid="connect-sign-in">Sign in</a> to create one.
+          Tokens belong to an account, so that an agent acts for you and sees what you saved and registered for, whichever browser you use.{' '}
+          <a href={signInPath('/connect')} data-testid="connect-sign-in">
+            Sign in
+          </a>{' '}
+          to create one.
         </p>
       )}
       <ConnectionExamples connectInfo={data.connectInfo} token={created?.token ?? null} enhanced={enhanced} />

@@ -18,7 +18,9 @@ export function ConsentPage({ data }: { data: ConsentPageData }) {
     return (
       <>
         <h1>Connect an app</h1>
-        <p class="message message-error" data-testid="consent-error">{data.error}</p>
+        <p class="message message-error" data-testid="consent-error">
+          {data.error}
+        </p>
       </>
     );
   }
@@ -27,8 +29,8 @@ export function ConsentPage({ data }: { data: ConsentPageData }) {
       <>
         <h1>Connect an app</h1>
         <p>
-          <strong data-testid="consent-client">{data.request.clientName}</strong> wants to act for you on this site. Sign in first, then you can
-          allow or deny it.
+          <strong data-testid="consent-client">{data.request.clientName}</strong> wants to act for you on this site. Sign in first, then you can allow or deny
+          it.
         </p>
         <p>
           <a class="button" href={`/signin?next=${encodeURIComponent(here)}`} data-testid="consent-sign-in">
@@ -43,8 +45,8 @@ export function ConsentPage({ data }: { data: ConsentPageData }) {
     <>
       <h1>Connect an app</h1>
       <p>
-        An app that calls itself <strong data-testid="consent-client">{request.clientName}</strong> wants to use this site&#39;s tools for you.
-        The name is the app&#39;s own; connect it only if you started this from the app.
+        An app that calls itself <strong data-testid="consent-client">{request.clientName}</strong> wants to use this site&#39;s tools for you. The name is the
+        app&#39;s own; connect it only if you started this from the app.
       </p>
       {request.clientNameAltered && (
         <p class="message message-error" data-testid="consent-name-altered">
@@ -61,8 +63,8 @@ export function ConsentPage({ data }: { data: ConsentPageData }) {
           ))}
         </fieldset>
         <p>
-          It can never register you for an event or cancel a registration: you confirm those yourself on this site. You can disconnect it at
-          any time on <a href="/connect">Connect an agent</a>, and see what it did on <a href="/activity">Activity</a>.
+          It can never register you for an event or cancel a registration: you confirm those yourself on this site. You can disconnect it at any time on{' '}
+          <a href="/connect">Connect an agent</a>, and see what it did on <a href="/activity">Activity</a>.
         </p>
         <p>
           After you choose, you go back to <code data-testid="consent-returns-to">{request.returnsTo}</code>.

@@ -36,7 +36,9 @@ export function EventPage({ data }: { data: EventPageData }) {
 
   return (
     <>
-      <p class="back-link"><a href="/events">← All events</a></p>
+      <p class="back-link">
+        <a href="/events">← All events</a>
+      </p>
       {event !== null ? (
         <div class="event-page-body">
           <EventDetails event={event} heading="h1" />

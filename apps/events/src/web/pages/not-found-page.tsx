@@ -13,9 +13,15 @@ export function NotFoundPage() {
       <h1 id="not-found-heading">Page not found</h1>
       <p>There is nothing at this address. It may have been mistyped, or the page has moved.</p>
       <ul class="next-steps">
-        <li><a href="/events">Browse and search events</a></li>
-        <li><a href="/registrations">See your registrations</a></li>
-        <li><a href="/">Go to the home page</a></li>
+        <li>
+          <a href="/events">Browse and search events</a>
+        </li>
+        <li>
+          <a href="/registrations">See your registrations</a>
+        </li>
+        <li>
+          <a href="/">Go to the home page</a>
+        </li>
       </ul>
     </section>
   );

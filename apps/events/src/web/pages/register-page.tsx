@@ -22,7 +22,14 @@ import { RegistrationSuccess } from '../components/registration-success.tsx';
 import { formatDateRange } from '../event-format.ts';
 import type { RegisterPageData } from '../page-data.ts';
 import { useLatest, useNextCommit, usePageSite, useRouteControls, useSingleFlight, useViewer } from '../page-hooks.ts';
-import { initialRegisterState, registerReducer, type AttendeeField, type FocusRequest, type RegisterAction, type RegisterState } from '../register-form-state.ts';
+import {
+  initialRegisterState,
+  registerReducer,
+  type AttendeeField,
+  type FocusRequest,
+  type RegisterAction,
+  type RegisterState,
+} from '../register-form-state.ts';
 import type { EventsApi } from '../events-api.ts';
 import { eventPath, registerPath, signInPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
@@ -64,7 +71,9 @@ export function RegisterPage({ data }: { data: RegisterPageData }) {
 function RegisterEventMissing({ error }: { error: RegisterPageData['error'] }) {
   return (
     <>
-      <p class="back-link"><a href="/events">← All events</a></p>
+      <p class="back-link">
+        <a href="/events">← All events</a>
+      </p>
       <EventMissing error={error} testId="register-unavailable" />
     </>
   );
@@ -74,7 +83,9 @@ function RegisterEventMissing({ error }: { error: RegisterPageData['error'] }) {
 function SignInToRegister({ eventId }: { eventId: string }) {
   return (
     <p class="message" data-testid="register-sign-in" role="status">
-      <a class="button button-primary" href={signInPath(registerPath(eventId))} data-testid="register-sign-in-link">Sign in to register</a>{' '}
+      <a class="button button-primary" href={signInPath(registerPath(eventId))} data-testid="register-sign-in-link">
+        Sign in to register
+      </a>{' '}
       Registering needs an account, so that your place is yours on every browser you use.
     </p>
   );
@@ -130,15 +141,21 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
 
   return (
     <>
-      <p class="back-link"><a href={eventPath(event.id)}>← Event details</a></p>
+      <p class="back-link">
+        <a href={eventPath(event.id)}>← Event details</a>
+      </p>
       <h1>Register</h1>
       <p class="register-event" data-testid="register-event">
-        <a href={eventPath(event.id)} lang={textLang(event.title)}>{event.title}</a>
+        <a href={eventPath(event.id)} lang={textLang(event.title)}>
+          {event.title}
+        </a>
         <br />
         <time dateTime={event.startsAt}>{formatDateRange(event.startsAt, event.endsAt)}</time>
       </p>
       {reason !== null ? (
-        <p class="message message-warning" data-testid="register-unavailable" role="status">{reason}</p>
+        <p class="message message-warning" data-testid="register-unavailable" role="status">
+          {reason}
+        </p>
       ) : !viewer.signedIn ? (
         <SignInToRegister eventId={event.id} />
       ) : (

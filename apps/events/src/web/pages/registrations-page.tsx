@@ -76,23 +76,27 @@ export function RegistrationsPage({ data }: { data: RegistrationsPageData }) {
         </p>
       )}
       <CancelOutcomeMessages outcome={cancellation.outcome} successRef={cancellation.successMessage} />
-      {error !== null && <p class="message message-error" data-testid="registrations-error" role="alert">{error}</p>}
+      {error !== null && (
+        <p class="message message-error" data-testid="registrations-error" role="alert">
+          {error}
+        </p>
+      )}
       <ul class="event-list" data-testid="registrations-list" aria-busy={loading ? 'true' : undefined}>
         {registrations.map((registration) => (
-          <RegistrationItem
-            key={registration.id}
-            registration={registration}
-            enhanced={enhanced}
-            onCancel={() => void cancellation.open(registration.id)}
-          />
+          <RegistrationItem key={registration.id} registration={registration} enhanced={enhanced} onCancel={() => void cancellation.open(registration.id)} />
         ))}
       </ul>
       {registrations.length === 0 &&
         (viewer.signedIn ? (
-          <p class="empty" data-testid="registrations-empty">You have no active registrations. <a href="/events">Find an event</a></p>
+          <p class="empty" data-testid="registrations-empty">
+            You have no active registrations. <a href="/events">Find an event</a>
+          </p>
         ) : (
           <p class="message" data-testid="registrations-signed-out">
-            <a href={signInPath('/registrations')} data-testid="registrations-sign-in">Sign in</a> to see your registrations.
+            <a href={signInPath('/registrations')} data-testid="registrations-sign-in">
+              Sign in
+            </a>{' '}
+            to see your registrations.
           </p>
         ))}
       <CancelDialog
@@ -124,7 +128,12 @@ function RegistrationItem({ registration, enhanced, onCancel }: { registration: 
       }
       actions={
         <button type="button" class="button button-small" data-testid="cancel-button" aria-haspopup="dialog" disabled={!enhanced} onClick={onCancel}>
-          Cancel<span class="visually-hidden"> registration for <span lang={textLang(event.title)}>{event.title}</span></span>…
+          Cancel
+          <span class="visually-hidden">
+            {' '}
+            registration for <span lang={textLang(event.title)}>{event.title}</span>
+          </span>
+          …
         </button>
       }
     />
@@ -148,7 +157,11 @@ function CancelOutcomeMessages({ outcome, successRef }: { outcome: CancelOutcome
         )}
       </div>
       <div role="alert">
-        {outcome?.kind === 'failed' && <p class="message message-error" data-testid="cancel-error">{outcome.message}</p>}
+        {outcome?.kind === 'failed' && (
+          <p class="message message-error" data-testid="cancel-error">
+            {outcome.message}
+          </p>
+        )}
       </div>
     </>
   );
@@ -175,9 +188,7 @@ function useRegistrationsList(initial: Registration[]) {
         const answer = await site.api.listRegistrations(leave);
         if (leave.aborted) return false;
         setState((current) =>
-          answer.ok
-            ? { registrations: answer.data.registrations, loading: false, error: null }
-            : { ...current, loading: false, error: answer.error.message },
+          answer.ok ? { registrations: answer.data.registrations, loading: false, error: null } : { ...current, loading: false, error: answer.error.message },
         );
         await committed();
         return answer.ok;

@@ -56,7 +56,11 @@ export function SavedPage({ data }: { data: SavedPageData }) {
         )}
       </div>
       <div role="alert">
-        {outcome?.kind === 'failed' && <p class="message message-error" data-testid="saved-error">{outcome.message}</p>}
+        {outcome?.kind === 'failed' && (
+          <p class="message message-error" data-testid="saved-error">
+            {outcome.message}
+          </p>
+        )}
       </div>
       <ul class="event-list" data-testid="saved-list">
         {events.map((event) => (
@@ -74,14 +78,20 @@ export function SavedPage({ data }: { data: SavedPageData }) {
                 // One removal per event at a time; another event's Remove is not held up.
                 onClick={() => void once(() => remove(event), event.id)}
               >
-                Remove<span class="visually-hidden"> <span lang={textLang(event.title)}>{event.title}</span> from saved events</span>
+                Remove
+                <span class="visually-hidden">
+                  {' '}
+                  <span lang={textLang(event.title)}>{event.title}</span> from saved events
+                </span>
               </button>
             }
           />
         ))}
       </ul>
       {events.length === 0 && (
-        <p class="empty" data-testid="saved-empty">You have not saved any events yet. <a href="/events">Find an event</a></p>
+        <p class="empty" data-testid="saved-empty">
+          You have not saved any events yet. <a href="/events">Find an event</a>
+        </p>
       )}
     </>
   );

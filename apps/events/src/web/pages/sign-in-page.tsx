@@ -41,9 +41,19 @@ export function SignInPage({ data }: { data: SignInPageData }) {
           <CredentialsForm data={data} />
           <p class="form-switch" data-testid="sign-in-switch">
             {signingUp ? (
-              <>Already have an account? <a href={signInPath(data.next)} data-testid="to-signin">Sign in</a></>
+              <>
+                Already have an account?{' '}
+                <a href={signInPath(data.next)} data-testid="to-signin">
+                  Sign in
+                </a>
+              </>
             ) : (
-              <>New here? <a href={signUpPath(data.next)} data-testid="to-signup">Create an account</a></>
+              <>
+                New here?{' '}
+                <a href={signUpPath(data.next)} data-testid="to-signup">
+                  Create an account
+                </a>
+              </>
             )}
           </p>
         </>
@@ -88,11 +98,26 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
 
   const fieldError = (field: 'email' | 'password') => (refusal?.field === field ? refusal.message : null);
   return (
-    <form class="account-form" data-testid={signingUp ? 'signup-form' : 'signin-form'} method="post" noValidate onSubmit={(event) => {
+    <form
+      class="account-form"
+      data-testid={signingUp ? 'signup-form' : 'signin-form'}
+      method="post"
+      noValidate
+      onSubmit={(event) => {
         event.preventDefault();
         if (enhanced) void once(send);
-      }}>
-      <LabelledInput id="account-email" label="E-mail" type="email" autocomplete="email" hint={null} error={fieldError('email')} inputRef={email} testId="account-email" />
+      }}
+    >
+      <LabelledInput
+        id="account-email"
+        label="E-mail"
+        type="email"
+        autocomplete="email"
+        hint={null}
+        error={fieldError('email')}
+        inputRef={email}
+        testId="account-email"
+      />
       <LabelledInput
         id="account-password"
         label="Password"
@@ -104,7 +129,9 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
         testId="account-password"
       />
       {refusal !== null && refusal.field === null && (
-        <p class="message message-error" data-testid="account-form-error" role="alert" tabIndex={-1} ref={formMessage}>{refusal.message}</p>
+        <p class="message message-error" data-testid="account-form-error" role="alert" tabIndex={-1} ref={formMessage}>
+          {refusal.message}
+        </p>
       )}
       <div class="form-actions">
         <button type="submit" class="button button-primary" data-testid="account-submit" disabled={!enhanced || sending}>

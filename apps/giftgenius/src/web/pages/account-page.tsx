@@ -112,7 +112,15 @@ export function AccountPage({ email, csrfToken, apps, checkouts, notice }: Accou
                 <td>
                   <DateText date={checkout.createdAt} />
                 </td>
-                <td>{checkout.paymentUrl ? <a href={checkout.paymentUrl}>Payment page<span class="visually-hidden"> for {checkout.giftName}</span></a> : 'Unavailable'}</td>
+                <td>
+                  {checkout.paymentUrl ? (
+                    <a href={checkout.paymentUrl}>
+                      Payment page<span class="visually-hidden"> for {checkout.giftName}</span>
+                    </a>
+                  ) : (
+                    'Unavailable'
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -28,8 +28,7 @@ export function ConsentPage({ uid, view, signedIn }: ConsentPageProps) {
       <>
         <h1>Connect an app</h1>
         <p>
-          <strong data-testid="consent-client">{request.clientName}</strong> wants to act for you on GiftGenius. Sign in first, then you can
-          allow or deny it.
+          <strong data-testid="consent-client">{request.clientName}</strong> wants to act for you on GiftGenius. Sign in first, then you can allow or deny it.
         </p>
         <p>
           <a href={`/signin?next=${encodeURIComponent(here)}`} data-testid="consent-sign-in">
@@ -43,8 +42,8 @@ export function ConsentPage({ uid, view, signedIn }: ConsentPageProps) {
     <>
       <h1>Connect an app</h1>
       <p>
-        An app that calls itself <strong data-testid="consent-client">{request.clientName}</strong> wants to use GiftGenius for you. The name
-        is the app&#39;s own; connect it only if you started this from your chat.
+        An app that calls itself <strong data-testid="consent-client">{request.clientName}</strong> wants to use GiftGenius for you. The name is the app&#39;s
+        own; connect it only if you started this from your chat.
       </p>
       {request.clientNameAltered && (
         <p class="notice" data-testid="consent-name-altered">
@@ -61,8 +60,8 @@ export function ConsentPage({ uid, view, signedIn }: ConsentPageProps) {
           ))}
         </fieldset>
         <p>
-          It can never buy anything by itself: a checkout opens only when you click Confirm in the chat, and you pay on the payment page.
-          You can disconnect it at any time on your account page.
+          It can never buy anything by itself: a checkout opens only when you click Confirm in the chat, and you pay on the payment page. You can disconnect it
+          at any time on your account page.
         </p>
         <p>
           After you choose, you go back to <code data-testid="consent-returns-to">{request.returnsTo}</code>.

@@ -54,7 +54,8 @@ export async function startGiftGeniusChat(options: { dailySuggestions?: number }
       provider: {
         url: site.provider.url,
         setSwitches: (switches) => site.switchProvider(switches),
-        setPrice: async (productId, currency, unitAmount) => void (await site.controlProvider(`products/${productId}/price`, { currency, unit_amount: unitAmount })),
+        setPrice: async (productId, currency, unitAmount) =>
+          void (await site.controlProvider(`products/${productId}/price`, { currency, unit_amount: unitAmount })),
         setInventory: async (productId, quantity) => void (await site.controlProvider(`products/${productId}/inventory`, { quantity })),
         sessions: () => site.providerSessions(),
         reset: async () => void (await site.controlProvider('reset')),

@@ -161,11 +161,7 @@ function serveHostAndWidget(hostHtml: string, widgetHtml: string, contentSecurit
  * page's main frame only: the view reaches Node through postMessage and the
  * bridge, never directly.
  */
-async function exposeHostBindings(
-  page: Page,
-  options: OpenWidgetOptions,
-  recorded: Pick<WidgetInHost, 'toolCalls' | 'logs' | 'openedLinks'>,
-): Promise<void> {
+async function exposeHostBindings(page: Page, options: OpenWidgetOptions, recorded: Pick<WidgetInHost, 'toolCalls' | 'logs' | 'openedLinks'>): Promise<void> {
   const fromHostPage = (frame: Frame) => {
     if (frame !== page.mainFrame()) throw new Error('Only the host page may use the host bindings.');
   };

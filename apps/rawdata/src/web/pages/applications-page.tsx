@@ -80,7 +80,9 @@ export function ApplicationPage({ application }: { application: ApplicationRecor
         <dt>Operator's note</dt>
         <dd data-testid="decision-note">{application.decision_note ?? 'none'}</dd>
         <dt>Target</dt>
-        <dd data-testid="application-target">{payload.target ? `${payload.target.environment} / ${payload.target.database} / schema ${payload.target.schema}` : 'none'}</dd>
+        <dd data-testid="application-target">
+          {payload.target ? `${payload.target.environment} / ${payload.target.database} / schema ${payload.target.schema}` : 'none'}
+        </dd>
         <dt>Rules and metadata</dt>
         <dd>
           {application.rule_set}, metadata {application.metadata_version}

@@ -11,7 +11,8 @@ export function AutonomyPage({ rows, words }: { rows: AutonomyRow[]; words: Reco
     <section>
       <h1>What agents may do</h1>
       <p>
-        An agent you connect acts for you with the tools below. It can never confirm a draft for you: the one-time code it needs to submit comes only from your Confirm on the review page.
+        An agent you connect acts for you with the tools below. It can never confirm a draft for you: the one-time code it needs to submit comes only from your
+        Confirm on the review page.
       </p>
       <table data-testid="autonomy">
         <caption>Every tool of Rawdata requests</caption>

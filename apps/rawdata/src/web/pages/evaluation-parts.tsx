@@ -22,7 +22,8 @@ const STATUS_WORDS = {
 export function EvaluationSummary({ evaluation, alert = false }: { evaluation: DraftEvaluation; alert?: boolean }) {
   const { status, issues } = evaluation.validation;
   // Only the person's own sensitive-data tick is missing: that is given with Confirm, on the review page.
-  const onlyTheTick = status === 'needs_input' && issues.length === 0 && evaluation.needs_confirmation.every((request) => request.field === 'sensitive_data_confirmed');
+  const onlyTheTick =
+    status === 'needs_input' && issues.length === 0 && evaluation.needs_confirmation.every((request) => request.field === 'sensitive_data_confirmed');
   const words = onlyTheTick ? 'Ready for you to confirm, with the sensitive-data confirmation below.' : STATUS_WORDS[status];
   return (
     <div class={`validation validation-${status}`} data-testid="validation">
@@ -46,7 +47,9 @@ export function EvaluationSummary({ evaluation, alert = false }: { evaluation: D
             {evaluation.needs_confirmation.map((request) => (
               <li key={request.field}>
                 {request.question}
-                {request.choices && request.choices.length > 0 && <span class="facts"> Choices: {request.choices.map((choice) => choice.label).join('; ')}.</span>}
+                {request.choices && request.choices.length > 0 && (
+                  <span class="facts"> Choices: {request.choices.map((choice) => choice.label).join('; ')}.</span>
+                )}
               </li>
             ))}
           </ul>
@@ -132,13 +135,18 @@ export function RulesCited({ evaluation, rules }: { evaluation: DraftEvaluation;
   if (shown.length === 0) return null;
   return (
     <details>
-      <summary>The rules cited ({evaluation.evidence.rule_set}, metadata {evaluation.evidence.metadata_version})</summary>
+      <summary>
+        The rules cited ({evaluation.evidence.rule_set}, metadata {evaluation.evidence.metadata_version})
+      </summary>
       <dl>
         {shown.map((rule) => (
           <Fragment key={rule.id}>
             <dt>{rule.id}</dt>
             <dd>
-              {rule.summary} <span class="facts">({rule.source.document}, section {rule.source.section})</span>
+              {rule.summary}{' '}
+              <span class="facts">
+                ({rule.source.document}, section {rule.source.section})
+              </span>
             </dd>
           </Fragment>
         ))}

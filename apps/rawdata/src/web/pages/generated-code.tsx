@@ -11,15 +11,27 @@ export function GeneratedCode({ code }: { code: GeneratedItemCode }) {
   return (
     <div class="generated-code" data-testid="generated-code">
       <h4>Target table</h4>
-      <pre tabIndex={0} aria-label={`Target table of ${code.source_table}`} data-testid="code-ddl">{code.target_table_ddl}</pre>
+      <pre tabIndex={0} aria-label={`Target table of ${code.source_table}`} data-testid="code-ddl">
+        {code.target_table_ddl}
+      </pre>
       <h4>Copy</h4>
-      <pre tabIndex={0} aria-label={`Copy statement of ${code.source_table}`} data-testid="code-copy">{code.copy_statement}</pre>
+      <pre tabIndex={0} aria-label={`Copy statement of ${code.source_table}`} data-testid="code-copy">
+        {code.copy_statement}
+      </pre>
       <h4>Housekeeping</h4>
-      {code.housekeeping_statement === null ? <p>None.</p> : <pre tabIndex={0} aria-label={`Housekeeping of ${code.source_table}`} data-testid="code-housekeeping">{code.housekeeping_statement}</pre>}
+      {code.housekeeping_statement === null ? (
+        <p>None.</p>
+      ) : (
+        <pre tabIndex={0} aria-label={`Housekeeping of ${code.source_table}`} data-testid="code-housekeeping">
+          {code.housekeeping_statement}
+        </pre>
+      )}
       {code.deidentification_expressions.length > 0 && (
         <>
           <h4>De-identified columns</h4>
-          <pre tabIndex={0} aria-label={`De-identified columns of ${code.source_table}`} data-testid="code-deidentification">{code.deidentification_expressions.join('\n')}</pre>
+          <pre tabIndex={0} aria-label={`De-identified columns of ${code.source_table}`} data-testid="code-deidentification">
+            {code.deidentification_expressions.join('\n')}
+          </pre>
         </>
       )}
     </div>

@@ -37,7 +37,8 @@ function QueueEntry({ csrfToken, application }: { csrfToken: string; application
         <a href={`/applications/${encodeURIComponent(id)}`}>{application.project_name}</a>
       </h2>
       <p>
-        Submitted <time dateTime={application.submitted_at}>{shownTime(application.submitted_at)}</time>: {application.items.map((item) => item.source_table).join(', ')}
+        Submitted <time dateTime={application.submitted_at}>{shownTime(application.submitted_at)}</time>:{' '}
+        {application.items.map((item) => item.source_table).join(', ')}
       </p>
       <dl class="queue-facts" data-testid="queue-facts">
         <dt>Applicant's unit</dt>
@@ -60,25 +61,25 @@ function QueueEntry({ csrfToken, application }: { csrfToken: string; application
 
 function DecisionForms({ csrfToken, id, projectName, action }: { csrfToken: string; id: string; projectName: string; action: string }) {
   return (
-      <div class="decision-forms">
-        <form method="post" action={action}>
-          <input type="hidden" name="csrf_token" value={csrfToken} />
-          <input type="hidden" name="decision" value="approved" />
-          <label for={`approve-note-${id}`}>Note (optional)</label>
-          <textarea id={`approve-note-${id}`} name="note" maxLength={500} rows={2} />
-          <button type="submit" data-testid="approve-button">
-            Approve {projectName}
-          </button>
-        </form>
-        <form method="post" action={action}>
-          <input type="hidden" name="csrf_token" value={csrfToken} />
-          <input type="hidden" name="decision" value="rejected" />
-          <label for={`reject-note-${id}`}>Why it is rejected (required)</label>
-          <textarea id={`reject-note-${id}`} name="note" maxLength={500} rows={2} required />
-          <button type="submit" class="danger" data-testid="reject-button">
-            Reject {projectName}
-          </button>
-        </form>
-      </div>
+    <div class="decision-forms">
+      <form method="post" action={action}>
+        <input type="hidden" name="csrf_token" value={csrfToken} />
+        <input type="hidden" name="decision" value="approved" />
+        <label for={`approve-note-${id}`}>Note (optional)</label>
+        <textarea id={`approve-note-${id}`} name="note" maxLength={500} rows={2} />
+        <button type="submit" data-testid="approve-button">
+          Approve {projectName}
+        </button>
+      </form>
+      <form method="post" action={action}>
+        <input type="hidden" name="csrf_token" value={csrfToken} />
+        <input type="hidden" name="decision" value="rejected" />
+        <label for={`reject-note-${id}`}>Why it is rejected (required)</label>
+        <textarea id={`reject-note-${id}`} name="note" maxLength={500} rows={2} required />
+        <button type="submit" class="danger" data-testid="reject-button">
+          Reject {projectName}
+        </button>
+      </form>
+    </div>
   );
 }

@@ -53,7 +53,10 @@ export function RequestFormPage(props: RequestFormPageProps) {
   return (
     <section>
       <h1>New data-copy request</h1>
-      <p>Pick the source tables and say what the copy is for. The fields below follow the data platform's rules as you choose; nothing is sent until you press Send, and even then you review the draft before it goes anywhere.</p>
+      <p>
+        Pick the source tables and say what the copy is for. The fields below follow the data platform's rules as you choose; nothing is sent until you press
+        Send, and even then you review the draft before it goes anywhere.
+      </p>
       {problem && (
         <p role="alert" class="problem" data-testid="form-problem">
           {problem.message}
@@ -94,7 +97,8 @@ function TablePicker({ fields, catalog, search }: RequestFormPageProps) {
         </button>
       </div>
       <p id="table-query-hint" class="hint">
-        Words of a table's name, description or owning unit. {search.query === '' ? `All ${search.total} tables are listed.` : `${search.total} tables match; the ones you chose stay listed.`}
+        Words of a table's name, description or owning unit.{' '}
+        {search.query === '' ? `All ${search.total} tables are listed.` : `${search.total} tables match; the ones you chose stay listed.`}
       </p>
       <ul class="table-choices" data-testid="table-choices">
         {catalog.map((table) => (
@@ -134,7 +138,10 @@ function IntentFields({ fields, permissionGroups, frequencies }: RequestFormPage
         <legend>Who may read the copy (permission groups)</legend>
         {permissionGroups.map((group) => (
           <label key={group.id}>
-            <input type="checkbox" name="permission_targets" value={group.id} checked={targets.has(group.id)} /> {group.label} <span class="facts">({group.id}, cleared for {group.clearance})</span>
+            <input type="checkbox" name="permission_targets" value={group.id} checked={targets.has(group.id)} /> {group.label}{' '}
+            <span class="facts">
+              ({group.id}, cleared for {group.clearance})
+            </span>
           </label>
         ))}
       </fieldset>

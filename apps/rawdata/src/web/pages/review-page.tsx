@@ -82,13 +82,13 @@ function ChangesSection({ version, changes, history }: ReviewPageProps) {
     <section aria-labelledby="changes-heading" data-testid="changes">
       <h2 id="changes-heading">What changed</h2>
       {changes === null || changes.previousVersion === null ? (
-        <p data-testid="changes-summary">
-          This is the first version, prepared by {AUTHOR_WORDS[changes?.changedBy ?? 'agent']}.
-        </p>
+        <p data-testid="changes-summary">This is the first version, prepared by {AUTHOR_WORDS[changes?.changedBy ?? 'agent']}.</p>
       ) : (
         <>
           <p data-testid="changes-summary">
-            Since version {changes.previousVersion}, {AUTHOR_WORDS[changes.changedBy]} changed {changes.fields.length === 0 ? 'nothing you chose' : changes.fields.length === 1 ? 'one field' : `${changes.fields.length} fields`} to make version {version}.
+            Since version {changes.previousVersion}, {AUTHOR_WORDS[changes.changedBy]} changed{' '}
+            {changes.fields.length === 0 ? 'nothing you chose' : changes.fields.length === 1 ? 'one field' : `${changes.fields.length} fields`} to make version{' '}
+            {version}.
           </p>
           {changes.fields.length > 0 && (
             <table data-testid="changed-fields">
@@ -164,7 +164,8 @@ function ConfirmSection({ csrfToken, draftId, version, readiness, sensitiveNotic
       <section aria-labelledby="confirm-heading">
         <h2 id="confirm-heading">Confirm</h2>
         <p data-testid="incomplete-notice">
-          {readiness.message} Ask your agent to revise the draft with your answer, or <a href={`/request?draft=${encodeURIComponent(draftId)}`}>start again from the request form</a>.
+          {readiness.message} Ask your agent to revise the draft with your answer, or{' '}
+          <a href={`/request?draft=${encodeURIComponent(draftId)}`}>start again from the request form</a>.
         </p>
       </section>
     );
@@ -225,7 +226,8 @@ export function SubmittedDraftPage({ applicationId, version }: { applicationId: 
     <section>
       <h1>This draft was submitted</h1>
       <p data-testid="submitted-as">
-        Version {version} of this draft was submitted as application <a href={`/applications/${encodeURIComponent(applicationId)}`}>{applicationId}</a>. There is nothing left to review or confirm.
+        Version {version} of this draft was submitted as application <a href={`/applications/${encodeURIComponent(applicationId)}`}>{applicationId}</a>. There
+        is nothing left to review or confirm.
       </p>
     </section>
   );

@@ -138,7 +138,8 @@ export async function createOAuthAuthorizationServer(options: OAuthAuthorization
     ],
     async handle(request, response) {
       // RFC 8414 §3: the library serves the same document under OpenID Connect Discovery's name.
-      if (request.url?.startsWith('/.well-known/oauth-authorization-server')) request.url = request.url.replace('/.well-known/oauth-authorization-server', '/.well-known/openid-configuration');
+      if (request.url?.startsWith('/.well-known/oauth-authorization-server'))
+        request.url = request.url.replace('/.well-known/oauth-authorization-server', '/.well-known/openid-configuration');
       await callback(request, response);
     },
     protectedResourceMetadata: () => ({
@@ -223,7 +224,12 @@ function grantStore(db: Kysely<OAuthTables>, scopes: OAuthScopeEffects, resource
       const summaries: OAuthGrantSummary[] = [];
       for (const row of await grantsOf(accountId)) {
         const payload = JSON.parse(row.payload) as { clientId: string; iat: number; resources?: Record<string, string> };
-        const client = await db.selectFrom('agentready_oauth_artifact').select('payload').where('model', '=', 'Client').where('id', '=', payload.clientId).executeTakeFirst();
+        const client = await db
+          .selectFrom('agentready_oauth_artifact')
+          .select('payload')
+          .where('model', '=', 'Client')
+          .where('id', '=', payload.clientId)
+          .executeTakeFirst();
         const clientName = client ? (JSON.parse(client.payload) as { client_name?: string }).client_name : undefined;
         const granted = scopeNamesOf(payload.resources?.[resource]);
         summaries.push({

@@ -155,7 +155,11 @@ export type OAuthConnectedApp = {
  *
  * @throws what the store throws.
  */
-export async function listConnectedApps(oauth: OAuthAuthorizationServer | undefined, principal: Principal | null, scopeLabels: OAuthScopeLabels): Promise<OAuthConnectedApp[]> {
+export async function listConnectedApps(
+  oauth: OAuthAuthorizationServer | undefined,
+  principal: Principal | null,
+  scopeLabels: OAuthScopeLabels,
+): Promise<OAuthConnectedApp[]> {
   if (!oauth || !principal?.account) return [];
   const grants = await oauth.listGrants(principal.account.id);
   return grants.map((grant) => ({

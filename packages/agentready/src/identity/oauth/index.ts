@@ -16,4 +16,12 @@ export { effectsOfScopes } from './oauth-scopes.ts';
 export type { OAuthScopeEffects } from './oauth-scopes.ts';
 export { OAUTH_ENDPOINT_PATHS } from './provider-configuration.ts';
 export { consentPageData, answerConsent, listConnectedApps, identityAccountLookup, CONSENT_NEEDS_FULL_LOAD } from './consent.ts';
-export type { OAuthScopeLabels, OAuthConsentScope, OAuthConsentRequest, OAuthConsentView, ConsentPageOptions, AnswerConsentOptions, OAuthConnectedApp } from './consent.ts';
+export type {
+  OAuthScopeLabels,
+  OAuthConsentScope,
+  OAuthConsentRequest,
+  OAuthConsentView,
+  ConsentPageOptions,
+  AnswerConsentOptions,
+  OAuthConnectedApp,
+} from './consent.ts';

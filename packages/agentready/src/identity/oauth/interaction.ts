@@ -53,7 +53,12 @@ type InteractionContext = { resource: string; scopes: OAuthScopeEffects };
  *
  * @throws OAuthInteractionError when there is none (cookie missing or expired).
  */
-export async function readInteractionOf(provider: Provider, request: IncomingMessage, response: ServerResponse, context: InteractionContext): Promise<OAuthInteraction> {
+export async function readInteractionOf(
+  provider: Provider,
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: InteractionContext,
+): Promise<OAuthInteraction> {
   const details = await detailsOf(provider, request, response);
   const clientId = String(details.params['client_id'] ?? '');
   const client = await provider.Client.find(clientId);
@@ -91,14 +96,20 @@ export async function finishInteraction(
 ): Promise<string> {
   const details = await detailsOf(provider, request, response);
   if (approval === 'denied') {
-    return provider.interactionResult(request, response, { error: 'access_denied', error_description: 'The person declined the request.' }, { mergeWithLastSubmission: false });
+    return provider.interactionResult(
+      request,
+      response,
+      { error: 'access_denied', error_description: 'The person declined the request.' },
+      { mergeWithLastSubmission: false },
+    );
   }
   const requested = new Set(scopeNamesOf(String(details.params['scope'] ?? '')));
   const unrequested = approval.scopes.filter((name) => !requested.has(name) || !Object.hasOwn(context.scopes, name));
   if (unrequested.length > 0) throw new OAuthInteractionError('Only scopes the client asked for can be approved.');
   const clientId = String(details.params['client_id']);
   const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
-  const grant = existing?.accountId === approval.accountId && existing.clientId === clientId ? existing : new provider.Grant({ accountId: approval.accountId, clientId });
+  const grant =
+    existing?.accountId === approval.accountId && existing.clientId === clientId ? existing : new provider.Grant({ accountId: approval.accountId, clientId });
   // The scopes are advertised in the server's metadata (the library then counts them as its own) and granted on the resource.
   if (approval.scopes.length > 0) {
     grant.addOIDCScope(approval.scopes.join(' '));

@@ -83,8 +83,7 @@ export function providerConfiguration(input: ProviderConfigurationInput): Config
       },
     },
     interactions: { url: (_ctx, interaction) => `${input.interactionPath}/${interaction.uid}` },
-    findAccount: async (_ctx, accountId) =>
-      (await input.accountExists(accountId)) ? { accountId, claims: () => ({ sub: accountId }) } : undefined,
+    findAccount: async (_ctx, accountId) => ((await input.accountExists(accountId)) ? { accountId, claims: () => ({ sub: accountId }) } : undefined),
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     // A token lives by its own lifetime and its grant, not by the browser session at the authorization server.
