@@ -910,7 +910,7 @@ describe("the tool route (what the page's WebMCP tools call)", () => {
     const result = await tool(browser, 'search_events', filters);
     const form = await browser.call('GET', `/api/events?${new URLSearchParams(filters).toString()}`);
     expect(result.ok).toBe(true);
-    expect((result.data?.['events'] as Array<{ id: string }>).map((event) => event.id)).toEqual(searchIds(form));
+    expect((result.data!['events'] as Array<{ id: string }>).map((event) => event.id)).toEqual(searchIds(form));
     expect(result.guidance?.availableActions).toContain('get_event_details');
   });
 
@@ -1003,7 +1003,7 @@ describe("the tool route (what the page's WebMCP tools call)", () => {
       guidance: { requiresHumanConfirmation: true, confirmationUrl: `/events/${OPEN_EVENT}/register`, availableActions: [] },
     });
     // A draft for the person's page, and nothing else: no place, no registration, no confirmation.
-    const draftId = (result.data?.['draft'] as { id: string }).id;
+    const draftId = (result.data!['draft'] as { id: string }).id;
     expect(await snapshot(OPEN_EVENT)).toEqual({ ...before, drafts: [{ id: draftId, version: 1, content_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }] });
     expect(await tool(browser, 'prepare_event_registration', { event_id: FULL_EVENT })).toMatchObject({
       ok: false,

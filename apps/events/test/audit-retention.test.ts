@@ -43,7 +43,10 @@ function runSite(env: Record<string, string>, until: (line: Record<string, unkno
   return new Promise((resolve) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const parsed = parsedLogLine(line);
-      if (parsed === undefined) return void (run.output += `${line}\n`);
+      if (parsed === undefined) {
+        run.output += `${line}\n`;
+        return;
+      }
       run.logLines.push(parsed);
       if (until(parsed)) resolve(run);
     });

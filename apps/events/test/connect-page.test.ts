@@ -12,7 +12,6 @@ import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';
-import { openSitePerson } from './support/site-person.ts';
 
 const BLANK_NAME = 'Give the token a name, e.g. "Claude Desktop".';
 

@@ -47,7 +47,7 @@ const anyValue = fc.oneof(
     'Lin Mei',
     'lin.mei@example.com',
     'lin@example',
-    'x'.repeat(250) + '@ex.com',
+    `${'x'.repeat(250)}@ex.com`,
     1,
     2,
     1000,

@@ -254,7 +254,7 @@ describe('the registration draft through the API', () => {
   it('revises the draft when the agent prepares again: the same draft, a new version each time, answered to the agent', async () => {
     const person = await signedUpVisitor();
     const first = await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: '林美玲', email: EMAIL });
-    const draftId = (first.data?.['draft'] as { id: string }).id;
+    const draftId = (first.data!['draft'] as { id: string }).id;
     const second = await person.tool('prepare_event_registration', { event_id: OPEN_EVENT, name: 'Lin Mei', email: OTHER_EMAIL });
     expect(second.data?.['draft']).toEqual({ id: draftId, version: 2 });
     expect(await person.draft(OPEN_EVENT)).toMatchObject({ draft: { id: draftId, version: 2, name: 'Lin Mei', email: OTHER_EMAIL } });

@@ -115,7 +115,7 @@ async function shownResultIds(): Promise<string[]> {
 }
 
 function idsOf(result: Envelope): string[] {
-  return (result.data?.['events'] as Array<{ id: string }>).map((event) => event.id);
+  return (result.data!['events'] as Array<{ id: string }>).map((event) => event.id);
 }
 
 function postsTo(pattern: RegExp): string[] {
@@ -530,7 +530,7 @@ describe('6. prepare_registration_cancellation', () => {
     const prepared = await call('prepare_registration_cancellation', { registration_id: chosen });
     expect(prepared).toMatchObject({ ok: true, uiUpdated: true, data: { registration: { id: chosen }, consequence: expect.any(String) } });
     await page.locator(byTestId('cancel-dialog')).waitFor();
-    const chosenTitle = (prepared.data?.['registration'] as { event: { title: string } }).event.title;
+    const chosenTitle = (prepared.data!['registration'] as { event: { title: string } }).event.title;
     expect(await page.locator(byTestId('cancel-dialog-text')).textContent()).toContain(chosenTitle);
 
     // While the person reads the dialog, the agent cannot swap what it would cancel.
@@ -561,7 +561,7 @@ describe('6. prepare_registration_cancellation', () => {
     const prepared = await call('prepare_registration_cancellation', { registration_id: first });
     expect(prepared).toMatchObject({ ok: true, uiUpdated: true, data: { registration: { id: first } } });
     await dialog.waitFor();
-    const firstTitle = (prepared.data?.['registration'] as { event: { title: string } }).event.title;
+    const firstTitle = (prepared.data!['registration'] as { event: { title: string } }).event.title;
     expect(await dialogText.textContent()).toContain(firstTitle);
 
     // The same one again: the dialog stays as it is.

@@ -269,7 +269,7 @@ describe('switches and reset', () => {
     expect((await provider.createSession('order-key-0012', orderOf(product))).status).toBe(200);
     await provider.setSwitches({ catalog: 'up', checkout: 'down' });
     expect((await provider.createSession('order-key-0013', orderOf(product))).status).toBe(503);
-    expect((await provider.send('GET', '/v1/products/' + product.id)).status).toBe(200);
+    expect((await provider.send('GET', `/v1/products/${product.id}`)).status).toBe(200);
     expect(await provider.sessions()).toHaveLength(1);
     const bad = await provider.send('PUT', '/_stand-in/switches', { body: { checkout: 'sideways' } });
     expect(bad.status).toBe(400);

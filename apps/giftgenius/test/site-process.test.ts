@@ -113,9 +113,9 @@ describe.each(DIALECTS)('the GiftGenius process on %s', (dialect) => {
       process.kill(site.pid, 'SIGTERM');
 
       const results = await Promise.all(answers);
-      results.forEach((result, index) =>
-        expect(result.structuredContent).toMatchObject({ ok: true, code: 'SUCCESS', data: { checkout: { sessionId: sessions[index]!.id } } }),
-      );
+      for (const [index, result] of results.entries()) {
+        expect(result.structuredContent).toMatchObject({ ok: true, code: 'SUCCESS', data: { checkout: { sessionId: sessions[index]!.id } } });
+      }
       expect(await site.exited).toBe(0);
     },
   );

@@ -4,8 +4,8 @@
  * linked fields show what the rules decide.
  */
 import { describe, expect, it } from 'vitest';
-import { buildDraft, type DraftChoices } from '../src/domain/application-draft.ts';
-import { choicesFromForm, requestFormView, type RequestFormFields } from '../src/domain/request-form.ts';
+import { buildDraft } from '../src/domain/application-draft.ts';
+import { choicesFromForm, requestFormView } from '../src/domain/request-form.ts';
 import { analystContext, cardStudyChoices } from './support/domain-fixtures.ts';
 import { RULE_CASES } from './support/rule-cases.ts';
 import { formFieldsOf } from './support/rawdata-journey.ts';

@@ -49,7 +49,10 @@ async function personOn(dialect: TestDialect) {
     const folder = mkdtempSync(join(tmpdir(), 'token-scopes-'));
     db = openDatabase<IdentityTables>({ url: `file:${join(folder, 'identity.sqlite')}` });
     await migrateToLatest(db, MIGRATION_SETS);
-    cleanups.push(async () => (await db.destroy(), rmSync(folder, { recursive: true, force: true })));
+    cleanups.push(async () => {
+      await db.destroy();
+      rmSync(folder, { recursive: true, force: true });
+    });
   } else {
     const test = await createTestSchemaDatabase<IdentityTables>(POSTGRES_TEST_URL, 'token_scopes_test', MIGRATION_SETS);
     db = test.db;

@@ -211,7 +211,9 @@ describe('several processes starting at once on one database', () => {
       }),
     );
   });
-  afterAll(() => processes.forEach((migrating) => migrating.end()));
+  afterAll(() => {
+    for (const migrating of processes) migrating.end();
+  });
 
   /** Every process opens and migrates `url` at the same moment (all are loaded and waiting). */
   function migrateAtOnce(url: string): Promise<Outcome[]> {

@@ -299,7 +299,10 @@ describe('invocation pipeline at shutdown (drain)', () => {
     await waiting.running;
 
     let drained = false;
-    const draining = drain.drain({ graceMs: 60_000, interrupt: waiting.interrupt }).then((report) => ((drained = true), report));
+    const draining = drain.drain({ graceMs: 60_000, interrupt: waiting.interrupt }).then((report) => {
+      drained = true;
+      return report;
+    });
     const refused = await pipeline.invoke({ tool: 'find_thing', input: { id: 't-2' }, principal, surface: 'mcp' });
     expect(refused).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
     expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['find_thing', 'TEMPORARY_FAILURE']]);
@@ -342,7 +345,13 @@ describe('invocation pipeline at shutdown (drain)', () => {
     const stuck = drain.admit();
     expect(stuck).not.toBeNull();
     let interrupted = 0;
-    const report = await drain.drain({ graceMs: 0, afterInterruptMs: 10, interrupt: async () => void (interrupted += 1) });
+    const report = await drain.drain({
+      graceMs: 0,
+      afterInterruptMs: 10,
+      interrupt: async () => {
+        interrupted += 1;
+      },
+    });
     expect(report).toEqual({ finishedInGrace: false, abandoned: 1 });
     expect(interrupted).toBe(1);
     stuck!();

@@ -76,7 +76,7 @@ const anyValue = fc.oneof(
     'ABC',
     'lin@example.com',
     'lin@example',
-    'x'.repeat(14) + '@ex.com',
+    `${'x'.repeat(14)}@ex.com`,
     'not an e-mail but long enough',
     '2027-02-28',
     '2027-02-29',

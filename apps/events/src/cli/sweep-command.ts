@@ -26,7 +26,7 @@ export async function runSweep(env: NodeJS.ProcessEnv): Promise<number> {
     return 2;
   }
   const url = env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  let db;
+  let db: Awaited<ReturnType<typeof prepareEventsDatabase>>;
   try {
     db = await prepareEventsDatabase({ url, baseDir: REPO_ROOT, mustExist: true, logger: pino({ level: 'silent' }) });
   } catch (error) {

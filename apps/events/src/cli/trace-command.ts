@@ -54,7 +54,7 @@ export async function runTraceCommand(args: string[], env: { DATABASE_URL?: stri
       output.err(`No audit record has the trace id ${traceId} in this database (DATABASE_URL).\n`);
       return 1;
     }
-    output.out(read.json ? `${JSON.stringify(journey, null, 2)}\n` : journey.map((entry) => journeyLine(entry, traceId)).join('\n') + '\n');
+    output.out(read.json ? `${JSON.stringify(journey, null, 2)}\n` : `${journey.map((entry) => journeyLine(entry, traceId)).join('\n')}\n`);
     return 0;
   } finally {
     await db.destroy();

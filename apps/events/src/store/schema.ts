@@ -4,7 +4,7 @@
  * milliseconds (what queries sort and compare); `start_date` is the event's
  * local calendar date (YYYY-MM-DD) for date-range filters.
  */
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import type { IdentityTables } from 'agentready/identity';
 import type { OAuthTables } from 'agentready/oauth/migrations';
 import type { RuntimeTables } from 'agentready/store';

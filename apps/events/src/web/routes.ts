@@ -107,6 +107,7 @@ export const DEFAULT_NEXT_PATH = '/';
  */
 export function nextPathOf(requested: string | null | undefined): string {
   if (typeof requested !== 'string' || !requested.startsWith('/') || requested.startsWith('//') || requested.startsWith('/\\')) return DEFAULT_NEXT_PATH;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a next path may not hold.
   if (/[\u0000-\u001f\u007f\\]/.test(requested)) return DEFAULT_NEXT_PATH;
   const base = 'http://site.invalid';
   if (!URL.canParse(requested, base)) return DEFAULT_NEXT_PATH;

@@ -68,7 +68,7 @@ function pictureLines(name: string): string[] {
   const lines: string[] = [];
   for (const word of name.split(/\s+/)) {
     const last = lines.at(-1);
-    if (last !== undefined && (last + ' ' + word).length <= 22) lines[lines.length - 1] = `${last} ${word}`;
+    if (last !== undefined && `${last} ${word}`.length <= 22) lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
   }
   return lines.length > 3 ? [...lines.slice(0, 2), `${lines[2]}…`] : lines;

@@ -41,7 +41,7 @@ export async function startTestProvider(options: { now?: () => Date } = {}): Pro
       redirect: 'manual',
     });
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {

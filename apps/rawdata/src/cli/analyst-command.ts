@@ -17,6 +17,14 @@ export const ANALYST_USAGE = `  analyst <email> --password <password> --clearanc
          Create an account with its data platform profile, or change an existing account's profile.
          Environment: DATABASE_URL (default: file:data/rawdata.sqlite in the repository)`;
 
+/** The options `agentready-rawdata analyst` reads. */
+const ANALYST_OPTIONS = {
+  password: { type: 'string' },
+  clearance: { type: 'string' },
+  unit: { type: 'string' },
+  operator: { type: 'boolean' },
+} as const;
+
 /**
  * Runs `analyst` with the arguments after the command's name.
  *
@@ -28,11 +36,11 @@ export async function runAnalystCommand(
   env: { DATABASE_URL?: string },
   output: { out(text: string): void; err(text: string): void },
 ): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof ANALYST_OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({
       args,
-      options: { password: { type: 'string' }, clearance: { type: 'string' }, unit: { type: 'string' }, operator: { type: 'boolean' } },
+      options: ANALYST_OPTIONS,
       allowPositionals: true,
       strict: true,
     });
@@ -46,7 +54,7 @@ export async function runAnalystCommand(
     output.err(`Give one e-mail address, --password and --clearance (one of ${DATA_LEVELS.join(', ')}).\nUsage:\n${ANALYST_USAGE}\n`);
     return 2;
   }
-  let db;
+  let db: Awaited<ReturnType<typeof prepareRawdataDatabase>>;
   try {
     db = await prepareRawdataDatabase({ url: env.DATABASE_URL || DEFAULT_DATABASE_URL, baseDir: REPO_ROOT, mustExist: true });
   } catch (error) {

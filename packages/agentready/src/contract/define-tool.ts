@@ -2,7 +2,7 @@
  * @module `defineTool`: one declaration of a tool's name, words for the model,
  * strict input, allowlisted output and effect class (docs/architecture.md, "Adding a tool").
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { annotationsFor, type AnnotationFacts, type EffectClass, type ToolAnnotations } from './effects.ts';
 import { toolContractViolations, ToolContractError } from './contract-rules.ts';
 import { untrustedFieldPaths } from './untrusted-text.ts';

@@ -92,7 +92,8 @@ function openObjects(schema: unknown, path: string): string[] {
   if (node['items'] !== undefined) found.push(...openObjects(node['items'], `${path}[]`));
   for (const combinator of ['anyOf', 'oneOf', 'allOf']) {
     const options = node[combinator];
-    if (Array.isArray(options)) options.forEach((option, index) => found.push(...openObjects(option, `${path}|${index}`)));
+    if (!Array.isArray(options)) continue;
+    for (const [index, option] of options.entries()) found.push(...openObjects(option, `${path}|${index}`));
   }
   return found;
 }

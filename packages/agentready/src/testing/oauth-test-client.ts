@@ -40,13 +40,23 @@ export function memoryClientProvider(redirectUrl: string, clientName: string = T
       };
     },
     clientInformation: () => saved.client as never,
-    saveClientInformation: (info) => void (saved.client = info as never),
+    saveClientInformation: (info) => {
+      saved.client = info as never;
+    },
     tokens: () => saved.tokens as never,
-    saveTokens: (tokens) => void (saved.tokens = tokens as never),
-    redirectToAuthorization: (url) => void (saved.authorizationUrl = url),
-    saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
+    saveTokens: (tokens) => {
+      saved.tokens = tokens as never;
+    },
+    redirectToAuthorization: (url) => {
+      saved.authorizationUrl = url;
+    },
+    saveCodeVerifier: (verifier) => {
+      saved.verifier = verifier;
+    },
     codeVerifier: () => saved.verifier ?? '',
-    saveDiscoveryState: (state) => void (saved.discovery = state),
+    saveDiscoveryState: (state) => {
+      saved.discovery = state;
+    },
     discoveryState: () => saved.discovery as never,
   };
 }

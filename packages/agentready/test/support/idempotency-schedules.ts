@@ -206,7 +206,9 @@ export async function runIdempotencySchedule(dbs: Array<Kysely<any>>, schedule: 
       target: call.kind === 'resume' ? context.abandoned.get(call.scope)?.shift() : undefined,
     }));
     const observations = await Promise.all(started.map(({ id, call, target }) => runCall(context, target, id, call)));
-    started.forEach(({ id, call }, i) => calls.push({ id, step: stepIndex, nowMs, call, observation: observations[i]! }));
+    started.forEach(({ id, call }, i) => {
+      calls.push({ id, step: stepIndex, nowMs, call, observation: observations[i]! });
+    });
   }
   return { calls, ...(await readFinalState(first)) };
 }

@@ -72,7 +72,14 @@ export async function openOAuthDatabase(dialect: 'sqlite' | 'postgres'): Promise
     const folder = mkdtempSync(join(tmpdir(), 'oauth-test-'));
     const db = openDatabase<OAuthTables>({ url: `file:${join(folder, 'site.sqlite')}` });
     await migrateToLatest(db, sets);
-    return { dialect, db, close: async () => (await db.destroy(), rmSync(folder, { recursive: true, force: true })) };
+    return {
+      dialect,
+      db,
+      close: async () => {
+        await db.destroy();
+        rmSync(folder, { recursive: true, force: true });
+      },
+    };
   }
   const schema = `oauth_test_${randomBytes(6).toString('hex')}`;
   const url = new URL(POSTGRES_TEST_URL);
@@ -86,7 +93,14 @@ export async function openOAuthDatabase(dialect: 'sqlite' | 'postgres'): Promise
   await admin(`create schema ${schema}`);
   const db = openDatabase<OAuthTables>({ url: url.toString() });
   await withTestSchemaLock(POSTGRES_TEST_URL, () => migrateToLatest(db, sets));
-  return { dialect, db, close: async () => (await db.destroy(), await admin(`drop schema ${schema} cascade`)) };
+  return {
+    dialect,
+    db,
+    close: async () => {
+      await db.destroy();
+      await admin(`drop schema ${schema} cascade`);
+    },
+  };
 }
 
 /** A listening test site. */

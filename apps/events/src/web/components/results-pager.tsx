@@ -86,6 +86,7 @@ function PagerLink({
 }) {
   if (href === null) {
     return (
+      // biome-ignore lint/a11y/useValidAnchor: a pager link with nowhere to go stays in its place, announced as a disabled link (WAI-ARIA aria-disabled).
       <a class="button button-disabled" data-testid={testId} role="link" aria-disabled="true">
         {children}
       </a>

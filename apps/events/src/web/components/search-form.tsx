@@ -44,6 +44,7 @@ export function SearchForm({ values, invalidField, errorId, onChange, onSearch, 
     onClear();
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a GET form is the search landmark itself; wrapping it in <search> would add a second element for the same landmark.
     <form ref={form} class="search-form" data-testid="search-form" role="search" aria-label="Search events" method="get" action="/events" onSubmit={submit}>
       {SEARCH_FIELDS.map((field) => {
         const invalid = field.name === invalidField;

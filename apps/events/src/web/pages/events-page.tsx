@@ -77,6 +77,7 @@ export function EventsPage({ data }: { data: EventsPageData }) {
           void searching.run({});
         }}
       />
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the list and preview closes the preview; the keys reach this wrapper from the controls inside it. */}
       <div
         class="events-layout"
         onKeyDown={(event) => {

@@ -3,6 +3,8 @@
  * (`/applications/:id`): its status, target, items, the payload exactly as
  * submitted, each item's generated code and the operator's decision note.
  */
+// biome-ignore-all lint/a11y/noNoninteractiveTabindex: a <pre> that may scroll sideways takes the focus so a keyboard can scroll it (axe: scrollable-region-focusable)
+// biome-ignore-all lint/a11y/useAriaPropsSupportedByRole: the focusable <pre> is named for a screen reader landing on it
 import type { ApplicationRecord, ApplicationSummary } from '../../domain/application-records.ts';
 import { GeneratedCode } from './generated-code.tsx';
 import { shownTime } from './review-page.tsx';

@@ -7,6 +7,8 @@
  * draft holds classified or restricted data). Also the page that shows the
  * confirmation code once, and the page of a draft already submitted.
  */
+// biome-ignore-all lint/a11y/noNoninteractiveTabindex: a <pre> that may scroll sideways takes the focus so a keyboard can scroll it (axe: scrollable-region-focusable)
+// biome-ignore-all lint/a11y/useAriaPropsSupportedByRole: the focusable <pre> is named for a screen reader landing on it
 import type { ApplicationPayload, DraftEvaluation } from '../../domain/application-draft.ts';
 import type { DraftAuthor, DraftRevision } from '../../domain/application-drafts.ts';
 import type { GeneratedItemCode } from '../../domain/code-generation.ts';
