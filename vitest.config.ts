@@ -1,6 +1,15 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { SOURCE_CONDITION } from './scripts/workspace-sources.mjs';
 
 export default defineConfig({
+  // The workspace's packages resolve to their TypeScript sources (their `agentready-source` export condition), not to builds;
+  // `__vitest__` is the environment globalSetup runs in.
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
+  environments: {
+    ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
+    __vitest__: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
+  },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { createAccount, type IdentityTables } from 'agentready/identity';
+import { createAccount, type IdentityTables } from '@agentready/identity';
 import type { Principal } from 'agentready/runtime';
 import { createGiftGeniusContext } from '../apps/giftgenius/src/domain/giftgenius-context.ts';
 import { createProviderClient } from '../apps/giftgenius/src/provider/provider-client.ts';

@@ -2,7 +2,7 @@
  * @module P3 and P4, what the Events pages cost a browser: the site built
  * for people (client-build.ts) and served in this process on a fresh SQLite
  * file (the 36 curated events), in Debian's Chromium with WebMCP on
- * (agentready/testing).
+ * (@agentready/testing).
  *
  * - P3: from a click on an event's title in `/events` (the site moves to
  *   `/events/:id` in the page, without loading a document) until the event
@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { createEventsApp } from '../apps/events/src/server/create-events-app.ts';

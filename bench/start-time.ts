@@ -17,7 +17,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildForProduction } from 'agentready/testing';
+import { buildForProduction } from '@agentready/testing';
 import { EVENTS_VITE_CONFIG, REPO } from './client-build.ts';
 import { figureRow, value, type FigureRow } from './figures-table.ts';
 import { median } from './measure.ts';
@@ -43,8 +43,8 @@ export async function measureStartTime(runs: number, quick = false): Promise<Fig
     const folder = mkdtempSync(join(tmpdir(), 'agentready-bench-start-'));
     try {
       const env = { DATABASE_URL: pathToFileURL(join(folder, 'events.sqlite')).href };
-      firstStarts.push(await msToFirst200([process.execPath, '--import', 'tsx', EVENTS_MAIN], env));
-      if (!quick) laterStarts.push(await msToFirst200([process.execPath, '--import', 'tsx', EVENTS_MAIN], env));
+      firstStarts.push(await msToFirst200([process.execPath, '--conditions=agentready-source', '--import', 'tsx', EVENTS_MAIN], env));
+      if (!quick) laterStarts.push(await msToFirst200([process.execPath, '--conditions=agentready-source', '--import', 'tsx', EVENTS_MAIN], env));
       bareStarts.push(await msToFirst200([process.execPath, '-e', BARE_SERVER], {}));
     } finally {
       rmSync(folder, { recursive: true, force: true });

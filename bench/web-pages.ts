@@ -15,7 +15,7 @@
  *
  * The site runs in this process on a fresh SQLite file (36 curated events),
  * over 127.0.0.1, in Debian's Chromium with the test browser's switches
- * (agentready/testing). Run with `npm run bench:web`; it asserts nothing.
+ * (@agentready/testing). Run with `npm run bench:web`; it asserts nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
 import { createEventsApp } from '../apps/events/src/server/create-events-app.ts';

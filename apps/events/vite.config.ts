@@ -7,10 +7,13 @@
  * as data.
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
+import { SOURCE_CONDITION } from '../../scripts/workspace-sources.mjs';
 import { buildTimeModules } from './build/build-time-modules.ts';
 
 export default defineConfig({
+  // The toolkit's packages are bundled from their sources in this repository.
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
   root: fileURLToPath(new URL('./src/web', import.meta.url)),
   publicDir: false,
   plugins: [buildTimeModules([fileURLToPath(new URL('./src/web/published-tools.ts', import.meta.url))])],

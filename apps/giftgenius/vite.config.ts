@@ -7,10 +7,13 @@
  * the host's CSP needs no origin for it ('unsafe-inline' only).
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
+import { SOURCE_CONDITION } from '../../scripts/workspace-sources.mjs';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 
 export default defineConfig({
+  // The toolkit's packages are bundled from their sources in this repository.
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
   root: fileURLToPath(new URL('./src/widget', import.meta.url)),
   publicDir: false,
   plugins: [viteSingleFile({ removeViteModuleLoader: true })],

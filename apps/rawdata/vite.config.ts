@@ -5,9 +5,12 @@
  * and serves that one file at /assets/request-form.js; the pages work without it.
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
+import { SOURCE_CONDITION } from '../../scripts/workspace-sources.mjs';
 
 export default defineConfig({
+  // The toolkit's packages are bundled from their sources in this repository.
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
   root: fileURLToPath(new URL('./src/web', import.meta.url)),
   publicDir: false,
   build: {

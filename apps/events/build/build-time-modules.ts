@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { tsImport } from 'tsx/esm/api';
 import type { Plugin } from 'vite';
+import { resolveWorkspaceSources } from '../../../scripts/workspace-sources.mjs';
 
 /**
  * Replaces each module of `paths` (absolute) in the build by its exports'
@@ -29,6 +30,8 @@ export function buildTimeModules(paths: readonly string[]): Plugin {
     async load(id) {
       const path = id.split('?')[0] ?? id;
       if (!modules.has(path)) return null;
+      // The module imports the toolkit as the site's server does: from the workspace's sources.
+      resolveWorkspaceSources();
       const namespace = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
       return Object.entries(namespace)
         .map(([name, value]) => `export const ${exportName(path, name)} = ${jsonLiteral(path, name, value)};`)

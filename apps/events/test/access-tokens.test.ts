@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Principal } from 'agentready/runtime';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pino } from 'pino';
@@ -34,7 +34,7 @@ const STDIO_LAUNCH = { command: 'node', args: ['/srv/agentready/apps/events/bin/
 type Created = { token: string; accessToken: { id: string; label: string; scope: string; createdAt: string; expiresAt: string; lastUsedAt: null } };
 type Listed = { accessTokens: Array<{ id: string; label: string; scope: string; createdAt: string; expiresAt: string; lastUsedAt: string | null }> };
 
-/** What a token of scope `prepare` (the default) may do: read, prepare and save (agentready/identity, TOKEN_SCOPES). */
+/** What a token of scope `prepare` (the default) may do: read, prepare and save (@agentready/identity, TOKEN_SCOPES). */
 const PREPARE_EFFECTS = ['read', 'prepare', 'write'];
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');

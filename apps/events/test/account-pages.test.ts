@@ -10,7 +10,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useBrowserSite } from './support/browser-site.ts';
-import { findAccessibilityViolations } from 'agentready/testing';
+import { findAccessibilityViolations } from '@agentready/testing';
 import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { openSitePerson } from './support/site-person.ts';

@@ -9,8 +9,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SESSION_LIFETIMES } from 'agentready/identity';
-import { DEFAULT_CHROMIUM_PATH, WEBMCP_CHROMIUM_ARGS } from 'agentready/testing';
+import { DEFAULT_SESSION_LIFETIMES } from '@agentready/identity';
+import { DEFAULT_CHROMIUM_PATH, WEBMCP_CHROMIUM_ARGS } from '@agentready/testing';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';

@@ -33,7 +33,7 @@ type SiteRun = { code: number | null; logLines: Array<Record<string, unknown>>; 
  * (the site is then stopped) or once the process ends.
  */
 function runSite(env: Record<string, string>, until: (line: Record<string, unknown>) => boolean): Promise<SiteRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, ['--conditions=agentready-source', '--import', 'tsx', MAIN], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DEMO_ACCOUNTS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

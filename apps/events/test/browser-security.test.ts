@@ -18,10 +18,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sha256Hex } from 'agentready/identity';
+import { sha256Hex } from '@agentready/identity';
 import { commitBodyOf, newTestEmail, TEST_PASSWORD, type PersonConfirmation } from './support/app-visitor.ts';
 import { createTestClock, type TestClock } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';

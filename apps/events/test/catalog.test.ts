@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { checkCatalogConformance } from 'agentready/testing';
+import { checkCatalogConformance } from '@agentready/testing';
 import { describe, expect, it } from 'vitest';
 import { eventsCatalog } from '../src/tools/catalog.ts';
 import { siteCommitCatalog } from '../src/tools/site-commits.ts';

@@ -7,7 +7,7 @@
  * registrations page opens with the cancel dialog. Nothing is registered or
  * cancelled until the person clicks.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signUpInBrowser } from './support/browser-sign-up.ts';

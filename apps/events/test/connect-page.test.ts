@@ -4,10 +4,10 @@
  * field's own word, and about what was typed), and the page passing axe in
  * each state it has.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { findAccessibilityViolations } from 'agentready/testing';
+import { findAccessibilityViolations } from '@agentready/testing';
 import { signUpInBrowser } from './support/browser-sign-up.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';

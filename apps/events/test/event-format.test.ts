@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import type { Browser } from 'playwright-core';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateRange, formatDateTime } from '../src/web/event-format.ts';

@@ -4,11 +4,11 @@
  * words, the preview panel after a new search and on a phone, a keyboard-only
  * search, and the page's states checked with axe.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCATION_IDS } from '../src/vocabulary/locations.ts';
-import { findAccessibilityViolations } from 'agentready/testing';
+import { findAccessibilityViolations } from '@agentready/testing';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { clickTwiceAtOnce, recordSentRequests } from './support/sent-requests.ts';

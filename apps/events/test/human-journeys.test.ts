@@ -3,7 +3,7 @@
  * save, register (fill, review, submit), cancel through the dialog, and
  * third-party text shown as plain text.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertEvents, type SeedEvent } from '../src/store/event-seeds.ts';

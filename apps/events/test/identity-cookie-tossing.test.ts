@@ -8,7 +8,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTestEmail } from './support/app-visitor.ts';

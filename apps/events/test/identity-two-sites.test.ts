@@ -20,7 +20,7 @@ type SiteProcess = { url: string; stop(): Promise<void> };
 
 /** Starts `src/server/main.ts` on `databaseUrl`, port 0; resolves with its URL once it listens. */
 function startSiteProcess(databaseUrl: string): Promise<SiteProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, ['--conditions=agentready-source', '--import', 'tsx', MAIN], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEMO_ACCOUNTS: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

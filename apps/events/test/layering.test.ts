@@ -7,22 +7,22 @@
  * floor never imports one above it, and the domain knows no surface.
  */
 import { fileURLToPath } from 'node:url';
-import { findLayerViolations, type LayerRule } from 'agentready/testing';
+import { findLayerViolations, type LayerRule } from '@agentready/testing';
 import { describe, expect, it } from 'vitest';
 
 const EVENTS_SRC = fileURLToPath(new URL('../src', import.meta.url));
 
 /** Toolkit entry points for surfaces and tests: no floor below the server's needs them. */
-const SURFACES = ['agentready/mcp', 'agentready/webmcp', 'agentready/testing'];
+const SURFACES = ['agentready/mcp', 'agentready/webmcp', '@agentready/testing'];
 const HTTP = ['hono', '@hono', '@modelcontextprotocol'];
 
 const EVENTS_LAYERS: Record<string, LayerRule> = {
   vocabulary: { uses: [], forbiddenPackages: ['node:', 'agentready', 'kysely', 'pg', 'pino', ...HTTP] },
   store: { uses: ['vocabulary'], forbiddenPackages: ['agentready/runtime', ...SURFACES, ...HTTP] },
   domain: { uses: ['vocabulary', 'store'], forbiddenPackages: [...SURFACES, ...HTTP] },
-  tools: { uses: ['vocabulary', 'store', 'domain'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing', 'hono', '@hono'] },
-  server: { uses: ['vocabulary', 'store', 'domain', 'tools', 'web'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
-  cli: { uses: ['vocabulary', 'store', 'domain', 'tools', 'server'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
+  tools: { uses: ['vocabulary', 'store', 'domain'], forbiddenPackages: ['agentready/webmcp', '@agentready/testing', 'hono', '@hono'] },
+  server: { uses: ['vocabulary', 'store', 'domain', 'tools', 'web'], forbiddenPackages: ['agentready/webmcp', '@agentready/testing'] },
+  cli: { uses: ['vocabulary', 'store', 'domain', 'tools', 'server'], forbiddenPackages: ['agentready/webmcp', '@agentready/testing'] },
   web: {
     uses: ['vocabulary', 'domain', 'tools'],
     usesTypesOf: ['server'],
@@ -35,7 +35,7 @@ const EVENTS_LAYERS: Record<string, LayerRule> = {
       'agentready/runtime',
       'agentready/store',
       'agentready/mcp',
-      'agentready/testing',
+      '@agentready/testing',
       ...HTTP,
     ],
   },

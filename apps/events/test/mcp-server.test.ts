@@ -15,9 +15,9 @@ import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport, typ
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import Database from 'better-sqlite3';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser } from 'playwright-core';
-import { withTestSchemaLock } from 'agentready/testing';
+import { withTestSchemaLock } from '@agentready/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_TEST_URL, storeDialects } from './support/events-database.ts';

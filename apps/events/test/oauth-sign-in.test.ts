@@ -14,14 +14,14 @@
  * packages/agentready/test/oauth-authorization.test.ts.
  */
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findAccessibilityViolations } from 'agentready/testing';
+import { findAccessibilityViolations } from '@agentready/testing';
 import { newTestEmail, TEST_PASSWORD } from './support/app-visitor.ts';
 import { storeDialects, type DatabaseFixture } from './support/events-database.ts';
-import { listenOnLoopback } from 'agentready/testing';
-import { listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME, type RedirectListener } from 'agentready/testing';
+import { listenOnLoopback } from '@agentready/testing';
+import { listenForRedirect, memoryClientProvider, TEST_CLIENT_NAME, type RedirectListener } from '@agentready/testing';
 import { startOAuthEventsSite, type OAuthEventsSite } from './support/oauth-events-site.ts';
 import { byTestId } from './support/page-selectors.ts';
 import { bodyText } from './support/served-html.ts';

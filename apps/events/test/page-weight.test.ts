@@ -5,7 +5,7 @@
  * from the responses of a fresh visit to the built site.
  */
 import { gzipSync } from 'node:zlib';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';

@@ -13,7 +13,7 @@ import { createEventsApp, type EventsApp } from '../src/server/create-events-app
 import { AppVisitor } from './support/app-visitor.ts';
 import { signInOverHttp } from './support/site-person.ts';
 import { storeDialects, type DatabaseFixture } from './support/events-database.ts';
-import { listenOnLoopback, type LoopbackListener } from 'agentready/testing';
+import { listenOnLoopback, type LoopbackListener } from '@agentready/testing';
 
 const OPEN_EVENT = 'evt-webmcp-intro';
 const OTHER_EVENT = 'evt-ai-agents-meetup-taipei';

@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useBrowserSite } from './support/browser-site.ts';
-import { findAccessibilityViolations } from 'agentready/testing';
+import { findAccessibilityViolations } from '@agentready/testing';
 import { signUpInBrowser } from './support/browser-sign-up.ts';
 import type { EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { withTestSchemaLock } from 'agentready/testing';
+import { withTestSchemaLock } from '@agentready/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedGeneratedEvents } from '../src/store/generated-event-seeding.ts';
 import { POSTGRES_TEST_URL, storeDialects, type DatabaseFixture } from './support/events-database.ts';
@@ -32,7 +32,10 @@ async function eventCount(db: DatabaseFixture['db']): Promise<number> {
 
 /** Runs the seed command with `args` on `url`; its exit code and its log lines (pino JSON). */
 async function seed(args: string[], url: string): Promise<{ code: number; lines: Array<Record<string, unknown>>; stderr: string }> {
-  const start = () => run(process.execPath, ['--import', 'tsx', SEED_COMMAND, ...args], { env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url } });
+  const start = () =>
+    run(process.execPath, ['--conditions=agentready-source', '--import', 'tsx', SEED_COMMAND, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: url },
+    });
   try {
     // On PostgreSQL its migrator lists every schema: it takes turns with other test files' schema changes.
     const { stdout, stderr } = url.startsWith('postgres') ? await withTestSchemaLock(POSTGRES_TEST_URL, start) : await start();

@@ -8,13 +8,13 @@
  * enhanced, and `GET /api/page-data`, which hands the browser the same data
  * the page embeds.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDetail, EventSummary } from '../src/domain/event-shapes.ts';
 import { insertEvents, type SeedEvent } from '../src/store/event-seeds.ts';
 import { locationName } from '../src/vocabulary/locations.ts';
-import { findAccessibilityViolations } from 'agentready/testing';
+import { findAccessibilityViolations } from '@agentready/testing';
 import { createTestClock } from './support/events-database.ts';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { byTestId } from './support/page-selectors.ts';

@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { withTestSchemaLock } from 'agentready/testing';
+import { withTestSchemaLock } from '@agentready/testing';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,7 +52,7 @@ describe.runIf(postgres !== undefined)('shutting down with tool calls in flight,
   async function startSite(shutdownGraceMs: number): Promise<RunningSite> {
     // Its start runs the migrator, which lists every schema's tables: in turn with other test files' schema changes.
     return withTestSchemaLock(POSTGRES_TEST_URL, async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      const child = spawn(process.execPath, ['--conditions=agentready-source', '--import', 'tsx', MAIN], {
         env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: fixture.url, SHUTDOWN_GRACE_MS: String(shutdownGraceMs) },
         stdio: ['ignore', 'pipe', 'inherit'],
       });

@@ -30,7 +30,7 @@ afterEach(() => {
 
 /** Starts the site on `databaseUrl`; settles once it listens (ok) or exits (not ok, with what it wrote). */
 function startSite(databaseUrl: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, ['--conditions=agentready-source', '--import', 'tsx', MAIN], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,7 +4,7 @@
  * talks to the browser's own `document.modelContext` (no stand-in).
  */
 import { portableJsonSchema, type ToolContract } from 'agentready';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

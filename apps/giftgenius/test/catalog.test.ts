@@ -5,7 +5,7 @@
  * one commit, which takes nothing but the draft version, the token the
  * widget received and the widget's key.
  */
-import { checkCatalogConformance } from 'agentready/testing';
+import { checkCatalogConformance } from '@agentready/testing';
 import { describe, expect, it } from 'vitest';
 import { giftgeniusCatalog } from '../src/tools/catalog.ts';
 

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findJourney } from 'agentready/runtime';
-import { requirePostgresForTests } from 'agentready/testing';
+import { requirePostgresForTests } from '@agentready/testing';
 import { chatHostOver, type ChatHost, type HostedCall } from './support/chat-host.ts';
 import { connectPerson } from './support/giftgenius-person.ts';
 import { DIALECTS, POSTGRES_TEST_URL, startGiftGeniusSite, type GiftGeniusSite } from './support/giftgenius-site.ts';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requirePostgresForTests } from 'agentready/testing';
+import { requirePostgresForTests } from '@agentready/testing';
 import { chatHostOver } from './support/chat-host.ts';
 import { runGiftGeniusCommand } from './support/giftgenius-command.ts';
 import { connectPerson, openSiteBrowser } from './support/giftgenius-person.ts';

@@ -9,29 +9,29 @@
  * by the server and use the domain and server types only.
  */
 import { fileURLToPath } from 'node:url';
-import { findLayerViolations, type LayerRule } from 'agentready/testing';
+import { findLayerViolations, type LayerRule } from '@agentready/testing';
 import { describe, expect, it } from 'vitest';
 
 const GIFTGENIUS_SRC = fileURLToPath(new URL('../src', import.meta.url));
 
-const SURFACES = ['agentready/mcp', 'agentready/webmcp', 'agentready/testing'];
+const SURFACES = ['agentready/mcp', 'agentready/webmcp', '@agentready/testing'];
 const HTTP = ['hono', '@hono', '@modelcontextprotocol'];
 /** The toolkit's page parts: for the pages and the server that renders them only. */
-const PAGES = ['agentready/pages'];
-const DATABASE = ['pg', 'better-sqlite3', 'kysely', 'agentready/store', 'agentready/runtime', 'agentready/identity', 'agentready/oauth'];
+const PAGES = ['@agentready/identity/pages'];
+const DATABASE = ['pg', 'better-sqlite3', 'kysely', 'agentready/store', 'agentready/runtime', '@agentready/identity', '@agentready/identity/oauth'];
 
 const GIFTGENIUS_LAYERS: Record<string, LayerRule> = {
   store: { uses: [], forbiddenPackages: ['agentready/runtime', ...SURFACES, ...HTTP, ...PAGES] },
-  widget: { uses: [], forbiddenPackages: [...DATABASE, 'agentready/mcp', 'agentready/testing', 'hono', '@hono', '@modelcontextprotocol/server', ...PAGES] },
+  widget: { uses: [], forbiddenPackages: [...DATABASE, 'agentready/mcp', '@agentready/testing', 'hono', '@hono', '@modelcontextprotocol/server', ...PAGES] },
   domain: { uses: ['store'], forbiddenPackages: [...SURFACES, ...HTTP, ...PAGES] },
   provider: { uses: ['domain'], forbiddenPackages: [...SURFACES, '@modelcontextprotocol', 'agentready/store', ...PAGES] },
-  tools: { uses: ['store', 'domain', 'widget'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing', 'hono', '@hono', ...PAGES] },
-  server: { uses: ['store', 'domain', 'provider', 'tools', 'web', 'widget'], forbiddenPackages: ['agentready/webmcp', 'agentready/testing'] },
+  tools: { uses: ['store', 'domain', 'widget'], forbiddenPackages: ['agentready/webmcp', '@agentready/testing', 'hono', '@hono', ...PAGES] },
+  server: { uses: ['store', 'domain', 'provider', 'tools', 'web', 'widget'], forbiddenPackages: ['agentready/webmcp', '@agentready/testing'] },
   cli: { uses: ['store'], forbiddenPackages: [...SURFACES, ...HTTP, ...PAGES] },
   web: {
     uses: ['domain'],
     usesTypesOf: ['server'],
-    forbiddenPackages: ['pg', 'better-sqlite3', 'agentready/store', 'agentready/mcp', 'agentready/testing', ...HTTP],
+    forbiddenPackages: ['pg', 'better-sqlite3', 'agentready/store', 'agentready/mcp', '@agentready/testing', ...HTTP],
   },
 };
 

@@ -6,7 +6,7 @@
  * `text/html+skybridge`) whose CSP lists exact origins, never a wildcard.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolsForModel } from 'agentready/mcp';
+import { toolsForModel } from 'agentready/mcp-apps';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectPerson } from './support/giftgenius-person.ts';
 import { startGiftGeniusSite, type GiftGeniusSite } from './support/giftgenius-site.ts';

@@ -8,7 +8,7 @@
  * the secret key in what it reports.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { listenOnLoopback, type LoopbackListener } from 'agentready/testing';
+import { listenOnLoopback, type LoopbackListener } from '@agentready/testing';
 import { GIFT_PRODUCTS } from '../src/provider/gift-products.ts';
 import { startProviderStandIn } from '../src/provider/provider-main.ts';
 import {

@@ -16,7 +16,7 @@ import {
   memoryClientProvider,
   TEST_CLIENT_NAME,
   type RedirectListener,
-} from 'agentready/testing';
+} from '@agentready/testing';
 import { startGiftGeniusSite, type GiftGeniusSite } from './support/giftgenius-site.ts';
 
 let browser: Browser;

@@ -12,7 +12,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenForRedirect, requirePostgresForTests, TEST_CLIENT_NAME, type RedirectListener } from 'agentready/testing';
+import { listenForRedirect, requirePostgresForTests, TEST_CLIENT_NAME, type RedirectListener } from '@agentready/testing';
 import { connectPerson, decideConsent, openSiteBrowser, type SiteBrowser } from './support/giftgenius-person.ts';
 import { DIALECTS, POSTGRES_TEST_URL, startGiftGeniusSite, type GiftGeniusSite } from './support/giftgenius-site.ts';
 

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenForRedirect, requirePostgresForTests } from 'agentready/testing';
+import { listenForRedirect, requirePostgresForTests } from '@agentready/testing';
 import { formatMoney, type Currency } from '../src/domain/gift-catalog.ts';
 import { DEMO_PERSON, ensureDemoPerson } from '../src/store/demo-accounts.ts';
 import { chatHostOver } from './support/chat-host.ts';

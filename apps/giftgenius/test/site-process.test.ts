@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pollUntil, requirePostgresForTests, startSiteProcess, type SiteProcess } from 'agentready/testing';
+import { pollUntil, requirePostgresForTests, startSiteProcess, type SiteProcess } from '@agentready/testing';
 import { DEMO_PERSON } from '../src/store/demo-accounts.ts';
 import { chatHostOver, type ChatHost } from './support/chat-host.ts';
 import { connectPerson } from './support/giftgenius-person.ts';

@@ -8,7 +8,7 @@
  * kinds of failure, never alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requirePostgresForTests } from 'agentready/testing';
+import { requirePostgresForTests } from '@agentready/testing';
 import { chatHostOver, type ChatHost } from './support/chat-host.ts';
 import { connectPerson } from './support/giftgenius-person.ts';
 import { DIALECTS, POSTGRES_TEST_URL, startGiftGeniusSite, type GiftGeniusSite } from './support/giftgenius-site.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { listenOnLoopback, type LoopbackListener } from 'agentready/testing';
+import { listenOnLoopback, type LoopbackListener } from '@agentready/testing';
 import { readWidgetResource } from './support/widget-host/chat-host.ts';
 import { widgetTestSession } from './support/widget-host/widget-test-session.ts';
 import type { GiftSuggestionsData } from '../src/widget/widget-contract.ts';

@@ -4,7 +4,7 @@
  * descriptions written for a model, annotations that follow the effects, and
  * no finalizer word outside the one commit tool.
  */
-import { checkCatalogConformance } from 'agentready/testing';
+import { checkCatalogConformance } from '@agentready/testing';
 import { describe, expect, it } from 'vitest';
 import { rawdataCatalog } from '../src/tools/catalog.ts';
 import { siteCatalog } from '../src/tools/site-tools.ts';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { requirePostgresForTests } from 'agentready/testing';
+import { requirePostgresForTests } from '@agentready/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDraft, type ApplicationItem, type ApplicationPayload, type DraftChoices } from '../src/domain/application-draft.ts';
 import { CodeGenerationError, inProcessCodeGenerator, itemCode } from '../src/domain/code-generation.ts';

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { canonicalJson } from 'agentready/runtime';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJourney } from '../src/cli/trace-command.ts';

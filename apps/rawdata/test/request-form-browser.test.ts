@@ -9,7 +9,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { findAccessibilityViolations } from 'agentready/testing';
+import { findAccessibilityViolations } from '@agentready/testing';
 import { useBrowserPerson } from './support/browser-person.ts';
 import { connectMcpAgent } from './support/mcp-agent.ts';
 import { agentPrepares, agentSubmits, INTERNAL_CHOICES, personConfirms } from './support/rawdata-journey.ts';

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { holdPostgresLock, pollUntil, requirePostgresForTests, startSiteProcess, waitForLockWaiters, type SiteProcess } from 'agentready/testing';
+import { holdPostgresLock, pollUntil, requirePostgresForTests, startSiteProcess, waitForLockWaiters, type SiteProcess } from '@agentready/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveAnalyst } from '../src/store/analyst-accounts.ts';
 import { agentOver, connectMcpAgent, type HeardProgress, type McpAgent } from './support/mcp-agent.ts';

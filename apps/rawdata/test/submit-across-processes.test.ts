@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { holdPostgresLock, requirePostgresForTests, startSiteProcess, waitForLockWaiters, type SiteProcess } from 'agentready/testing';
+import { holdPostgresLock, requirePostgresForTests, startSiteProcess, waitForLockWaiters, type SiteProcess } from '@agentready/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveAnalyst } from '../src/store/analyst-accounts.ts';
 import { connectMcpAgent, type HeardProgress } from './support/mcp-agent.ts';

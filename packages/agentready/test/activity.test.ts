@@ -23,7 +23,7 @@ import {
   type Principal,
 } from '../src/runtime/index.ts';
 import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type RuntimeTables } from '../src/store/index.ts';
-import { createTestSchemaDatabase, requirePostgresForTests } from '../src/testing/index.ts';
+import { createTestSchemaDatabase, requirePostgresForTests } from '@agentready/testing';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the activity tests' });

@@ -10,7 +10,7 @@ import { CompiledQuery, sql, type Kysely, type KyselyPlugin, type PluginTransfor
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditTableBytes, createDatabaseAuditSink, sweepAuditRecords, type AuditEvidence } from '../src/runtime/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
-import { requirePostgresForTests } from '../src/testing/index.ts';
+import { requirePostgresForTests } from '@agentready/testing';
 import { openRuntimeDatabasePair, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-test-databases.ts';
 
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the audit retention tests' });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FailureDetails } from '../src/contract/index.ts';
 import { createConfirmationStore, createDraftStore, type ConfirmationStore, type Principal } from '../src/runtime/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
-import { requirePostgresForTests } from '../src/testing/index.ts';
+import { requirePostgresForTests } from '@agentready/testing';
 import { openRuntimeDatabasePair, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-test-databases.ts';
 
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the confirmation tests' });

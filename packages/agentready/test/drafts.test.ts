@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changedDraftFields, createDraftStore, draftContentHash, type DraftStore } from '../src/runtime/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
-import { requirePostgresForTests } from '../src/testing/index.ts';
+import { requirePostgresForTests } from '@agentready/testing';
 import { openRuntimeDatabasePair, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-test-databases.ts';
 
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the draft tests' });

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requirePostgresForTests } from '../src/testing/index.ts';
+import { requirePostgresForTests } from '@agentready/testing';
 import {
   checkScheduleRun,
   idempotencyScheduleArbitrary,

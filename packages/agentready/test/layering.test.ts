@@ -1,9 +1,7 @@
 /**
  * The toolkit's floors: contract (no I/O) and store at the bottom, the runtime
- * on both, the surfaces (mcp, webmcp) on top, testing over everything; pages
- * (server-rendered Preact parts) stand alone, with no database, logging,
- * HTTP or MCP package. A floor
- * never imports one above it; the check itself (findLayerViolations) is shown
+ * on both, the surfaces (mcp, webmcp) on top, and widgets (mcp-apps, the only
+ * floor that loads ext-apps) over mcp. A floor never imports one above it; the check itself (findLayerViolations) is shown
  * to catch each kind of upward import on a small tree of its own.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findLayerViolations, type LayerRule } from '../src/testing/index.ts';
+import { findLayerViolations, type LayerRule } from '@agentready/testing';
 
 const TOOLKIT_SRC = fileURLToPath(new URL('../src', import.meta.url));
 
@@ -24,11 +22,9 @@ const TOOLKIT_LAYERS: Record<string, LayerRule> = {
   settings: { uses: [], forbiddenPackages: SERVER_SIDE.filter((name) => name !== 'node:') },
   store: { uses: [], forbiddenPackages: ['@modelcontextprotocol', 'hono', 'playwright-core'] },
   runtime: { uses: ['contract', 'store'], forbiddenPackages: ['@modelcontextprotocol', 'hono', 'playwright-core'] },
-  identity: { uses: ['contract', 'store', 'runtime'], forbiddenPackages: ['playwright-core'] },
-  mcp: { uses: ['contract', 'runtime'], forbiddenPackages: ['playwright-core'] },
+  mcp: { uses: ['contract', 'runtime'], forbiddenPackages: ['playwright-core', '@modelcontextprotocol/ext-apps'] },
+  'mcp-apps': { uses: ['contract', 'mcp'], forbiddenPackages: ['playwright-core'] },
   webmcp: { uses: ['contract'], forbiddenPackages: SERVER_SIDE },
-  pages: { uses: [], forbiddenPackages: SERVER_SIDE },
-  testing: { uses: ['contract', 'store', 'runtime', 'identity', 'mcp', 'webmcp'] },
 };
 
 describe('the toolkit’s layers', () => {

@@ -549,7 +549,7 @@ describe('serveMcpOverStdio', () => {
   const SERVER_PROCESS = fileURLToPath(new URL('./support/stdio-server-process.ts', import.meta.url));
 
   it('answers a batch line at once, and lets its process end at close() though the client keeps stdin open', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SERVER_PROCESS], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, ['--conditions=agentready-source', '--import', 'tsx', SERVER_PROCESS], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     const exited = once(child, 'exit');
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     child.stdin!.write('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n');

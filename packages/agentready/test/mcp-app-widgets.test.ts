@@ -1,5 +1,5 @@
 /**
- * agentready/mcp with widgets (MCP Apps 2026-01-26 and the ChatGPT Apps
+ * agentready/mcp with widgets prepared by agentready/mcp-apps (MCP Apps 2026-01-26 and the ChatGPT Apps
  * metadata), through the official client: in memory for the tool server, and
  * once through the Streamable HTTP endpoint, which makes a server per request.
  * A small gift shop: a gift list with a widget, an order whose confirmation
@@ -13,16 +13,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool, untrustedText, type ToolResult } from '../src/contract/index.ts';
-import {
-  UNTRUSTED_CONTENT_META_KEY,
-  createMcpHttpEndpoint,
-  createMcpToolServer,
-  mcpToolDefinition,
-  toolsForApp,
-  toolsForModel,
-  type McpAppWidgets,
-  type McpToolServerOptions,
-} from '../src/mcp/index.ts';
+import { UNTRUSTED_CONTENT_META_KEY, createMcpHttpEndpoint, createMcpToolServer, mcpToolDefinition, type McpToolServerOptions } from '../src/mcp/index.ts';
+import { appWidgets, toolsForApp, toolsForModel, type McpAppWidgets } from '../src/mcp-apps/index.ts';
 import { createInvocationPipeline, type Principal } from '../src/runtime/index.ts';
 
 const showGifts = defineTool({
@@ -127,7 +119,7 @@ function shopOptions(widgets?: McpAppWidgets<ShopTool['name']>, onError?: (error
     catalog,
     pipeline,
     describeResults: { prepare_order: (data) => `Order ${data.order.id} for ${data.order.giftName} is ready; ${JSON.stringify(data)}.` },
-    ...(widgets !== undefined && { widgets }),
+    ...(widgets !== undefined && { widgets: appWidgets(widgets) }),
     ...(onError !== undefined && { onError }),
   };
 }

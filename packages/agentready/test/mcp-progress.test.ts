@@ -114,7 +114,7 @@ describe.each(['legacy', 'modern'] as const)('over stdio, a %s client', (era) =>
     const client = clientOf(era);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', fileURLToPath(new URL('./support/progress-stdio-process.ts', import.meta.url))],
+      args: ['--conditions=agentready-source', '--import', 'tsx', fileURLToPath(new URL('./support/progress-stdio-process.ts', import.meta.url))],
       env: { PATH: process.env['PATH'] ?? '' },
       stderr: 'pipe',
     });

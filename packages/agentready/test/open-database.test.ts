@@ -26,7 +26,7 @@ import {
   runtimeMigrations,
 } from '../src/store/index.ts';
 import { migrateListingAgain } from '../src/store/open-database.ts';
-import { requirePostgresForTests, withTestSchemaLock } from '../src/testing/index.ts';
+import { requirePostgresForTests, withTestSchemaLock } from '@agentready/testing';
 import { NOTES_MIGRATION_TABLE, notesMigrations, type MigratingStart } from './support/migrating-process.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
@@ -195,7 +195,7 @@ describe('several processes starting at once on one database', () => {
   beforeAll(async () => {
     processes = await Promise.all(
       Array.from({ length: PROCESSES }, async (): Promise<MigratingProcess> => {
-        const child = spawn(process.execPath, ['--import', 'tsx', MIGRATING_PROCESS], { stdio: ['pipe', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, ['--conditions=agentready-source', '--import', 'tsx', MIGRATING_PROCESS], { stdio: ['pipe', 'pipe', 'inherit'] });
         const lines = createInterface({ input: child.stdout });
         await new Promise<void>((resolve) => lines.once('line', () => resolve()));
         return {

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeDatabaseLocation, MissingDatabaseError, openDatabase, openMigratedDatabase, type MigrationSet } from '../src/store/index.ts';
-import { openMigratedTestDatabase, requirePostgresForTests, withTestSchemaLock } from '../src/testing/index.ts';
+import { openMigratedTestDatabase, requirePostgresForTests, withTestSchemaLock } from '@agentready/testing';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the openMigratedDatabase tests' });

@@ -23,7 +23,7 @@ import {
   type Principal,
 } from '../src/runtime/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
-import { requirePostgresForTests } from '../src/testing/index.ts';
+import { requirePostgresForTests } from '@agentready/testing';
 import { openRuntimeTestDatabase, type TestDialect } from './support/runtime-test-databases.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';

@@ -4,7 +4,7 @@
  * /connect form: `read` and `prepare`. Not `submit`: registrations and
  * cancellations are confirmed by the person on the site. Isomorphic: no I/O.
  */
-import type { TokenScope } from 'agentready/identity';
+import type { TokenScope } from '@agentready/identity';
 
 /** The scopes a person may give a token here, in the order the form offers them. */
 export const EVENTS_TOKEN_SCOPES = ['read', 'prepare'] as const satisfies readonly TokenScope[];

@@ -4,7 +4,7 @@
  * acts as them, with a scope (read only, or read, prepare and save). A token
  * belongs to the account, so it is listed and revocable from any browser the
  * person signs in with, and what an agent saves with it is what they see.
- * Kept by the toolkit (agentready/identity): only its SHA-256 is stored.
+ * Kept by the toolkit (@agentready/identity): only its SHA-256 is stored.
  */
 import type { Kysely } from 'kysely';
 import {
@@ -20,7 +20,7 @@ import {
   type IdentityContext,
   type IdentityFailure,
   type IdentityTables,
-} from 'agentready/identity';
+} from '@agentready/identity';
 import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH, accessTokenLabelSchema } from './access-token-label.ts';
 import { EVENTS_TOKEN_SCOPES, isEventsTokenScope, type EventsTokenScope } from './access-token-scopes.ts';
@@ -35,7 +35,7 @@ export const ACCESS_TOKEN_PREFIX = 'are_pat_';
 /** A token, or what is left of one, wherever it stands in a text: the prefix and the characters that may follow it. */
 export const ACCESS_TOKEN_PATTERN = accessTokenPattern({ prefix: ACCESS_TOKEN_PREFIX });
 
-/** An error as it may go to a log, every access token in it shown as `are_pat_[redacted]` (agentready/identity). */
+/** An error as it may go to a log, every access token in it shown as `are_pat_[redacted]` (@agentready/identity). */
 export function withoutAccessTokens(error: Error): Error {
   return withoutTokensOf(error, { prefix: ACCESS_TOKEN_PREFIX });
 }
@@ -46,7 +46,7 @@ export const ACCESS_TOKEN_LIFETIME_DAYS = 90;
 /** Most live (unrevoked, unexpired) tokens one account may hold. */
 export const MAX_ACCESS_TOKENS_PER_ACCOUNT = 20;
 
-/** The token rules of this site, for the toolkit (agentready/identity). */
+/** The token rules of this site, for the toolkit (@agentready/identity). */
 export const ACCESS_TOKEN_RULES: AccessTokenRules = {
   prefix: ACCESS_TOKEN_PREFIX,
   lifetimeDays: ACCESS_TOKEN_LIFETIME_DAYS,
@@ -140,7 +140,7 @@ function summaryOf(record: AccessTokenRecord): AccessTokenSummary {
   return {
     id: record.id,
     label: record.label,
-    // Only offered scopes are ever created here; anything else verifies as read (agentready/identity), so it shows as read.
+    // Only offered scopes are ever created here; anything else verifies as read (@agentready/identity), so it shows as read.
     scope: isEventsTokenScope(record.scope) ? record.scope : 'read',
     createdAt: toSiteIso(record.createdAt),
     expiresAt: toSiteIso(record.expiresAt),

@@ -1,5 +1,5 @@
 /**
- * @module The toolkit's identity (agentready/identity) bound to the events
+ * @module The toolkit's identity (@agentready/identity) bound to the events
  * database and clock: accounts, sessions with this site's lifetimes, and
  * sign-in joining a visitor's saved events to their account.
  */
@@ -22,8 +22,8 @@ import {
   type SessionLifetimes,
   type SessionLookup,
   type StartedSession,
-} from 'agentready/identity';
-import { sweepExpiredOAuth, type OAuthTables } from 'agentready/oauth/migrations';
+} from '@agentready/identity';
+import { sweepExpiredOAuth, type OAuthTables } from '@agentready/identity/oauth/migrations';
 import type { EventsDatabase } from '../store/schema.ts';
 import { createIdempotencyLedger, sweepAuditRecords } from 'agentready/runtime';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from 'agentready/settings';

@@ -11,7 +11,7 @@ import {
   getStateVersion as identityStateVersion,
   type IdentityTables,
   visitorSessionIdOf,
-} from 'agentready/identity';
+} from '@agentready/identity';
 import type { EventsDatabase } from '../store/schema.ts';
 import { refused, type DomainFailure } from './domain-result.ts';
 import type { EventsContext } from './events-context.ts';

@@ -13,7 +13,7 @@ import {
   setSessionCookie,
   type SessionCookiePolicy,
   type StartedSession,
-} from 'agentready/identity';
+} from '@agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import type { SignInAttempt, SignInLimits } from 'agentready/runtime';
 import { respondWithFailure, type ApiFailure } from './error-responses.ts';

@@ -4,13 +4,13 @@
  * web client. Runs in-process for tests (`app.request()`).
  */
 import { Hono, type Context } from 'hono';
-import { answerConsent, oauthRoutes, type OAuthAuthorizationServer } from 'agentready/oauth';
+import { answerConsent, oauthRoutes, type OAuthAuthorizationServer } from '@agentready/identity/oauth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { recordRefusedToolCalls } from 'agentready/mcp';
-import { consentPageSecurityHeaders, siteSecurityHeaders, type SessionLifetimes } from 'agentready/identity';
+import { consentPageSecurityHeaders, siteSecurityHeaders, type SessionLifetimes } from '@agentready/identity';
 import { createEventsIdentity, type EventsIdentity } from '../domain/events-identity.ts';
 import {
   createCallDrain,

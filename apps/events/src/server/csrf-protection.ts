@@ -4,7 +4,7 @@
  * `X-CSRF-Token`; SameSite=Lax alone does not cover same-site attackers.
  */
 import type { MiddlewareHandler } from 'hono';
-import { secretsEqual } from 'agentready/identity';
+import { secretsEqual } from '@agentready/identity';
 import { respondWithFailure } from './error-responses.ts';
 import { requiredSession, type EventsEnv } from './events-env.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { Principal } from 'agentready/runtime';
-import type { SessionState } from 'agentready/identity';
+import type { SessionState } from '@agentready/identity';
 
 /** Context variables set by the session middleware on every `/api/*` request. */
 export type EventsVariables = {

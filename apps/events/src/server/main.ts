@@ -35,7 +35,7 @@ import { DEMO_ACCOUNTS, ensureDemoAccounts } from '../store/demo-accounts.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { Redis } from 'ioredis';
-import type { OAuthAuthorizationServer } from 'agentready/oauth';
+import type { OAuthAuthorizationServer } from '@agentready/identity/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { createEventsOAuth } from './oauth-consent.ts';
 import { superviseSiteProcess } from 'agentready/runtime';

@@ -1,19 +1,19 @@
 /**
  * @module OAuth sign-in for MCP clients on the Events site (docs/identity.md,
- * "OAuth for MCP clients"): the authorization server (agentready/oauth) with
+ * "OAuth for MCP clients"): the authorization server (@agentready/identity/oauth) with
  * this site's scopes and accounts, and the consent page's data (the
  * toolkit's, with this site's words for its scopes).
  */
 import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
-import { TOKEN_SCOPES } from 'agentready/identity';
+import { TOKEN_SCOPES } from '@agentready/identity';
 import {
   consentPageData as readConsent,
   createIdentityOAuthServer,
   scopeLabelsOf,
   type OAuthAuthorizationServer,
   type OAuthScopeLabels,
-} from 'agentready/oauth';
+} from '@agentready/identity/oauth';
 import type { Principal } from 'agentready/runtime';
 import type { Logger } from 'pino';
 import type { EventsDatabase } from '../store/schema.ts';
@@ -21,7 +21,7 @@ import type { ConsentPageData } from '../web/page-data.ts';
 
 /** The scopes an MCP client may ask for, what each allows, and how the consent page words it. */
 export const EVENTS_OAUTH_SCOPES = {
-  // The same effects as the personal access tokens' scopes (agentready/identity), so both kinds of credential allow alike.
+  // The same effects as the personal access tokens' scopes (@agentready/identity), so both kinds of credential allow alike.
   'events:read': { effects: TOKEN_SCOPES.read.effects, label: 'Find and read events' },
   'events:prepare': { effects: TOKEN_SCOPES.prepare.effects, label: 'Save events for you, and prepare registrations and cancellations for you to confirm' },
 } as const;

@@ -6,7 +6,7 @@
  * refused from the next call on.
  */
 import { Hono } from 'hono';
-import { listConnectedApps, type OAuthAuthorizationServer } from 'agentready/oauth';
+import { listConnectedApps, type OAuthAuthorizationServer } from '@agentready/identity/oauth';
 import type { Principal } from 'agentready/runtime';
 import { toSiteIso } from '../domain/site-time.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';

@@ -4,11 +4,11 @@
  * browser asks for it with `GET /api/page-data?path=…` when it moves to
  * another page. Reads only; a page without a session shows empty lists.
  */
-import { PASSWORD_MIN_LENGTH } from 'agentready/identity';
+import { PASSWORD_MIN_LENGTH } from '@agentready/identity';
 import type { Principal } from 'agentready/runtime';
 import type { EventsServices } from '../domain/events-services.ts';
 import { clientNameForDisplay } from 'agentready';
-import { CONSENT_NEEDS_FULL_LOAD } from 'agentready/oauth';
+import { CONSENT_NEEDS_FULL_LOAD } from '@agentready/identity/oauth';
 import { eventsCatalog } from '../tools/catalog.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';
 import type { ActivityPageData, PageContent, PageData } from '../web/page-data.ts';

@@ -28,7 +28,7 @@ import { SiteShell } from '../web/site-shell.tsx';
 import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
 import { loadPageData, type PageDataSources } from './page-data-loader.ts';
-import { clearSessionCookies } from 'agentready/identity';
+import { clearSessionCookies } from '@agentready/identity';
 import { readRequestSession } from './session-middleware.ts';
 
 /** Where `vite build` writes the client. */

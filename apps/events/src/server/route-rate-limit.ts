@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { rateLimitFailure, type RateLimiter } from 'agentready/runtime';
-import { callerAddressOf } from 'agentready/identity';
+import { callerAddressOf } from '@agentready/identity';
 import type { EventsEnv } from './events-env.ts';
 import { respondWithFailure } from './error-responses.ts';
 

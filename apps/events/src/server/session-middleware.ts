@@ -14,7 +14,7 @@ import {
   type PresentedSessionCookie,
   type SessionCookiePolicy,
   type SessionLookup,
-} from 'agentready/identity';
+} from '@agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';

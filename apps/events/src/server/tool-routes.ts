@@ -6,7 +6,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { ErrorCode } from 'agentready';
 import type { InvocationPipeline } from 'agentready/runtime';
-import { callerAddressOf } from 'agentready/identity';
+import { callerAddressOf } from '@agentready/identity';
 import type { EventsEnv } from './events-env.ts';
 
 /**

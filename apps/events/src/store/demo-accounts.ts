@@ -4,7 +4,7 @@
  * it runs for local use (see `main.ts`).
  */
 import type { Kysely } from 'kysely';
-import { createAccount, type IdentityTables } from 'agentready/identity';
+import { createAccount, type IdentityTables } from '@agentready/identity';
 import type { EventsDatabase } from './schema.ts';
 
 /** The demo accounts' e-mail addresses and passwords, as the README lists them. */

@@ -140,7 +140,7 @@ export const eventsMigrations: Record<string, Migration> = {
       await db.schema.dropTable('access_tokens').execute();
     },
   },
-  // People now have accounts (agentready/identity): registrations, drafts, intents and
+  // People now have accounts (@agentready/identity): registrations, drafts, intents and
   // tokens belong to an account, and saved events to an account or an anonymous visitor's
   // session. Rows filed under the old anonymous sessions cannot be told whose they are,
   // so they go, and the places their registrations held are given back.

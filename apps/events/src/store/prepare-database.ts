@@ -6,9 +6,9 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { openMigratedDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations } from 'agentready/store';
-import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
+import { IDENTITY_MIGRATION_TABLE, identityMigrations } from '@agentready/identity';
 // Only the tables: the OAuth server itself (oidc-provider) loads where the site serves, not in every command.
-import { OAUTH_MIGRATION_TABLE, oauthMigrations } from 'agentready/oauth/migrations';
+import { OAUTH_MIGRATION_TABLE, oauthMigrations } from '@agentready/identity/oauth/migrations';
 import { CURATED_EVENTS } from './curated-events.ts';
 import { insertEvents } from './event-seeds.ts';
 import { refreshEventSearchIndex } from './event-search-index.ts';

@@ -5,8 +5,8 @@
  * local calendar date (YYYY-MM-DD) for date-range filters.
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { IdentityTables } from 'agentready/identity';
-import type { OAuthTables } from 'agentready/oauth/migrations';
+import type { IdentityTables } from '@agentready/identity';
+import type { OAuthTables } from '@agentready/identity/oauth/migrations';
 import type { RuntimeTables } from 'agentready/store';
 import type { DistrictId } from '../vocabulary/districts.ts';
 import type { EventLevel } from '../vocabulary/event-levels.ts';

@@ -1,6 +1,6 @@
 /**
  * @module
- * A token's scope (agentready/identity, token-scopes.ts) in the words
+ * A token's scope (@agentready/identity, token-scopes.ts) in the words
  * /connect uses: `read` lets an agent find and read events; `prepare` also
  * lets it save events and prepare registrations and cancellations. No scope this
  * site offers registers or cancels: the person confirms those on the site.

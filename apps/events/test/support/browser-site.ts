@@ -3,7 +3,7 @@
  * WebMCP) for the file, and for each test a site of its own on a fresh
  * database and a fresh browser context with one page, signed up when asked.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { signUpInBrowser } from './browser-sign-up.ts';

@@ -4,7 +4,7 @@
  * per test run, so every browser test serves the same fresh bundle.
  */
 import { fileURLToPath } from 'node:url';
-import { buildForProduction } from 'agentready/testing';
+import { buildForProduction } from '@agentready/testing';
 
 /** The Vite config of the events site. */
 export const EVENTS_VITE_CONFIG = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));

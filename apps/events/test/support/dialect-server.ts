@@ -6,7 +6,7 @@
 import { pino } from 'pino';
 import { createEventsApp } from '../../src/server/create-events-app.ts';
 import type { DatabaseFixture, StoreDialect, TestClock } from './events-database.ts';
-import { listenOnLoopback, type LoopbackListener } from 'agentready/testing';
+import { listenOnLoopback, type LoopbackListener } from '@agentready/testing';
 
 /** A running site on a fixture's database. */
 export type DialectServer = {

@@ -3,7 +3,7 @@
  * operator or a desktop MCP client starts it, run to its end from a test.
  */
 import { fileURLToPath } from 'node:url';
-import { runNodeCommand, type CommandRun } from 'agentready/testing';
+import { runNodeCommand, type CommandRun } from '@agentready/testing';
 
 /** The command's entry point, for tests that speak to it while it runs (the stdio MCP server). */
 export const EVENTS_BIN = fileURLToPath(new URL('../../bin/agentready-events.mjs', import.meta.url));
@@ -13,7 +13,7 @@ export type EventsCommandRun = CommandRun;
 
 /**
  * Runs `agentready-events <args…>` with only `PATH` and `env` in its
- * environment, its input closed at once, and waits for it to end (agentready/testing, runNodeCommand).
+ * environment, its input closed at once, and waits for it to end (@agentready/testing, runNodeCommand).
  *
  * @example const run = await runEventsCommand(['sweep'], { DATABASE_URL: url }); // run.code === 0
  */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
-import { requirePostgresForTests, withTestSchemaLock } from 'agentready/testing';
+import { requirePostgresForTests, withTestSchemaLock } from '@agentready/testing';
 import pg from 'pg';
 import { prepareEventsDatabase } from '../../src/store/prepare-database.ts';
 import type { EventsDatabase } from '../../src/store/schema.ts';
@@ -68,7 +68,7 @@ export async function createPostgresFixture(): Promise<DatabaseFixture> {
   const url = new URL(POSTGRES_TEST_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   const dropSchema = () => withAdminClient((client) => client.query(`drop schema ${schema} cascade`));
-  // Created, migrated and dropped in turn with other test files' schemas (agentready/testing, withTestSchemaLock).
+  // Created, migrated and dropped in turn with other test files' schemas (@agentready/testing, withTestSchemaLock).
   const db = await withTestSchemaLock(POSTGRES_TEST_URL, async () => {
     await withAdminClient((client) => client.query(`create schema ${schema}`));
     try {
@@ -100,7 +100,7 @@ export type StoreDialect = { name: 'sqlite' | 'postgres'; open: () => Promise<Da
  *
  * @param suite what the file holds, for the warning and the error ("the events domain tests").
  * @param options.url the PostgreSQL to ask (default {@link POSTGRES_TEST_URL}); `env`, where the opt-out is read (default `process.env`).
- * @throws Error when PostgreSQL is not reachable and the opt-out is not set (agentready/testing, requirePostgresForTests).
+ * @throws Error when PostgreSQL is not reachable and the opt-out is not set (@agentready/testing, requirePostgresForTests).
  */
 export async function storeDialects(suite: string, options: { url?: string; env?: NodeJS.ProcessEnv } = {}): Promise<StoreDialect[]> {
   const sqlite: StoreDialect = { name: 'sqlite', open: createSqliteFixture };

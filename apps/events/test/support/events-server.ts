@@ -13,7 +13,7 @@ import { pino, type Logger } from 'pino';
 import { createEventsApp, type EventsAppOptions } from '../../src/server/create-events-app.ts';
 import { prepareEventsDatabase } from '../../src/store/prepare-database.ts';
 import type { EventsDatabase } from '../../src/store/schema.ts';
-import { listenOnLoopback, type LoopbackListener } from 'agentready/testing';
+import { listenOnLoopback, type LoopbackListener } from '@agentready/testing';
 
 /** A running test server. */
 export type EventsServer = {

@@ -6,11 +6,11 @@
  */
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import type { OAuthAuthorizationServer } from 'agentready/oauth';
+import type { OAuthAuthorizationServer } from '@agentready/identity/oauth';
 import { createEventsApp, type EventsApp } from '../../src/server/create-events-app.ts';
 import { createEventsOAuth } from '../../src/server/oauth-consent.ts';
 import type { EventsDatabase } from '../../src/store/schema.ts';
-import { listenOnLoopback } from 'agentready/testing';
+import { listenOnLoopback } from '@agentready/testing';
 
 /** A listening Events site with OAuth. */
 export type OAuthEventsSite = {

@@ -3,7 +3,7 @@
  * HTTP): a person who signed up (an account and a signed-in session, as
  * `POST /api/account/sign-up` makes them) or an anonymous visitor's session.
  */
-import type { StartedSession } from 'agentready/identity';
+import type { StartedSession } from '@agentready/identity';
 import { createEventsIdentity } from '../../src/domain/events-identity.ts';
 import type { EventsContext } from '../../src/domain/events-context.ts';
 import { newTestEmail, TEST_PASSWORD } from './app-visitor.ts';

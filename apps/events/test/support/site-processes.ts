@@ -11,9 +11,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { idempotencyKeyHash } from 'agentready/runtime';
-import { holdPostgresLock, pollUntil, startSiteProcess, waitForLockWaiters, type HeldLock, type SiteProcess } from 'agentready/testing';
+import { holdPostgresLock, pollUntil, startSiteProcess, waitForLockWaiters, type HeldLock, type SiteProcess } from '@agentready/testing';
 
-export type { HeldLock, SiteProcess } from 'agentready/testing';
+export type { HeldLock, SiteProcess } from '@agentready/testing';
 import type { Kysely } from 'kysely';
 import type { EventsDatabase } from '../../src/store/schema.ts';
 import { POSTGRES_TEST_URL } from './events-database.ts';
@@ -32,7 +32,7 @@ export type SiteProcessOptions = {
 /**
  * Starts the Events site on `databaseUrl` (a database already migrated, so
  * several processes can start on it) on a free port of 127.0.0.1, with the
- * demo accounts off and no tool-call limit (agentready/testing, startSiteProcess).
+ * demo accounts off and no tool-call limit (@agentready/testing, startSiteProcess).
  *
  * @returns once the process logs that it listens.
  * @throws Error when the process ends before it listens (with the end of its stderr).

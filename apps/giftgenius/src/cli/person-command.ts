@@ -2,11 +2,11 @@
  * @module `agentready-giftgenius person add <email>`: gives a person a
  * GiftGenius account (the site has no sign-up page), on the site's database.
  * The password comes from the terminal or standard input, never from an
- * argument (agentready/identity, readNewPassword).
+ * argument (@agentready/identity, readNewPassword).
  */
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import { createAccount, readNewPassword, type IdentityTables, type PasswordStreams } from 'agentready/identity';
+import { createAccount, readNewPassword, type IdentityTables, type PasswordStreams } from '@agentready/identity';
 import type { CommandOutput } from 'agentready/runtime';
 import { databaseOpeningProblem } from 'agentready/store';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';

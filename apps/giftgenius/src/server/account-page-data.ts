@@ -4,8 +4,8 @@
  * (table `giftgenius_checkout`), nothing of anyone else's.
  */
 import type { Kysely } from 'kysely';
-import { listConnectedApps, type OAuthAuthorizationServer } from 'agentready/oauth';
-import type { SessionState } from 'agentready/identity';
+import { listConnectedApps, type OAuthAuthorizationServer } from '@agentready/identity/oauth';
+import type { SessionState } from '@agentready/identity';
 import { formatMoney, CURRENCIES, type Currency } from '../domain/gift-catalog.ts';
 import type { GiftGeniusDatabase } from '../store/schema.ts';
 import type { AccountPageProps } from '../web/pages/account-page.tsx';

@@ -6,8 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { TOKEN_SCOPES } from 'agentready/identity';
-import { createIdentityOAuthServer, scopeLabelsOf, type OAuthAuthorizationServer, type OAuthScopeLabels } from 'agentready/oauth';
+import { TOKEN_SCOPES } from '@agentready/identity';
+import { createIdentityOAuthServer, scopeLabelsOf, type OAuthAuthorizationServer, type OAuthScopeLabels } from '@agentready/identity/oauth';
 import type { GiftGeniusDatabase } from '../store/schema.ts';
 
 /** The scopes a chat host may ask for, what each allows, and how the consent page words it. */

@@ -4,7 +4,7 @@
  * and sign-out, the OAuth consent page a chat host sends them to, and
  * `/account` (connected apps with Revoke, recent checkouts). Every signed-in
  * form post carries the session's CSRF token; the consent decision is taken
- * only from the site's own origin (agentready/oauth `answerConsent`).
+ * only from the site's own origin (@agentready/identity/oauth `answerConsent`).
  */
 import { readFileSync } from 'node:fs';
 import { Hono, type Context } from 'hono';
@@ -21,9 +21,9 @@ import {
   type IdentityTables,
   type PageSessionEnv,
   type PageSessions,
-} from 'agentready/identity';
-import { answerConsent, consentPageData, oauthRoutes, type OAuthAuthorizationServer } from 'agentready/oauth';
-import { SignInForm } from 'agentready/pages';
+} from '@agentready/identity';
+import { answerConsent, consentPageData, oauthRoutes, type OAuthAuthorizationServer } from '@agentready/identity/oauth';
+import { SignInForm } from '@agentready/identity/pages';
 import { createSignInLimits, databaseRateLimitStore, type SignInLimit } from 'agentready/runtime';
 import type { GiftGeniusDatabase } from '../store/schema.ts';
 import { AccountPage } from '../web/pages/account-page.tsx';
@@ -33,7 +33,7 @@ import { renderPage, STYLESHEET_PATH, type SignedInPerson } from '../web/site-la
 import { accountPageData } from './account-page-data.ts';
 import { GIFTGENIUS_OAUTH_SCOPE_LABELS } from './giftgenius-oauth.ts';
 
-/** The Hono environment of the site's routes: the page session (agentready/identity); OAuth reads Node's request and response from `c.env`. */
+/** The Hono environment of the site's routes: the page session (@agentready/identity); OAuth reads Node's request and response from `c.env`. */
 export type GiftGeniusSiteEnv = PageSessionEnv;
 
 /** The site's session cookie name (`__Host-` on https), its own so other sites on the host keep theirs. */

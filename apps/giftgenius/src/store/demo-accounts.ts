@@ -4,7 +4,7 @@
  * sign in as. Left out when the site has a public URL.
  */
 import type { Kysely } from 'kysely';
-import { createAccount, type IdentityTables } from 'agentready/identity';
+import { createAccount, type IdentityTables } from '@agentready/identity';
 import type { GiftGeniusDatabase } from './schema.ts';
 
 /** The demo account; its password is public. */

@@ -6,8 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { openMigratedDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type MigrationSet } from 'agentready/store';
-import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
-import { OAUTH_MIGRATION_TABLE, oauthMigrations } from 'agentready/oauth/migrations';
+import { IDENTITY_MIGRATION_TABLE, identityMigrations } from '@agentready/identity';
+import { OAUTH_MIGRATION_TABLE, oauthMigrations } from '@agentready/identity/oauth/migrations';
 import { GIFTGENIUS_MIGRATION_TABLE, giftgeniusMigrations } from './giftgenius-migrations.ts';
 import type { GiftGeniusDatabase } from './schema.ts';
 

@@ -5,8 +5,8 @@
  * keys). Times are ISO 8601 UTC text; money is whole minor units (cents).
  */
 import type { Generated, Selectable } from 'kysely';
-import type { IdentityTables } from 'agentready/identity';
-import type { OAuthTables } from 'agentready/oauth/migrations';
+import type { IdentityTables } from '@agentready/identity';
+import type { OAuthTables } from '@agentready/identity/oauth/migrations';
 import type { RuntimeTables } from 'agentready/store';
 
 /**

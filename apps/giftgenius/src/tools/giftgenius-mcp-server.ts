@@ -6,7 +6,8 @@
  * widget receives (the checkout's confirmation token).
  */
 import type { InvocationPipeline } from 'agentready/runtime';
-import type { McpAppWidgets, McpToolServerOptions } from 'agentready/mcp';
+import type { McpToolServerOptions } from 'agentready/mcp';
+import { appWidgets, type PreparedAppWidgets } from 'agentready/mcp-apps';
 import type { ToolResult } from 'agentready';
 import { CHECKOUT_META_KEY } from '../widget/widget-contract.ts';
 import { giftgeniusCatalog } from './catalog.ts';
@@ -44,7 +45,7 @@ export type WidgetSource = {
  *
  * @throws Error when an image origin is not an absolute http(s) origin (a wildcard included).
  */
-export function giftgeniusWidgets(source: WidgetSource): McpAppWidgets<GiftGeniusTool['name']> {
+export function giftgeniusWidgets(source: WidgetSource): PreparedAppWidgets {
   const origins = source.imageOrigins.map(exactOrigin);
   const description = 'GiftGenius shows gift suggestions as cards, and a checkout the person confirms with a button.';
   const shared = {
@@ -54,7 +55,7 @@ export function giftgeniusWidgets(source: WidgetSource): McpAppWidgets<GiftGeniu
     'openai/widgetPrefersBorder': true,
   };
   const rendered = { resourceUri: WIDGET_RESOURCE_URI, meta: { 'openai/outputTemplate': SKYBRIDGE_RESOURCE_URI, 'openai/widgetAccessible': true } };
-  return {
+  return appWidgets<GiftGeniusTool['name']>({
     resources: [
       { uri: WIDGET_RESOURCE_URI, name: 'gift_finder', title: 'GiftGenius', description, html: source.html, meta: shared },
       {
@@ -76,7 +77,7 @@ export function giftgeniusWidgets(source: WidgetSource): McpAppWidgets<GiftGeniu
         meta: { 'openai/widgetAccessible': true, 'openai/visibility': 'private' },
       },
     },
-  };
+  });
 }
 
 /** Moves prepare_checkout's confirmation out of what the model reads, into `_meta[CHECKOUT_META_KEY]`. */

@@ -14,7 +14,7 @@ import {
   type InvocationPipeline,
   type RateLimiter,
 } from 'agentready/runtime';
-import { getStateVersion, type IdentityTables } from 'agentready/identity';
+import { getStateVersion, type IdentityTables } from '@agentready/identity';
 import type { Kysely } from 'kysely';
 import type { GiftGeniusContext } from '../domain/giftgenius-context.ts';
 import { giftgeniusCatalog } from './catalog.ts';

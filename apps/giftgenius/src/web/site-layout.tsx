@@ -1,10 +1,10 @@
 /**
  * @module The document every GiftGenius page is rendered into on the server
- * (agentready/pages `renderSiteDocument`): GiftGenius's name, stylesheet and
+ * (@agentready/identity/pages `renderSiteDocument`): GiftGenius's name, stylesheet and
  * navigation for the person signed in (or not). Plain HTML forms; no script.
  */
 import type { ComponentChildren } from 'preact';
-import { renderSiteDocument, SignOutForm } from 'agentready/pages';
+import { renderSiteDocument, SignOutForm } from '@agentready/identity/pages';
 
 /** The site's name, as pages show it. */
 export const SITE_NAME = 'GiftGenius';

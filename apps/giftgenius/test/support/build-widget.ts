@@ -6,7 +6,7 @@
  * so the server serves, and the browser tests load, the fresh bundle.
  */
 import { fileURLToPath } from 'node:url';
-import { buildForProduction } from 'agentready/testing';
+import { buildForProduction } from '@agentready/testing';
 import { buildWidgetHostPage } from './widget-host/build-host-page.ts';
 
 /** The Vite config of the widget. */

@@ -9,7 +9,7 @@
  */
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { ToolResult } from 'agentready';
-import { toolsForApp, toolsForModel } from 'agentready/mcp';
+import { toolsForApp, toolsForModel } from 'agentready/mcp-apps';
 
 /** One tool call as the host saw it. */
 export type HostedCall<T> = { envelope: ToolResult<T>; text: string; meta: Record<string, unknown> };

@@ -1,14 +1,14 @@
 /**
  * @module A person connecting a chat host to GiftGenius, over plain HTTP
  * without a browser: the official MCP client's OAuth (discovery, dynamic
- * client registration, PKCE; agentready/testing memoryClientProvider and a
+ * client registration, PKCE; @agentready/testing memoryClientProvider and a
  * loopback redirect URI), the person's part done with fetch and a cookie jar
  * as a browser without script would (the sign-in form, the consent page's
  * Allow or Deny), then the client connected to `<site>/mcp` with the access
  * token. Every step checks its answer and throws naming the step.
  */
 import { auth, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { listenForRedirect, memoryClientProvider } from 'agentready/testing';
+import { listenForRedirect, memoryClientProvider } from '@agentready/testing';
 import { parse } from 'node-html-parser';
 
 /** Options of {@link connectPerson}. */
@@ -19,7 +19,7 @@ export type ConnectPersonOptions = {
   password: string;
   /** The scopes the client asks for and the person allows. Default: every scope the site offers. */
   scopes?: string[];
-  /** The name the client registers with (the consent page and /account show it). Default agentready/testing `TEST_CLIENT_NAME`. */
+  /** The name the client registers with (the consent page and /account show it). Default @agentready/testing `TEST_CLIENT_NAME`. */
   clientName?: string;
 };
 

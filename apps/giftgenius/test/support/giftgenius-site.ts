@@ -7,8 +7,8 @@
  */
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { createAccount, type IdentityTables } from 'agentready/identity';
-import { listenOnLoopback, openMigratedTestDatabase, type MigratedTestDatabase } from 'agentready/testing';
+import { createAccount, type IdentityTables } from '@agentready/identity';
+import { listenOnLoopback, openMigratedTestDatabase, type MigratedTestDatabase } from '@agentready/testing';
 import { createProviderClient } from '../../src/provider/provider-client.ts';
 import { startProviderStandIn, type RunningProviderStandIn } from '../../src/provider/provider-main.ts';
 import { createGiftGeniusApp, type GiftGeniusApp, type GiftGeniusAppOptions } from '../../src/server/create-giftgenius-app.ts';
@@ -143,7 +143,7 @@ function siteOf(parts: {
   };
 }
 
-/** A fresh migrated database of the dialect, and how to remove it (agentready/testing, `openMigratedTestDatabase`). */
+/** A fresh migrated database of the dialect, and how to remove it (@agentready/testing, `openMigratedTestDatabase`). */
 export function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<MigratedTestDatabase<GiftGeniusDatabase>> {
   return openMigratedTestDatabase<GiftGeniusDatabase>({
     dialect,

@@ -3,7 +3,7 @@
  * and the data platform's profile of it (unit, clearance, operator role).
  * The applicant always comes from here, never from a tool's input.
  */
-import { accountIdOf } from 'agentready/identity';
+import { accountIdOf } from '@agentready/identity';
 import type { Principal } from 'agentready/runtime';
 import type { Applicant } from './application-draft.ts';
 import { refusedWith, succeeded, type DomainResult } from 'agentready';

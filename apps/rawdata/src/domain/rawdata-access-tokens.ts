@@ -1,6 +1,6 @@
 /**
  * @module The analyst's personal access tokens for MCP clients (toolkit
- * agentready/identity): `ard_pat_…`, 90 days, at most 10 live per account,
+ * @agentready/identity): `ard_pat_…`, 90 days, at most 10 live per account,
  * scope `read`, `prepare` or `submit` (the last lets an agent submit a
  * draft version only with the confirmation token the person minted on the
  * review page). Created, listed and revoked only in the person's browser.
@@ -17,7 +17,7 @@ import {
   type AccessTokenRules,
   type IdentityResult,
   type IdentityTables,
-} from 'agentready/identity';
+} from '@agentready/identity';
 import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
 import { z } from 'zod';
 import type { RawdataContext } from './rawdata-context.ts';
@@ -78,7 +78,7 @@ export async function verifyRawdataToken(ctx: RawdataContext, presented: string 
   return verifyAccessToken(identityOf(ctx), RAWDATA_TOKEN_RULES, presented);
 }
 
-/** An error as it may go to a log, every access token in it shown as `ard_pat_[redacted]` (agentready/identity). */
+/** An error as it may go to a log, every access token in it shown as `ard_pat_[redacted]` (@agentready/identity). */
 export function withoutRawdataTokens(error: unknown): unknown {
   return error instanceof Error ? withoutAccessTokens(error, RAWDATA_TOKEN_RULES) : error;
 }

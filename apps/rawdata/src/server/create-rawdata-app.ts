@@ -12,7 +12,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { createCallDrain, createRateLimiter, createSignInLimits, databaseRateLimitStore, drainCallsOnDatabase, type DrainReport } from 'agentready/runtime';
-import { DEFAULT_SESSION_LIFETIMES, sweepExpiredIdentity, type IdentitySweepReport, type IdentityTables } from 'agentready/identity';
+import { DEFAULT_SESSION_LIFETIMES, sweepExpiredIdentity, type IdentitySweepReport, type IdentityTables } from '@agentready/identity';
 import type { CodeGenerator } from '../domain/code-generation.ts';
 import { createRawdataContext, type RawdataContext } from '../domain/rawdata-context.ts';
 import { verifyRawdataToken } from '../domain/rawdata-access-tokens.ts';

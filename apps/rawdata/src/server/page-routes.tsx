@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { Logger } from 'pino';
 import type { InvocationPipeline } from 'agentready/runtime';
-import { sitePathOr } from 'agentready/identity';
+import { sitePathOr } from '@agentready/identity';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
 import { createRawdataToken, listRawdataTokens, revokeRawdataToken } from '../domain/rawdata-access-tokens.ts';
 import { AUTONOMY_WORDS, rawdataAutonomyMatrix } from '../tools/autonomy-matrix.ts';
@@ -114,7 +114,7 @@ function renderConnect(
   return renderPage({ title: 'Connect an agent', person, children: <ConnectPage csrfToken={person.csrfToken} mcpUrl={mcpUrl} tokens={tokens} {...extra} /> });
 }
 
-/** A same-site path to go to after sign-in: a path of this site (agentready/identity `sitePathOr`), else /applications. */
+/** A same-site path to go to after sign-in: a path of this site (@agentready/identity `sitePathOr`), else /applications. */
 function safeNext(next: string | undefined): string {
   return sitePathOr(next, '/applications');
 }

@@ -3,7 +3,7 @@
  * middleware puts on every request's context.
  */
 import type { Principal } from 'agentready/runtime';
-import type { SessionState } from 'agentready/identity';
+import type { SessionState } from '@agentready/identity';
 
 /** `new Hono<RawdataEnv>()` gives routes typed `c.get('principal')` and `c.get('session')`. */
 export type RawdataEnv = {

@@ -1,6 +1,6 @@
 /**
  * @module Sessions on the Rawdata site's pages: the toolkit's page sessions
- * (agentready/identity `createPageSessions`) under the site's own cookie
+ * (@agentready/identity `createPageSessions`) under the site's own cookie
  * (`ard_session`, `__Host-` on https). Every form post passes the browser's
  * own cross-origin check (Hono's `csrf`: Origin / Sec-Fetch-Site) and, once
  * signed in, carries the session's CSRF token in its `csrf_token` field
@@ -8,10 +8,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { SignInLimits } from 'agentready/runtime';
-import { createPageSessions, type IdentityTables, type PageSessions } from 'agentready/identity';
+import { createPageSessions, type IdentityTables, type PageSessions } from '@agentready/identity';
 import type { RawdataDatabase } from '../store/schema.ts';
 
-export { hasSessionCsrfToken } from 'agentready/identity';
+export { hasSessionCsrfToken } from '@agentready/identity';
 
 /** The site's session cookie name (not the Events site's, so both can run on one host). */
 export const RAWDATA_SESSION_COOKIE = 'ard_session';

@@ -1,11 +1,11 @@
 /**
- * @module Analyst accounts: an identity account (agentready/identity) with
+ * @module Analyst accounts: an identity account (@agentready/identity) with
  * the data platform's profile of it (unit, clearance, operator role). The
  * platform's directory decides these; here the `analyst` command and the demo
  * accounts create them.
  */
 import type { Kysely } from 'kysely';
-import { createAccount, findAccountByEmail, type IdentityTables } from 'agentready/identity';
+import { createAccount, findAccountByEmail, type IdentityTables } from '@agentready/identity';
 import type { AnalystTable, RawdataDatabase } from './schema.ts';
 
 /** A profile to give an account. */

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { openMigratedDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type MigrationSet } from 'agentready/store';
-import { IDENTITY_MIGRATION_TABLE, identityMigrations } from 'agentready/identity';
+import { IDENTITY_MIGRATION_TABLE, identityMigrations } from '@agentready/identity';
 import { RAWDATA_MIGRATION_TABLE, rawdataMigrations } from './rawdata-migrations.ts';
 import type { RawdataDatabase } from './schema.ts';
 

@@ -4,7 +4,7 @@
  * identity: accounts, sessions, access tokens). Times are ISO 8601 UTC text.
  */
 import type { Generated, Selectable } from 'kysely';
-import type { IdentityTables } from 'agentready/identity';
+import type { IdentityTables } from '@agentready/identity';
 import type { RuntimeTables } from 'agentready/store';
 
 /** `rawdata_analyst`: what the data platform knows of an account: its unit, its clearance, whether it is an operator. */

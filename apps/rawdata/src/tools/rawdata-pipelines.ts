@@ -15,7 +15,7 @@ import {
   type RateLimiter,
   type Surface,
 } from 'agentready/runtime';
-import { getStateVersion, type IdentityTables } from 'agentready/identity';
+import { getStateVersion, type IdentityTables } from '@agentready/identity';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { RawdataContext } from '../domain/rawdata-context.ts';

@@ -1,11 +1,11 @@
 /**
  * @module The document every Rawdata page is rendered into on the server
- * (agentready/pages `renderSiteDocument`): Rawdata's name, stylesheet and
+ * (@agentready/identity/pages `renderSiteDocument`): Rawdata's name, stylesheet and
  * navigation for the signed-in person. Pages are plain HTML forms; the
  * request form's script only enhances.
  */
 import type { ComponentChildren } from 'preact';
-import { renderSiteDocument, SignOutForm } from 'agentready/pages';
+import { renderSiteDocument, SignOutForm } from '@agentready/identity/pages';
 
 /** The site's name, as pages and the MCP server show it. */
 export const SITE_NAME = 'Rawdata requests';

@@ -3,7 +3,7 @@
  * test file, and for each test a site on a fresh SQLite database, an analyst
  * account signed in through the sign-in form, and a page.
  */
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startRawdataSite, type RawdataSite } from './rawdata-site.ts';

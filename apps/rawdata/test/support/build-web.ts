@@ -5,7 +5,7 @@
  * fresh bundle the server serves.
  */
 import { fileURLToPath } from 'node:url';
-import { buildForProduction } from 'agentready/testing';
+import { buildForProduction } from '@agentready/testing';
 
 /** The Vite config of the Rawdata site's script. */
 export const RAWDATA_VITE_CONFIG = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));

@@ -3,7 +3,7 @@
  * to its end from a test, as an operator or a desktop MCP client starts it.
  */
 import { fileURLToPath } from 'node:url';
-import { runNodeCommand, type CommandRun } from 'agentready/testing';
+import { runNodeCommand, type CommandRun } from '@agentready/testing';
 
 /** The command's entry point, for tests that speak to it while it runs (the stdio MCP server). */
 export const RAWDATA_BIN = fileURLToPath(new URL('../../bin/agentready-rawdata.mjs', import.meta.url));

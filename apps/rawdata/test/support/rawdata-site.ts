@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { listenOnLoopback, openMigratedTestDatabase, type MigratedTestDatabase } from 'agentready/testing';
+import { listenOnLoopback, openMigratedTestDatabase, type MigratedTestDatabase } from '@agentready/testing';
 import { createRawdataApp, type RawdataApp, type RawdataAppOptions } from '../../src/server/create-rawdata-app.ts';
 import { saveAnalyst, type AnalystProfile } from '../../src/store/analyst-accounts.ts';
 import { RAWDATA_MIGRATION_SETS } from '../../src/store/prepare-database.ts';
@@ -66,7 +66,7 @@ export async function startRawdataSite(options: StartRawdataSiteOptions): Promis
   };
 }
 
-/** A fresh migrated database of the dialect, and how to remove it (agentready/testing, `openMigratedTestDatabase`). */
+/** A fresh migrated database of the dialect, and how to remove it (@agentready/testing, `openMigratedTestDatabase`). */
 export function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<MigratedTestDatabase<RawdataDatabase>> {
   return openMigratedTestDatabase<RawdataDatabase>({ dialect, name: 'rawdata', migrationSets: RAWDATA_MIGRATION_SETS, postgresUrl: POSTGRES_TEST_URL });
 }

@@ -17,28 +17,44 @@
  *   `CallToolResult`, and `_meta` is "not intended for model context").
  *
  * Resources and tool metadata go through ext-apps' own server helpers
- * (`registerAppResource`, `registerAppTool`) on a recorder, so their defaults
- * and normalization are ext-apps'; the low-level `Server` then serves what
- * was recorded.
+ * (`registerAppResource`, `registerAppTool`) on a recorder, in
+ * `agentready/mcp-apps` (`appWidgets`), so their defaults and normalization
+ * are ext-apps' and only a site with widgets loads ext-apps; this module
+ * checks the recorded widgets against a catalog and serves them on the
+ * low-level `Server`.
  *
  * @see https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx
  * @see https://developers.openai.com/apps-sdk/reference
  */
-import type { McpUiResourceMeta, McpUiToolVisibility } from '@modelcontextprotocol/ext-apps';
-import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, type McpUiReadResourceCallback } from '@modelcontextprotocol/ext-apps/server';
 import {
   ResourceNotFoundError,
-  type McpServer,
   type ReadResourceResult,
   type Resource,
   type ResourceMetadata,
   type Server,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Catalog } from '../contract/catalog.ts';
 import { fail, type ToolResult } from '../contract/envelope.ts';
 import type { JsonSchemaObject } from './tool-listing.ts';
+
+/** Who may call a widget's tool (MCP Apps 2026-01-26, "Visibility"): the host's model, the widget (`app`). */
+export type McpAppToolVisibility = 'model' | 'app';
+
+/**
+ * A UI resource's `_meta.ui` (MCP Apps 2026-01-26, "UI Resource Format"):
+ * the origins its Content-Security-Policy allows, the browser permissions
+ * it asks for, a dedicated domain, and whether the host should draw a border.
+ */
+export type McpAppResourceUi = {
+  csp?: { connectDomains?: string[]; resourceDomains?: string[]; frameDomains?: string[]; baseUriDomains?: string[] };
+  permissions?: Record<string, unknown>;
+  domain?: string;
+  prefersBorder?: boolean;
+  [key: string]: unknown;
+};
 
 /** One widget's HTML as an MCP Apps UI resource (spec 2026-01-26, "UI Resource Format"). */
 export type McpAppResource = {
@@ -55,7 +71,7 @@ export type McpAppResource = {
    * `resources/read`: `ui` (`csp`, `permissions`, `domain`, `prefersBorder`)
    * and any host's own keys (`openai/widgetCSP`, `openai/widgetDescription`…).
    */
-  meta?: { ui?: McpUiResourceMeta; [key: string]: unknown };
+  meta?: { ui?: McpAppResourceUi; [key: string]: unknown };
   /** The HTML document, read at each `resources/read`; a throw answers the read with an internal error. */
   html: () => string | Promise<string>;
 };
@@ -77,7 +93,7 @@ export type McpAppToolUi = {
    * (the widget may call it). Default (absent): both. `['app']` hides it from
    * the model (spec, "Visibility"); the host enforces that, not this server.
    */
-  visibility?: McpUiToolVisibility[];
+  visibility?: McpAppToolVisibility[];
   /**
    * More of the tool's `_meta` in `tools/list`, such as
    * `openai/outputTemplate` (a resource URI of these widgets),
@@ -105,6 +121,24 @@ export type McpAppWidgets<Name extends string = string> = {
   tools?: Partial<Record<Name, McpAppToolUi>>;
 };
 
+/** A resource as ext-apps' `registerAppResource` recorded it: its listing and how it is read. */
+export type RecordedAppResource = {
+  name: string;
+  uri: string;
+  config: ResourceMetadata;
+  read: (uri: URL, ctx: ServerContext) => ReadResourceResult | Promise<ReadResourceResult>;
+};
+
+/**
+ * Widgets as `appWidgets` (`agentready/mcp-apps`) prepared them with
+ * ext-apps' helpers: the resources to serve and, per tool name, its `_meta`
+ * and the split of its results. What `McpToolServerOptions.widgets` takes.
+ */
+export type PreparedAppWidgets = {
+  readonly resources: ReadonlyMap<string, RecordedAppResource>;
+  readonly tools: ReadonlyMap<string, { meta: Record<string, unknown>; widgetOnly?: McpAppToolUi['widgetOnly'] }>;
+};
+
 /** A catalog's widgets ready to serve: checked once, then shared by every server made for them. */
 export type ServedAppWidgets = {
   /** The `tools/list` entries: the catalog's listing, each tool with a widget entry carrying its `_meta`. */
@@ -124,35 +158,31 @@ export type ServedAppWidgets = {
  * @param listing the catalog's `tools/list` entries, in catalog order.
  * @param outputSchemas each tool's listed `outputSchema`, which a `widgetOnly` envelope must pass.
  * @param onError hears each `widgetOnly` that threw or answered an envelope its schema refuses.
- * @throws Error (at start-up) for a resource URI that is not `ui://` or is given twice, a tool
- *   entry naming no tool of the catalog, a `resourceUri` or `openai/outputTemplate` naming no
- *   resource of the widgets, a `visibility` that is empty or repeats a value, or `ui`/`ui/resourceUri` in `meta`.
+ * @throws Error (at start-up) for a tool entry naming no tool of the catalog (the widgets'
+ *   own rules are checked when `appWidgets` prepares them).
  */
 export function serveAppWidgets(
   catalog: Catalog,
-  widgets: McpAppWidgets,
+  widgets: PreparedAppWidgets,
   listing: readonly Tool[],
   outputSchemas: ReadonlyMap<string, JsonSchemaObject>,
   onError?: (error: Error) => void,
 ): ServedAppWidgets {
-  const recorded = recordedRegistrations();
-  for (const resource of widgets.resources) registerResource(recorded, resource);
-  const uris = new Set(recorded.resources.keys());
-  const toolEntries = Object.entries(widgets.tools ?? {}).filter((entry): entry is [string, McpAppToolUi] => entry[1] !== undefined);
-  for (const [name, toolUi] of toolEntries) registerTool(recorded, catalog, uris, name, toolUi);
-
+  for (const name of widgets.tools.keys()) {
+    if (!catalog.get(name)) throw new Error(`Widgets name tool "${name}", which the catalog does not hold (${catalog.names.join(', ')}).`);
+  }
   const validator = new AjvJsonSchemaValidator();
   const splits = new Map(
-    toolEntries.flatMap(([name, { widgetOnly }]) =>
+    [...widgets.tools].flatMap(([name, { widgetOnly }]) =>
       widgetOnly ? [[name, { widgetOnly, check: validator.getValidator(outputSchemas.get(name)!) }] as const] : [],
     ),
   );
   return {
     listing: listing.map((tool) => {
-      const meta = recorded.tools.get(tool.name);
-      return meta === undefined ? tool : { ...tool, _meta: { ...tool._meta, ...meta } };
+      const entry = widgets.tools.get(tool.name);
+      return entry === undefined ? tool : { ...tool, _meta: { ...tool._meta, ...entry.meta } };
     }),
-    serveResources: (server) => serveRecordedResources(server, recorded.resources),
+    serveResources: (server) => serveRecordedResources(server, widgets.resources),
     widgetOnlySplit(tool, envelope) {
       const split = splits.get(tool);
       if (!split) return undefined;
@@ -206,78 +236,13 @@ export function toolsForApp(tools: Tool[]): Tool[] {
   return tools.filter((tool) => visibilityAllows(tool, 'app'));
 }
 
-function visibilityAllows(tool: Tool, who: McpUiToolVisibility): boolean {
+function visibilityAllows(tool: Tool, who: McpAppToolVisibility): boolean {
   const ui = tool._meta?.['ui'];
   const visibility = typeof ui === 'object' && ui !== null ? (ui as { visibility?: unknown }).visibility : undefined;
   return !Array.isArray(visibility) || visibility.includes(who);
 }
 
-type RecordedResource = { name: string; uri: string; config: ResourceMetadata; read: McpUiReadResourceCallback };
-type Recorded = {
-  resources: Map<string, RecordedResource>;
-  tools: Map<string, Record<string, unknown>>;
-  /** Takes ext-apps' `registerResource` and `registerTool` calls: the helpers use only their arguments, and their return goes unused. */
-  registrar: Pick<McpServer, 'registerResource' | 'registerTool'>;
-};
-
-function recordedRegistrations(): Recorded {
-  const resources = new Map<string, RecordedResource>();
-  const tools = new Map<string, Record<string, unknown>>();
-  const registrar = {
-    registerResource(name: string, uri: string, config: ResourceMetadata, read: McpUiReadResourceCallback) {
-      resources.set(uri, { name, uri, config, read });
-    },
-    registerTool(name: string, config: { _meta?: Record<string, unknown> }) {
-      tools.set(name, config._meta ?? {});
-    },
-  };
-  return { resources, tools, registrar: registrar as unknown as Recorded['registrar'] };
-}
-
-function registerResource(recorded: Recorded, resource: McpAppResource): void {
-  if (!resource.uri.startsWith('ui://')) throw new Error(`Widget resource "${resource.uri}" must use the ui:// scheme (MCP Apps, "UI Resource Format").`);
-  if (recorded.resources.has(resource.uri)) throw new Error(`Widget resource "${resource.uri}" is given twice.`);
-  const config = {
-    ...(resource.title !== undefined && { title: resource.title }),
-    ...(resource.description !== undefined && { description: resource.description }),
-    // Left out when not given, so ext-apps' default (RESOURCE_MIME_TYPE) applies.
-    ...(resource.mimeType !== undefined && { mimeType: resource.mimeType }),
-    ...(resource.meta !== undefined && { _meta: resource.meta }),
-  };
-  registerAppResource(recorded.registrar, resource.name, resource.uri, config, async () => ({
-    contents: [
-      {
-        uri: resource.uri,
-        mimeType: resource.mimeType ?? RESOURCE_MIME_TYPE,
-        text: await resource.html(),
-        ...(resource.meta !== undefined && { _meta: resource.meta }),
-      },
-    ],
-  }));
-}
-
-function registerTool(recorded: Recorded, catalog: Catalog, uris: ReadonlySet<string>, name: string, toolUi: McpAppToolUi): void {
-  if (!catalog.get(name)) throw new Error(`Widgets name tool "${name}", which the catalog does not hold (${catalog.names.join(', ')}).`);
-  const meta = toolUi.meta ?? {};
-  if ('ui' in meta || 'ui/resourceUri' in meta) throw new Error(`Tool "${name}": give its resource and visibility as resourceUri and visibility, not in meta.`);
-  for (const uri of [toolUi.resourceUri, meta['openai/outputTemplate']]) {
-    if (uri !== undefined && !uris.has(uri as string))
-      throw new Error(`Tool "${name}" names widget resource ${JSON.stringify(uri)}, which the widgets do not hold.`);
-  }
-  const { visibility } = toolUi;
-  if (visibility !== undefined && (visibility.length === 0 || new Set(visibility).size !== visibility.length)) {
-    throw new Error(`Tool "${name}": visibility must name "model", "app" or both, each once.`);
-  }
-  const ui = { ...(toolUi.resourceUri !== undefined && { resourceUri: toolUi.resourceUri }), ...(visibility !== undefined && { visibility }) };
-  // registerAppTool adds the deprecated `ui/resourceUri` key beside `ui.resourceUri`, for older hosts.
-  registerAppTool(recorded.registrar, name, { _meta: { ...meta, ...(Object.keys(ui).length > 0 && { ui }) } }, callsGoThroughThePipeline);
-}
-
-function callsGoThroughThePipeline(): never {
-  throw new Error('A widget tool is called through the invocation pipeline, never through a registered callback.');
-}
-
-function serveRecordedResources(server: Server, resources: ReadonlyMap<string, RecordedResource>): void {
+function serveRecordedResources(server: Server, resources: ReadonlyMap<string, RecordedAppResource>): void {
   const listed: Resource[] = [...resources.values()].map(({ name, uri, config }) => ({ uri, name, ...config }));
   server.setRequestHandler('resources/list', function listResources() {
     return { resources: listed };

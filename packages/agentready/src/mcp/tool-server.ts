@@ -22,7 +22,7 @@ import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolResult } from '../contract/envelope.ts';
 import type { Invocation, InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
-import { serveAppWidgets, type McpAppWidgetOnlySplit, type McpAppWidgets, type ServedAppWidgets } from './app-widgets.ts';
+import { serveAppWidgets, type McpAppWidgetOnlySplit, type PreparedAppWidgets, type ServedAppWidgets } from './app-widgets.ts';
 import {
   CONFIRMATION_PAGE_META_KEY,
   createConfirmationPageElicitation,
@@ -77,7 +77,7 @@ export type McpToolServerOptions<T extends ToolContract> = {
    * `structuredContent` and the text, into the result's `_meta`). Default:
    * none; every tool is listed and answered as without widgets.
    */
-  widgets?: McpAppWidgets<T['name']>;
+  widgets?: PreparedAppWidgets;
   /**
    * Errors outside any response, for the log: among them each progress
    * notification that was not sent (progress-notifications.ts), which never
@@ -258,7 +258,7 @@ export function refuseSiteOnlyCatalog(catalog: Catalog): void {
 }
 
 // A server is built per HTTP request; a catalog's widgets are checked and prepared once.
-const preparedWidgets = new WeakMap<McpAppWidgets, { catalog: Catalog; onError: ((error: Error) => void) | undefined; served: ServedAppWidgets }>();
+const preparedWidgets = new WeakMap<PreparedAppWidgets, { catalog: Catalog; onError: ((error: Error) => void) | undefined; served: ServedAppWidgets }>();
 
 /**
  * The widgets the options serve, checked and prepared once per widgets

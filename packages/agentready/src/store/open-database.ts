@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
@@ -28,7 +28,8 @@ import {
   type MigrationResultSet,
   type ColumnDefinitionBuilder,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPostgresDriver, loadSqliteDriver } from './database-drivers.ts';
 import { statementCachingDatabase } from './statement-cache.ts';
 import { guardTransactionsOf, TransactionGuard } from './transaction-interruption.ts';
 
@@ -141,6 +142,7 @@ export function driverHandleOf<DB>(db: Kysely<DB>): DatabaseDriverHandle {
 export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
   const { url } = options;
   if (isPostgresUrl(url)) {
+    const pg = loadPostgresDriver();
     const pool = new pg.Pool({
       connectionString: url,
       types: {
@@ -185,8 +187,9 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
   } else if (filename !== ':memory:') {
     mkdirSync(dirname(filename), { recursive: true });
   }
+  const Sqlite = loadSqliteDriver();
   // fileMustExist also covers a file removed between the check above and the open.
-  const database = new SqliteDatabase(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS, fileMustExist: options.mustExist ?? false });
+  const database = new Sqlite(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS, fileMustExist: options.mustExist ?? false });
   try {
     // A database that must exist is one its app made, already in WAL (the mode stays in the file); one that is
     // not (an empty file, another program's) must be left exactly as it was, so nothing here writes to it.
@@ -234,7 +237,7 @@ function turnOnWriteAheadLog(database: SqliteDatabase.Database): void {
 }
 
 function isSqliteBusy(error: unknown): boolean {
-  return error instanceof SqliteDatabase.SqliteError && error.code.startsWith('SQLITE_BUSY');
+  return error instanceof loadSqliteDriver().SqliteError && error.code.startsWith('SQLITE_BUSY');
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations } from '../../src/store/index.ts';
-import { createTestSchemaDatabase } from '../../src/testing/index.ts';
+import { createTestSchemaDatabase } from '@agentready/testing';
 
 /** The dialects every store test runs on. */
 export type TestDialect = 'sqlite' | 'postgres';

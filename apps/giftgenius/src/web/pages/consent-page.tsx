@@ -4,9 +4,9 @@
  * It names the app as the app named itself, says what each scope allows and
  * where the person goes back to; Allow and Deny are a plain form.
  */
-import type { OAuthConsentView } from 'agentready/oauth';
+import type { OAuthConsentView } from '@agentready/identity/oauth';
 
-/** What the consent page shows: the interaction's view (agentready/oauth `consentPageData`) and whether someone is signed in. */
+/** What the consent page shows: the interaction's view (@agentready/identity/oauth `consentPageData`) and whether someone is signed in. */
 export type ConsentPageProps = { uid: string; view: OAuthConsentView; signedIn: boolean };
 
 /** The consent page. */

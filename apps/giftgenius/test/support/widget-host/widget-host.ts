@@ -12,7 +12,7 @@ import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-cor
 import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
 import type { McpUiHostContext, McpUiResourceCsp } from '@modelcontextprotocol/ext-apps';
 import { appMayCallTool } from '../chat-host.ts';
-import { findAccessibilityViolations, listenOnLoopback, type AccessibilityViolation, type LoopbackListener } from 'agentready/testing';
+import { findAccessibilityViolations, listenOnLoopback, type AccessibilityViolation, type LoopbackListener } from '@agentready/testing';
 import { HOST_PAGE_FILE } from './build-host-page.ts';
 import type { HostPageConfig, WidgetTestHost } from './host-page.ts';
 import { widgetContentSecurityPolicy } from './widget-csp.ts';
@@ -201,7 +201,7 @@ export async function textOf(locator: Locator): Promise<string> {
 }
 
 /**
- * axe-core (agentready/testing's findAccessibilityViolations) on the view's
+ * axe-core (@agentready/testing's findAccessibilityViolations) on the view's
  * own document: that helper only evaluates scripts in what it is given, and
  * the view's Frame evaluates as a Page does.
  *

@@ -9,7 +9,7 @@
 import type { Browser } from 'playwright-core';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { launchWebMcpChromium } from 'agentready/testing';
+import { launchWebMcpChromium } from '@agentready/testing';
 import { showModelCallInWidget, type ModelCallInWidget, type ModelCallOptions } from './chat-host.ts';
 import { startGiftGeniusChat, type GiftGeniusChat } from './giftgenius-chat.ts';
 

@@ -2,7 +2,7 @@
  * @module /connect: how to connect an MCP client (over HTTP or stdio) and the
  * person's access tokens: create one (shown once), list, revoke.
  */
-import type { AccessTokenRecord } from 'agentready/identity';
+import type { AccessTokenRecord } from '@agentready/identity';
 
 /** What /connect shows. */
 export type ConnectPageProps = {
