@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { createAccount, type IdentityTables } from '@agentready/identity';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { createGiftGeniusContext } from '../apps/giftgenius/src/domain/giftgenius-context.ts';
 import { createProviderClient } from '../apps/giftgenius/src/provider/provider-client.ts';
 import { startProviderStandIn } from '../apps/giftgenius/src/provider/provider-main.ts';

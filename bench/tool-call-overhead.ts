@@ -24,7 +24,7 @@ import { serve } from '@hono/node-server';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { createMcpHttpEndpoint, createMcpToolServer } from 'agentready/mcp';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { z } from 'zod';

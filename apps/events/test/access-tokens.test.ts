@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchWebMcpChromium } from '@agentready/testing';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

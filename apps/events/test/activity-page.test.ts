@@ -5,7 +5,7 @@
  * sign up on the real app and create access tokens; the calls are made
  * through the real pipeline with the principals those tokens verify as.
  */
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventsServices } from '../src/domain/events-services.ts';

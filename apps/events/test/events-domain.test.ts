@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import type { CommitRequest } from '../src/domain/registrations.ts';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { createTestClock, storeDialects, type DatabaseFixture, type TestClock } from './support/events-database.ts';
 import { TEST_PASSWORD } from './support/app-visitor.ts';
 import { signedUpSession, visitorSession } from './support/signed-in-principal.ts';

@@ -18,7 +18,7 @@ import { createTestClock, storeDialects, type DatabaseFixture } from './support/
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 import { signedUpSession } from './support/signed-in-principal.ts';
 import { openSitePerson } from './support/site-person.ts';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { EVENTS_BIN } from './support/events-command.ts';
 
 const OPEN_EVENT = 'evt-webmcp-intro';

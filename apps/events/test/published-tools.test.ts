@@ -6,22 +6,38 @@
  * refuses in the server's words, and lets through only what breaks a rule the
  * page leaves to the server (trimmed one-line text, a date range in order).
  */
-import { parseJsonInput, parseToolInput, type ToolContract } from 'agentready';
+import { parseToolInput, type ToolContract } from 'agentready';
+import { publishedPageTool } from 'agentready/webmcp';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { getEventDetails, prepareEventRegistration, prepareRegistrationCancellation, saveEvent, searchEvents } from '../src/tools/catalog.ts';
+import { getEventDetails } from '../src/tools/get-event-details.ts';
+import { prepareEventRegistration } from '../src/tools/prepare-event-registration.ts';
+import { prepareRegistrationCancellation } from '../src/tools/prepare-registration-cancellation.ts';
+import { saveEvent } from '../src/tools/save-event.ts';
+import { searchEvents } from '../src/tools/search-events.ts';
 import { publishedTools } from '../src/web/published-tools.ts';
 
-/** Each published tool and the zod schema the server would check the same input with. */
-const CASES: Array<[keyof typeof publishedTools, ToolContract, z.ZodType]> = [
-  ['searchEvents', searchEvents, searchEvents.input],
-  ['getEventDetails', getEventDetails, getEventDetails.input],
-  ['getShownEventDetails', getEventDetails, z.object({}).strict()],
-  ['saveEvent', saveEvent, saveEvent.input],
-  ['fillRegistrationForm', prepareEventRegistration, prepareEventRegistration.input.omit({ event_id: true }).strict()],
-  ['prepareRegistrationCancellation', prepareRegistrationCancellation, prepareRegistrationCancellation.input],
+/**
+ * Each page tool as a route offers it (the published tool, less the fields the
+ * route fills itself) and the zod schema the server would check the same input with.
+ */
+const CASES: Array<[string, ToolContract, string[], z.ZodType]> = [
+  ['search_events', searchEvents, [], searchEvents.input],
+  ['get_event_details', getEventDetails, [], getEventDetails.input],
+  ['get_event_details on /events/:id', getEventDetails, ['event_id'], z.object({}).strict()],
+  ['save_event', saveEvent, [], saveEvent.input],
+  [
+    'prepare_event_registration on /events/:id/register',
+    prepareEventRegistration,
+    ['event_id'],
+    prepareEventRegistration.input.omit({ event_id: true }).strict(),
+  ],
+  ['prepare_registration_cancellation', prepareRegistrationCancellation, [], prepareRegistrationCancellation.input],
 ];
+
+const pageToolOf = (contract: ToolContract, routeDecides: string[]) =>
+  publishedPageTool({ tool: publishedTools[contract.name as keyof typeof publishedTools], routeDecides });
 
 const KEYS = ['keyword', 'location', 'price', 'level', 'date_from', 'date_to', 'page', 'event_id', 'name', 'email', 'registration_id', 'sort_by'];
 const anyValue = fc.oneof(
@@ -67,8 +83,8 @@ const anyInput = fc.oneof({ weight: 9, arbitrary: fc.dictionary(fc.constantFrom(
 
 describe('the tools the pages publish', () => {
   it("are the catalog's tools, named and worded as the catalog declares them", () => {
-    for (const [key, contract] of CASES) {
-      const tool = publishedTools[key];
+    for (const [, contract] of CASES) {
+      const tool = publishedTools[contract.name as keyof typeof publishedTools];
       expect({ name: tool.name, title: tool.title, description: tool.description, annotations: tool.annotations }).toEqual({
         name: contract.name,
         title: contract.title,
@@ -78,12 +94,13 @@ describe('the tools the pages publish', () => {
     }
   });
 
-  for (const [key, , schema] of CASES) {
+  for (const [key, contract, routeDecides, schema] of CASES) {
     it(`${key}: the page refuses only what the server refuses, in its words, and accepts what it accepts`, () => {
-      const tool = publishedTools[key];
+      const pageTool = pageToolOf(contract, routeDecides);
+      const tool = pageTool.published;
       fc.assert(
         fc.property(anyInput, (raw) => {
-          const page = parseJsonInput(tool, raw);
+          const page = pageTool.parseInput(raw);
           const server = parseToolInput(schema, raw);
           const parsed = schema.safeParse(raw);
           const issues = parsed.success ? [] : parsed.error.issues;

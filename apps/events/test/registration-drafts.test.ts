@@ -10,7 +10,7 @@
  * AGENTREADY_SKIP_POSTGRES=1.
  */
 import { pino } from 'pino';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventsServices, type EventsServices } from '../src/domain/events-services.ts';
 import { createEventsApp, type EventsApp } from '../src/server/create-events-app.ts';

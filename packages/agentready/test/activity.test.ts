@@ -19,11 +19,11 @@ import {
   listActivity,
   listActivityClients,
   parseActivityCursor,
-  type OperationEvidence,
-  type Principal,
 } from '../src/runtime/index.ts';
+import type { ToolEvidence, Principal } from '../src/contract/index.ts';
 import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type RuntimeTables } from '../src/store/index.ts';
 import { createTestSchemaDatabase, requirePostgresForTests } from '@agentready/testing';
+import { withHandlers } from './support/catalog-handlers.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the activity tests' });
@@ -73,17 +73,16 @@ async function openRuntimeDatabase(dialect: 'sqlite' | 'postgres'): Promise<Kyse
 function pipelineOn(db: Kysely<RuntimeTables>) {
   let clock = Date.parse('2026-12-01T09:00:00.000Z');
   const pipeline = createInvocationPipeline({
-    catalog,
-    operations: {
+    catalog: withHandlers(catalog, {
       async do_thing(input) {
-        const evidence: OperationEvidence = {
+        const evidence: ToolEvidence = {
           ...(input.draft !== undefined && { draft: { id: input.draft, version: 1, hash: 'h' } }),
           ...(input.confirmation !== undefined && { confirmationId: input.confirmation }),
           ...(input.made !== undefined && { resultingIds: [input.made] }),
         };
         return { ok: true, data: { done: true }, evidence };
       },
-    },
+    }),
     stateVersionOf: async () => 0,
     audit: createDatabaseAuditSink(db),
     logger: pino({ level: 'silent' }),

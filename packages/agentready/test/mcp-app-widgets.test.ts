@@ -15,7 +15,9 @@ import { z } from 'zod';
 import { defineCatalog, defineTool, untrustedText, type ToolResult } from '../src/contract/index.ts';
 import { UNTRUSTED_CONTENT_META_KEY, createMcpHttpEndpoint, createMcpToolServer, mcpToolDefinition, type McpToolServerOptions } from '../src/mcp/index.ts';
 import { appWidgets, toolsForApp, toolsForModel, type McpAppWidgets } from '../src/mcp-apps/index.ts';
-import { createInvocationPipeline, type Principal } from '../src/runtime/index.ts';
+import { createInvocationPipeline } from '../src/runtime/index.ts';
+import type { Principal } from '../src/contract/index.ts';
+import { withHandlers } from './support/catalog-handlers.ts';
 
 const showGifts = defineTool({
   name: 'show_gifts',
@@ -36,6 +38,7 @@ const prepareOrder = defineTool({
     order: z.object({ id: z.string(), giftName: untrustedText(z.string()) }),
     checkout: z.object({ confirmationToken: z.string() }).optional(),
   }),
+  text: (data) => `Order ${data.order.id} for ${data.order.giftName} is ready; ${JSON.stringify(data)}.`,
 });
 const refreshCart = defineTool({
   name: 'refresh_cart',
@@ -99,8 +102,7 @@ function shopWidgets(overrides: Partial<McpAppWidgets<ShopTool['name']>['tools']
 
 function shopOptions(widgets?: McpAppWidgets<ShopTool['name']>, onError?: (error: Error) => void): McpToolServerOptions<ShopTool> {
   const pipeline = createInvocationPipeline({
-    catalog,
-    operations: {
+    catalog: withHandlers(catalog, {
       show_gifts: async ({ interest }) => ({ ok: true, data: { gifts: [{ id: 'g-1', name: `A ${interest} kit` }] } }),
       prepare_order: async ({ gift_id }) => ({
         ok: true,
@@ -109,7 +111,7 @@ function shopOptions(widgets?: McpAppWidgets<ShopTool['name']>, onError?: (error
       }),
       refresh_cart: async () => ({ ok: true, data: { items: 2 } }),
       find_help: async () => ({ ok: true, data: { url: 'https://shop.example/help' } }),
-    },
+    }),
     stateVersionOf: async () => 4,
     audit: { record: async () => undefined },
     logger: pino({ level: 'silent' }),
@@ -118,7 +120,6 @@ function shopOptions(widgets?: McpAppWidgets<ShopTool['name']>, onError?: (error
     serverInfo: { name: 'shop', version: '1.0.0' },
     catalog,
     pipeline,
-    describeResults: { prepare_order: (data) => `Order ${data.order.id} for ${data.order.giftName} is ready; ${JSON.stringify(data)}.` },
     ...(widgets !== undefined && { widgets: appWidgets(widgets) }),
     ...(onError !== undefined && { onError }),
   };

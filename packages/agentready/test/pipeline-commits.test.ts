@@ -19,12 +19,12 @@ import {
   createIdempotencyLedger,
   createInvocationPipeline,
   LeaseLostError,
-  type OperationOutcome,
-  type Principal,
 } from '../src/runtime/index.ts';
+import type { ToolOutcome, Principal } from '../src/contract/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
 import { requirePostgresForTests } from '@agentready/testing';
 import { openRuntimeTestDatabase, type TestDialect } from './support/runtime-test-databases.ts';
+import { withHandlers } from './support/catalog-handlers.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
 const runPostgres = await requirePostgresForTests(POSTGRES_URL, { suite: 'the pipeline commit tests' });
@@ -44,7 +44,7 @@ const placeOrder = defineTool({
 });
 const catalog = defineCatalog([placeOrder] as const, { allowCommitTools: true });
 
-type OrderOutcome = OperationOutcome<z.input<typeof placeOrder.output>, 'place_order'>;
+type OrderOutcome = ToolOutcome<z.input<typeof placeOrder.output>, 'place_order'>;
 type TestTables = RuntimeTables & {
   test_order: { id: string; owner_id: string; item: string; quantity: number; draft_id: string };
 };
@@ -89,8 +89,7 @@ describe('a pipeline with a commit tool', () => {
   it('cannot be created without an idempotency ledger', () => {
     expect(() =>
       createInvocationPipeline({
-        catalog,
-        operations: { place_order: async () => ({ ok: true, data: { order: { id: 'o', item: 'tea', quantity: 1 } } }) },
+        catalog: withHandlers(catalog, { place_order: async () => ({ ok: true, data: { order: { id: 'o', item: 'tea', quantity: 1 } } }) }),
         stateVersionOf: async () => 0,
         audit: { record: async () => undefined },
         logger: pino({ level: 'silent' }),
@@ -124,8 +123,7 @@ async function openShop(dialect: TestDialect) {
   const script: Step[] = [];
   const runs: Run[] = [];
   const pipeline = createInvocationPipeline({
-    catalog,
-    operations: {
+    catalog: withHandlers(catalog, {
       async place_order(input, { principal, commit }) {
         const step = script.shift() ?? {};
         const run: Run = { takeover: commit!.takeover, leaseLost: false };
@@ -159,7 +157,7 @@ async function openShop(dialect: TestDialect) {
           return outcome;
         });
       },
-    },
+    }),
     // The person's visible state: how many orders they have.
     stateVersionOf: async (who) => (who ? (await db.selectFrom('test_order').select('id').where('owner_id', '=', who.id).execute()).length : 0),
     audit: createDatabaseAuditSink(db),

@@ -2,7 +2,9 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool } from '../src/contract/index.ts';
-import { createCallDrain, createInvocationPipeline, summarizeInput, type AuditEvidence, type CallDrain, type Principal } from '../src/runtime/index.ts';
+import { createCallDrain, createInvocationPipeline, summarizeInput, type AuditEvidence, type CallDrain } from '../src/runtime/index.ts';
+import type { Principal } from '../src/contract/index.ts';
+import { type CatalogHandlers, withHandlers } from './support/catalog-handlers.ts';
 
 const findThing = defineTool({
   name: 'find_thing',
@@ -23,13 +25,12 @@ const keepThing = defineTool({
 const catalog = defineCatalog([findThing, keepThing]);
 const principal: Principal = { id: 'internal-7', kind: 'session', ref: 'p-ref' };
 
-type Operations = Parameters<typeof createInvocationPipeline<typeof findThing | typeof keepThing>>[0]['operations'];
+type Operations = CatalogHandlers<typeof findThing | typeof keepThing>;
 
 function build(operations: Operations, faults: { stateVersion?: boolean; audit?: boolean } = {}, drain?: CallDrain) {
   const evidence: AuditEvidence[] = [];
   const pipeline = createInvocationPipeline({
-    catalog,
-    operations,
+    catalog: withHandlers(catalog, operations),
     stateVersionOf: async (who) => {
       if (faults.stateVersion) throw new Error('database is down');
       return who ? 4 : 0;
@@ -217,14 +218,13 @@ describe('invocation pipeline', () => {
     let ran = false;
     const evidence: AuditEvidence[] = [];
     const pipeline = createInvocationPipeline({
-      catalog,
-      operations: {
+      catalog: withHandlers(catalog, {
         find_thing: async () => {
           ran = true;
           return { ok: true, data: { thing: { id: 'a', label: 'A' } } };
         },
         keep_thing: async () => ({ ok: true, data: { kept: true } }),
-      },
+      }),
       stateVersionOf: async () => 1,
       audit: { record: async (record) => void evidence.push(record) },
       logger: pino({ level: 'silent' }),

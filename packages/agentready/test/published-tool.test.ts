@@ -151,14 +151,22 @@ describe('publishTool', () => {
   });
 
   it('refuses an input with rules a page could not check from JSON Schema', () => {
-    const nested = defineTool({ ...everyRule, name: 'nested', input: z.object({ where: z.object({ city: z.string() }) }) });
+    const { title, description, effect, output } = everyRule;
+    const nested = defineTool({ title, description, effect, output, name: 'nested', input: z.object({ where: z.object({ city: z.string() }) }) });
     expect(() => publishTool(nested)).toThrow('The input of nested holds rules a page cannot check: where: type "object"');
-    const list = defineTool({ ...everyRule, name: 'list', input: z.object({ ids: z.array(z.string()) }) });
+    const list = defineTool({ title, description, effect, output, name: 'list', input: z.object({ ids: z.array(z.string()) }) });
     expect(() => publishTool(list)).toThrow('The input of list holds rules a page cannot check: ids: type "array"');
   });
 
   it('leaves to the server what zod adds to a field beyond JSON Schema: a trim, a refinement, a default, rules out of order', () => {
-    const withDefault = defineTool({ ...everyRule, name: 'with_default', input: z.object({ page: z.number().default(1), sort: z.enum(['date']) }) });
+    const withDefault = defineTool({
+      title: everyRule.title,
+      description: everyRule.description,
+      effect: everyRule.effect,
+      output: everyRule.output,
+      name: 'with_default',
+      input: z.object({ page: z.number().default(1), sort: z.enum(['date']) }),
+    });
     expect(publishTool(withDefault).serverCheckedFields).toEqual(['page']);
     expect(published.serverCheckedFields).toEqual(['label', 'backwards']);
   });

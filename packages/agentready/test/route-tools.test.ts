@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, fail, succeed, type ToolResult } from '../src/contract/index.ts';
-import { createRouteToolRegistry, pageTool, type ModelContext, type WebMcpTool } from '../src/webmcp/index.ts';
+import { defineTool, fail, publishTool, succeed, type ToolResult } from '../src/contract/index.ts';
+import { createRouteToolRegistry, publishedPageTool, type ModelContext, type WebMcpTool } from '../src/webmcp/index.ts';
 
 const showThing = defineTool({
   name: 'show_thing',
@@ -31,6 +31,9 @@ const keepThing = defineTool({
   input: z.object({ thing_id: z.string() }),
   output: z.object({ id: z.string() }),
 });
+
+/** The tools as a page gets them: published where zod runs, checked in the page without it. */
+const published = { showThing: publishTool(showThing), fillThing: publishTool(fillThing), keepThing: publishTool(keepThing) };
 
 /** Registered tools by name, dropped when their signal aborts, as the browser does. */
 function inMemoryContext() {
@@ -63,7 +66,7 @@ describe('createRouteToolRegistry', () => {
   it("registers a route's tools and removes them when the next route is entered, with no duplicate error", async () => {
     const { registry, tools } = setUp(async () => succeed({ id: 'a' }, {}, { stateVersion: 3 }));
     for (let visit = 0; visit < 3; visit += 1) {
-      await registry.enter('/things/a', [pageTool({ contract: showThing }), pageTool({ contract: keepThing })]).registered;
+      await registry.enter('/things/a', [publishedPageTool({ tool: published.showThing }), publishedPageTool({ tool: published.keepThing })]).registered;
       expect([...tools.keys()]).toEqual(['show_thing', 'keep_thing']);
       await registry.enter('/elsewhere', []).registered;
       expect([...tools.keys()]).toEqual([]);
@@ -73,8 +76,8 @@ describe('createRouteToolRegistry', () => {
   it('refuses bad input and failed page checks without calling the server', async () => {
     const { registry, tools, sent } = setUp(async () => succeed({ id: 'a' }, {}, { stateVersion: 3 }));
     await registry.enter('/things/a', [
-      pageTool({
-        contract: keepThing,
+      publishedPageTool({
+        tool: published.keepThing,
         check: ({ thing_id }) => (thing_id === 'a' ? null : { code: 'CURRENT_TARGET_MISMATCH', message: 'Not the thing on screen.', field: 'thing_id' }),
       }),
     ]).registered;
@@ -86,7 +89,7 @@ describe('createRouteToolRegistry', () => {
 
   it('answers STALE_TOOL from an instance whose route was left, and sends nothing', async () => {
     const { registry, tools, sent } = setUp(async () => succeed({ id: 'a' }, {}, { stateVersion: 3 }));
-    await registry.enter('/things/a', [pageTool({ contract: keepThing })]).registered;
+    await registry.enter('/things/a', [publishedPageTool({ tool: published.keepThing })]).registered;
     const kept = tools.get('keep_thing')!;
     registry.enter('/elsewhere', []);
     expect(await kept.execute({ thing_id: 'a' })).toMatchObject({ ok: false, code: 'STALE_TOOL', retryable: false });
@@ -105,7 +108,8 @@ describe('createRouteToolRegistry', () => {
       shown += 1;
       return true;
     };
-    await registry.enter('/things/a', [pageTool({ contract: showThing, apply }), pageTool({ contract: keepThing, apply })]).registered;
+    await registry.enter('/things/a', [publishedPageTool({ tool: published.showThing, apply }), publishedPageTool({ tool: published.keepThing, apply })])
+      .registered;
     const read = tools.get('show_thing')!.execute({ thing_id: 'a' });
     const write = tools.get('keep_thing')!.execute({ thing_id: 'a' });
     registry.enter('/elsewhere', []);
@@ -120,8 +124,8 @@ describe('createRouteToolRegistry', () => {
       tool === 'show_thing' ? succeed({ id: 'a' }, {}, { stateVersion: 3 }) : fail({ code: 'CONFLICT', message: 'Already kept.', field: 'thing_id' }, 3),
     );
     await registry.enter('/things/a', [
-      pageTool({ contract: showThing, input: z.object({}), toServerInput: () => ({ thing_id: 'a' }), apply: () => true }),
-      pageTool({ contract: keepThing, input: z.object({}), toServerInput: () => ({ thing_id: 'a' }) }),
+      publishedPageTool({ tool: published.showThing, routeDecides: ['thing_id'], toServerInput: () => ({ thing_id: 'a' }), apply: () => true }),
+      publishedPageTool({ tool: published.keepThing, routeDecides: ['thing_id'], toServerInput: () => ({ thing_id: 'a' }) }),
     ]).registered;
     expect(await tools.get('show_thing')!.execute({})).toMatchObject({ ok: true, uiUpdated: true });
     const refused = (await tools.get('keep_thing')!.execute({})) as Record<string, unknown>;
@@ -129,7 +133,7 @@ describe('createRouteToolRegistry', () => {
     expect(refused).not.toHaveProperty('field');
   });
 
-  it("answers the data the page's apply says is on screen, within the output schema; data the schema rejects is a page error", async () => {
+  it("answers the data the page's apply says is on screen, in the server's shape; other data is a page error, and the server's is answered", async () => {
     const { context, tools } = inMemoryContext();
     const pageErrors: string[] = [];
     const registry = createRouteToolRegistry({
@@ -139,19 +143,21 @@ describe('createRouteToolRegistry', () => {
       stateVersion: () => 3,
       onPageError: (tool) => pageErrors.push(tool),
     });
-    let onScreen: unknown = { form: { label: 'typed by the person' }, internal: 'not in the schema' };
+    let onScreen: unknown = { form: { label: 'typed by the person' } };
     await registry.enter('/things/a/form', [
-      pageTool({ contract: fillThing, apply: () => ({ uiUpdated: true, data: onScreen as { form: { label: string | null } } }) }),
+      publishedPageTool({ tool: published.fillThing, apply: () => ({ uiUpdated: true, data: onScreen as { form: { label: string | null } } }) }),
     ]).registered;
     const fill = tools.get('fill_thing')!;
 
-    const amended = (await fill.execute({})) as Record<string, unknown>;
-    expect(amended).toMatchObject({ ok: true, uiUpdated: true, data: { form: { label: 'typed by the person' } } });
-    expect(amended['data']).not.toHaveProperty('internal');
+    expect(await fill.execute({})).toMatchObject({ ok: true, uiUpdated: true, data: { form: { label: 'typed by the person' } } });
     expect(pageErrors).toEqual([]);
 
-    onScreen = { form: { label: 42 } };
+    onScreen = { form: { label: { text: 'not a label' } } };
     expect(await fill.execute({})).toMatchObject({ ok: true, uiUpdated: true, data: { form: { label: null } } });
-    expect(pageErrors).toEqual(['fill_thing']);
+    onScreen = { form: { label: 'typed' }, internal: 'not in the server result' };
+    const extra = (await fill.execute({})) as Record<string, unknown>;
+    expect(extra).toMatchObject({ ok: true, uiUpdated: true, data: { form: { label: null } } });
+    expect(extra['data']).not.toHaveProperty('internal');
+    expect(pageErrors).toEqual(['fill_thing', 'fill_thing']);
   });
 });

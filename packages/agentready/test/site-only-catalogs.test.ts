@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentAutonomy, autonomyMatrix, defineCatalog, defineTool } from '../src/contract/index.ts';
 import { createMcpHttpEndpoint, createMcpToolServer, serveMcpOverStdio } from '../src/mcp/index.ts';
-import { createInvocationPipeline, type AuditEvidence, type Invocation, type Principal } from '../src/runtime/index.ts';
+import { createInvocationPipeline, type AuditEvidence, type Invocation } from '../src/runtime/index.ts';
+import type { Principal } from '../src/contract/index.ts';
+import { withHandlers } from './support/catalog-handlers.ts';
 
 const findTable = defineTool({
   name: 'find_table',
@@ -73,13 +75,12 @@ function sitePipeline() {
   const evidence: AuditEvidence[] = [];
   const runs: string[] = [];
   const pipeline = createInvocationPipeline({
-    catalog: siteCatalog,
-    operations: {
+    catalog: withHandlers(siteCatalog, {
       confirm_sensitive_data: async ({ draft_id }) => {
         runs.push(draft_id);
         return { ok: true, data: { confirmed: true } };
       },
-    },
+    }),
     stateVersionOf: async (who) => (who ? 2 : 0),
     audit: { record: async (record) => void evidence.push(record) },
     logger: pino({ level: 'silent' }),

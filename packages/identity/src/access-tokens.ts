@@ -6,7 +6,7 @@
  * (`pat-…`), label, scope, times of creation, last use and expiry.
  */
 import { DateTime } from 'luxon';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { VerifiedAccessToken } from 'agentready/runtime';
 import type { IdentityContext } from './accounts.ts';
 import { identityRefusal, type IdentityResult } from './identity-result.ts';

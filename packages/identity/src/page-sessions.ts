@@ -6,7 +6,7 @@
  * sign-in goes on to. Only signed-in sessions exist: a visitor gets no cookie.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { SignInLimits } from 'agentready/runtime';
 import { checkCredentials, type IdentityContext } from './accounts.ts';
 import { callerAddressOf } from './caller-address.ts';

@@ -7,7 +7,7 @@
  * (ibid., "Renew the Session ID After Any Privilege Level Change").
  */
 import type { Kysely } from 'kysely';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { Account, IdentityContext } from './accounts.ts';
 import type { IdentityTables } from './identity-migrations.ts';
 import { isSecretTokenShape, newPublicRef, newSecretToken, sha256Hex } from './secret-values.ts';

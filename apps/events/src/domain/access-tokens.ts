@@ -21,7 +21,8 @@ import {
   type IdentityFailure,
   type IdentityTables,
 } from '@agentready/identity';
-import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
+import type { VerifiedAccessToken } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { ACCESS_TOKEN_LABEL_MAX_LENGTH, accessTokenLabelSchema } from './access-token-label.ts';
 import { EVENTS_TOKEN_SCOPES, isEventsTokenScope, type EventsTokenScope } from './access-token-scopes.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';

@@ -4,15 +4,8 @@
  * newest first, one client at a time if asked, a page at a time. Only the
  * person's own account's records are ever read.
  */
-import {
-  listActivity,
-  listActivityClients,
-  parseActivityCursor,
-  formatActivityCursor,
-  type ActivityClient,
-  type ActivityEntry,
-  type Principal,
-} from 'agentready/runtime';
+import { listActivity, listActivityClients, parseActivityCursor, formatActivityCursor, type ActivityClient, type ActivityEntry } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { refused, succeeded, type DomainResult } from './domain-result.ts';
 import type { EventsContext } from './events-context.ts';
 import { toSiteIso } from './site-time.ts';

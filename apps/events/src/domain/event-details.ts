@@ -4,7 +4,7 @@
  * registered for it.
  */
 import type { Kysely } from 'kysely';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { EventsDatabase } from '../store/schema.ts';
 import { refused, succeeded, type DomainResult } from './domain-result.ts';
 import { findEventRow, toEventDetail } from './event-records.ts';

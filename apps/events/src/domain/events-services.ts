@@ -3,7 +3,8 @@
  * what the REST routes and the agent tools call. Every method answers refusals
  * as data ({@link DomainResult}); only infrastructure failures throw.
  */
-import type { DraftRef, Principal, VerifiedAccessToken } from 'agentready/runtime';
+import type { VerifiedAccessToken } from 'agentready/runtime';
+import type { DraftRef, Principal } from 'agentready';
 import {
   createAccessToken,
   verifyAccessToken,

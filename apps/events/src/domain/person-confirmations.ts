@@ -8,7 +8,7 @@
  * single-use, lives 10 minutes and is bound to (account, action, draft id,
  * version, hash): the toolkit's confirmation tokens.
  */
-import type { DraftRef, Principal } from 'agentready/runtime';
+import type { DraftRef, Principal } from 'agentready';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
 import type { ConfirmableContext } from './events-context.ts';
 import { accountRowIdOf, signInRequired } from './principal-owners.ts';

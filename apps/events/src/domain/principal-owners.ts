@@ -4,7 +4,7 @@
  * or to an anonymous visitor's browser session until they sign in.
  */
 import type { Kysely } from 'kysely';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import {
   accountIdOf,
   bumpStateVersion as bumpIdentityStateVersion,

@@ -8,7 +8,7 @@
  * person confirms exactly one version, and registering uses that version's
  * content, never what a later call says. A draft never registers anyone.
  */
-import type { DraftRef, Principal } from 'agentready/runtime';
+import type { DraftRef, Principal } from 'agentready';
 import { ATTENDEE_NAME_MAX_LENGTH, attendeeEmailSchema, attendeeNameSchema } from './attendee-rules.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
 import { eventNotFound } from './event-details.ts';

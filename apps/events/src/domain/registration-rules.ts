@@ -4,7 +4,7 @@
  * confirmation step, the commit and the agent tools' read-ahead.
  */
 import type { Kysely } from 'kysely';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { EventRow, EventsDatabase } from '../store/schema.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';
 import { eventNotFound, principalRelation } from './event-details.ts';

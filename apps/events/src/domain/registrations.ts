@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DraftRef, Principal } from 'agentready/runtime';
+import type { DraftRef, Principal } from 'agentready';
 import { QUALIFIED_EVENT_ROW_COLUMNS, type EventsDatabase } from '../store/schema.ts';
 import { ATTENDEE_NAME_MAX_LENGTH, attendeeEmailSchema, attendeeNameSchema } from './attendee-rules.ts';
 import { refused, succeeded, type DomainFailure, type DomainResult } from './domain-result.ts';

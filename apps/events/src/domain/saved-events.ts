@@ -5,7 +5,7 @@
  * saved events join their account when they sign up or sign in ({@link joinSavedEvents}).
  */
 import type { Kysely } from 'kysely';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { QUALIFIED_EVENT_ROW_COLUMNS, type EventsDatabase } from '../store/schema.ts';
 import { succeeded, type DomainResult } from './domain-result.ts';
 import { eventNotFound } from './event-details.ts';

@@ -20,12 +20,12 @@ import {
   drainCallsOnDatabase,
   type DrainReport,
   type InvocationPipeline,
-  type Principal,
   type RateLimiter,
   type RateLimitStore,
   type SignInLimit,
   type SignInLimits,
 } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { createEventsServices, type EventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import type { EventsDatabase } from '../store/schema.ts';

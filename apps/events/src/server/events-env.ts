@@ -3,7 +3,7 @@
  * the request context for later routes (including the tool route).
  */
 import type { Context } from 'hono';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { SessionState } from '@agentready/identity';
 
 /** Context variables set by the session middleware on every `/api/*` request. */

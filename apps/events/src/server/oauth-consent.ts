@@ -14,7 +14,7 @@ import {
   type OAuthAuthorizationServer,
   type OAuthScopeLabels,
 } from '@agentready/identity/oauth';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { Logger } from 'pino';
 import type { EventsDatabase } from '../store/schema.ts';
 import type { ConsentPageData } from '../web/page-data.ts';

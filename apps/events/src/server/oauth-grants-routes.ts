@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import { listConnectedApps, type OAuthAuthorizationServer } from '@agentready/identity/oauth';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { toSiteIso } from '../domain/site-time.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';
 import { respondWithFailure } from './error-responses.ts';

@@ -5,7 +5,7 @@
  * another page. Reads only; a page without a session shows empty lists.
  */
 import { PASSWORD_MIN_LENGTH } from '@agentready/identity';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { EventsServices } from '../domain/events-services.ts';
 import { clientNameForDisplay } from 'agentready';
 import { CONSENT_NEEDS_FULL_LOAD } from '@agentready/identity/oauth';

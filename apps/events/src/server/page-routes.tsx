@@ -19,7 +19,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { html, raw } from 'hono/html';
 import type { Logger } from 'pino';
 import { renderToString } from 'preact-render-to-string';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import { SITE_NAME, type ConsentPageData, type PageData } from '../web/page-data.ts';
 import { pageHeadTags } from '../web/page-head-tags.ts';

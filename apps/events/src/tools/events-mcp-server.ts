@@ -1,12 +1,11 @@
 /**
  * @module What the Events MCP server says about itself, the same over
  * Streamable HTTP (`/mcp`) and stdio: its name, its instructions for the model,
- * the five tools of the catalog and the sentence each result states.
+ * the five tools of the catalog (each states its result in its own file).
  */
 import type { InvocationPipeline } from 'agentready/runtime';
 import type { McpToolServerOptions } from 'agentready/mcp';
 import { eventsCatalog } from './catalog.ts';
-import { eventsResultDescriptions } from './result-descriptions.ts';
 
 type EventsTool = (typeof eventsCatalog.tools)[number];
 
@@ -30,7 +29,6 @@ export function eventsMcpServerOptions(pipeline: InvocationPipeline, siteUrl?: s
     instructions: EVENTS_MCP_INSTRUCTIONS,
     catalog: eventsCatalog,
     pipeline,
-    describeResults: eventsResultDescriptions,
     ...(siteUrl !== undefined && { siteUrl }),
   };
 }

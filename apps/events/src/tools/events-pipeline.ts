@@ -4,14 +4,14 @@
  * authorize → operation → projection → envelope → audit evidence). Every
  * surface that offers the tools calls this, and nothing else.
  */
-import { createDatabaseAuditSink, createInvocationPipeline, type CallDrain, type InvocationPipeline, type RateLimiter, type Surface } from 'agentready/runtime';
+import { createDatabaseAuditSink, createInvocationPipeline, type CallDrain, type InvocationPipeline, type RateLimiter } from 'agentready/runtime';
+import type { Surface } from 'agentready';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ACCESS_TOKEN_PATTERN } from '../domain/access-tokens.ts';
 import type { EventsServices } from '../domain/events-services.ts';
 import type { EventsDatabase } from '../store/schema.ts';
 import { eventsCatalog } from './catalog.ts';
-import { createEventsOperations } from './operations.ts';
 
 /** What {@link createEventsPipeline} needs. */
 export type EventsPipelineDeps = {
@@ -37,7 +37,7 @@ export type EventsPipelineDeps = {
 export function createEventsPipeline(deps: EventsPipelineDeps): InvocationPipeline {
   return createInvocationPipeline({
     catalog: eventsCatalog,
-    operations: createEventsOperations(deps.services),
+    app: deps.services,
     stateVersionOf: (principal) => deps.services.getStateVersion(principal),
     audit: createDatabaseAuditSink(deps.db),
     logger: deps.logger,

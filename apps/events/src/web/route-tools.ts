@@ -43,7 +43,13 @@ export type RouteToolsContext = {
   openRegistrationForm(eventId: string): Promise<RegisterControls>;
 };
 
-const { searchEvents, getEventDetails, getShownEventDetails, saveEvent, fillRegistrationForm, prepareRegistrationCancellation } = publishedTools;
+const {
+  search_events: searchEvents,
+  get_event_details: getEventDetails,
+  save_event: saveEvent,
+  prepare_event_registration: prepareEventRegistration,
+  prepare_registration_cancellation: prepareRegistrationCancellation,
+} = publishedTools;
 
 /**
  * The page tools of one rendered route.
@@ -94,7 +100,8 @@ function eventsPageTools(controls: EventsControls): PageTool[] {
 function eventPageTools(controls: EventControls, context: RouteToolsContext): PageTool[] {
   return [
     publishedPageTool({
-      tool: getShownEventDetails,
+      tool: getEventDetails,
+      routeDecides: ['event_id'],
       description: `${getEventDetails.description} On this page the event is the one on screen: send an empty object {}.`,
       toServerInput: () => ({ event_id: controls.eventId }),
       async apply(result) {
@@ -145,7 +152,8 @@ function registrationFormTool(
   shown: RegisterControls | null = null,
 ): PageTool {
   return publishedPageTool({
-    tool: fillRegistrationForm,
+    tool: prepareEventRegistration,
+    routeDecides: ['event_id'],
     description:
       `${what} Nothing is sent: the person reviews the form and presses Submit. Never claim the person is registered. ` +
       'data.form describes the form on screen after the call: the name shown, and whether an e-mail is filled in (never the e-mail).',

@@ -7,7 +7,8 @@
  */
 import { DateTime } from 'luxon';
 import { refused, refusedWith, succeeded, type DomainResult } from 'agentready';
-import type { Draft, Principal } from 'agentready/runtime';
+import type { Draft } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { Currency, GiftProduct, Money } from './gift-catalog.ts';
 import { CHECKOUT_ACTION, type GiftGeniusContext } from './giftgenius-context.ts';
 import { shopUnavailable } from './shop-failures.ts';

@@ -14,7 +14,7 @@
  */
 import type { Kysely } from 'kysely';
 import { refused, refusedWith, succeeded, type DomainFailure, type DomainResult, type FailureDetails } from 'agentready';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { refusableTransaction } from 'agentready/store';
 import type { GiftGeniusDatabase } from '../store/schema.ts';
 import type { CheckoutDraftContent } from './checkout-drafts.ts';

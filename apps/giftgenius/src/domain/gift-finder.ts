@@ -8,7 +8,8 @@
  */
 import { DateTime } from 'luxon';
 import { refused, succeeded, type DomainResult } from 'agentready';
-import { principalRateLimitKey, type Principal } from 'agentready/runtime';
+import { principalRateLimitKey } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { GiftGeniusContext } from './giftgenius-context.ts';
 import { ProviderUnavailableError } from './gift-shop.ts';
 import { suggestGifts, type SuggestionCriteria, type Suggestions } from './gift-suggestions.ts';

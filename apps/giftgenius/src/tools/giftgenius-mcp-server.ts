@@ -11,7 +11,6 @@ import { appWidgets, type PreparedAppWidgets } from 'agentready/mcp-apps';
 import type { ToolResult } from 'agentready';
 import { CHECKOUT_META_KEY } from '../widget/widget-contract.ts';
 import { giftgeniusCatalog } from './catalog.ts';
-import { giftgeniusResultDescriptions } from './result-descriptions.ts';
 
 type GiftGeniusTool = (typeof giftgeniusCatalog.tools)[number];
 
@@ -105,7 +104,6 @@ export function giftgeniusMcpServerOptions(pipeline: InvocationPipeline, widget:
     instructions: GIFTGENIUS_MCP_INSTRUCTIONS,
     catalog: giftgeniusCatalog,
     pipeline,
-    describeResults: giftgeniusResultDescriptions,
     confirmationPageElicitation: false,
     widgets: giftgeniusWidgets(widget),
   };

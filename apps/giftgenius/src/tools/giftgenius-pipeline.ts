@@ -18,7 +18,6 @@ import { getStateVersion, type IdentityTables } from '@agentready/identity';
 import type { Kysely } from 'kysely';
 import type { GiftGeniusContext } from '../domain/giftgenius-context.ts';
 import { giftgeniusCatalog } from './catalog.ts';
-import { createGiftGeniusOperations } from './operations.ts';
 
 /** What {@link createGiftGeniusPipeline} needs. */
 export type GiftGeniusPipelineDeps = {
@@ -42,7 +41,7 @@ export function createGiftGeniusPipeline(deps: GiftGeniusPipelineDeps): GiftGeni
   const idempotency = createIdempotencyLedger(ctx.db, { now: ctx.now, ...deps.idempotency });
   const pipeline = createInvocationPipeline({
     catalog: giftgeniusCatalog,
-    operations: createGiftGeniusOperations(ctx),
+    app: ctx,
     stateVersionOf: (principal) => getStateVersion(ctx.db as unknown as Kysely<IdentityTables>, principal),
     audit: createDatabaseAuditSink(ctx.db),
     logger: ctx.logger,

@@ -4,7 +4,7 @@
  * The applicant always comes from here, never from a tool's input.
  */
 import { accountIdOf } from '@agentready/identity';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { Applicant } from './application-draft.ts';
 import { refusedWith, succeeded, type DomainResult } from 'agentready';
 import type { RawdataContext } from './rawdata-context.ts';

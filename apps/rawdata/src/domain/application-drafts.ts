@@ -7,7 +7,8 @@
  * journey can say what the person changed between versions.
  */
 import { randomBytes } from 'node:crypto';
-import { draftVersionConflict, type Draft, type DraftRef, type Principal } from 'agentready/runtime';
+import { draftVersionConflict, type Draft } from 'agentready/runtime';
+import type { DraftRef, Principal } from 'agentready';
 import {
   buildDraft,
   evaluateDraft,

@@ -3,7 +3,7 @@
  * queue) and the operator's decision: submitted → approved or rejected,
  * once. The generated code and payload read back exactly as submitted.
  */
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { ApplicationRow } from '../store/schema.ts';
 import type { ApplicationPayload } from './application-draft.ts';
 import type { ApplicationStatus } from './applications.ts';

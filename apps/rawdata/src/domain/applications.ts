@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DraftRef, Principal } from 'agentready/runtime';
+import type { DraftRef, Principal } from 'agentready';
 import { refusableTransaction } from 'agentready/store';
 import type { RawdataDatabase } from '../store/schema.ts';
 import { evaluateDraft, type ApplicationPayload } from './application-draft.ts';

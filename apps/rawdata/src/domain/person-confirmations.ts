@@ -5,7 +5,7 @@
  * it is part of the same click: it makes a new version (changed by the
  * person), and the token is minted for that version.
  */
-import type { DraftRef, Principal } from 'agentready/runtime';
+import type { DraftRef, Principal } from 'agentready';
 import { confirmSensitiveData, type DraftEvaluation } from './application-draft.ts';
 import { findApplicationDraft, saveNewVersion } from './application-drafts.ts';
 import { refusedWith, succeeded, type DomainResult } from 'agentready';

@@ -18,7 +18,8 @@ import {
   type IdentityResult,
   type IdentityTables,
 } from '@agentready/identity';
-import type { Principal, VerifiedAccessToken } from 'agentready/runtime';
+import type { VerifiedAccessToken } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { z } from 'zod';
 import type { RawdataContext } from './rawdata-context.ts';
 

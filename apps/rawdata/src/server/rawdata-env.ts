@@ -2,7 +2,7 @@
  * @module The Hono environment of the Rawdata server: what the session
  * middleware puts on every request's context.
  */
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import type { SessionState } from '@agentready/identity';
 
 /** `new Hono<RawdataEnv>()` gives routes typed `c.get('principal')` and `c.get('session')`. */

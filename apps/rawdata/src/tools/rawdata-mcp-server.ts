@@ -6,7 +6,6 @@
 import type { InvocationPipeline } from 'agentready/runtime';
 import type { McpToolServerOptions } from 'agentready/mcp';
 import { rawdataCatalog } from './catalog.ts';
-import { rawdataResultDescriptions } from './result-descriptions.ts';
 
 type RawdataTool = (typeof rawdataCatalog.tools)[number];
 
@@ -33,7 +32,6 @@ export function rawdataMcpServerOptions(pipeline: InvocationPipeline, siteUrl?: 
     instructions: RAWDATA_MCP_INSTRUCTIONS,
     catalog: rawdataCatalog,
     pipeline,
-    describeResults: rawdataResultDescriptions,
     ...(siteUrl !== undefined && { siteUrl }),
   };
 }

@@ -13,16 +13,15 @@ import {
   type IdempotencyLedger,
   type InvocationPipeline,
   type RateLimiter,
-  type Surface,
 } from 'agentready/runtime';
+import type { Surface } from 'agentready';
 import { getStateVersion, type IdentityTables } from '@agentready/identity';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { RawdataContext } from '../domain/rawdata-context.ts';
 import { RAWDATA_TOKEN_PATTERN } from '../domain/rawdata-access-tokens.ts';
 import { rawdataCatalog } from './catalog.ts';
-import { createRawdataOperations } from './operations.ts';
-import { createSiteOperations, siteCatalog } from './site-tools.ts';
+import { siteCatalog } from './site-tools.ts';
 
 /** What {@link createRawdataPipelines} needs. */
 export type RawdataPipelineDeps = {
@@ -58,11 +57,11 @@ export function createRawdataPipelines(deps: RawdataPipelineDeps): RawdataPipeli
     agents: createInvocationPipeline({
       ...shared,
       catalog: rawdataCatalog,
-      operations: createRawdataOperations(ctx),
+      app: ctx,
       ...(deps.toolCallLimiter !== undefined && { rateLimit: { limiter: deps.toolCallLimiter } }),
       howToConnect: ({ surface, siteUrl }) => howToConnect(surface, siteUrl ?? deps.siteUrl),
     }),
-    site: createInvocationPipeline({ ...shared, catalog: siteCatalog, operations: createSiteOperations(ctx) }),
+    site: createInvocationPipeline({ ...shared, catalog: siteCatalog, app: ctx }),
     idempotency,
   };
 }

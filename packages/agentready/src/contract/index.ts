@@ -2,8 +2,9 @@
  * @module agentready: the contract layer (no I/O). Tool declarations, the
  * catalog, the result envelope, error codes and effect classes.
  */
-export { defineTool } from './define-tool.ts';
-export type { ToolContract, ToolSpec, ToolInput, ToolOutput } from './define-tool.ts';
+export { defineTool, defineToolFor } from './define-tool.ts';
+export type { ToolContract, ToolSpec, ToolInput, ToolOutput, ToolHandler, ToolResultText } from './define-tool.ts';
+export type { CommitContext, DraftRef, Principal, ProgressReport, ProgressUpdate, Surface, ToolCallContext, ToolEvidence, ToolOutcome } from './tool-call.ts';
 export { defineCatalog } from './catalog.ts';
 export type { Catalog, CatalogName, CatalogOptions } from './catalog.ts';
 export { agentAutonomy, autonomyMatrix } from './autonomy.ts';
@@ -22,8 +23,8 @@ export { parseToolInput } from './input-validation.ts';
 export type { ParsedInput } from './input-validation.ts';
 export { parseJsonInput, unsupportedKeywords } from './json-input-validation.ts';
 export type { JsonInputRules } from './json-input-validation.ts';
-export { publishTool } from './published-tool.ts';
-export type { PublishedTool } from './published-tool.ts';
+export { publishCatalog, publishTool } from './published-tool.ts';
+export type { PublishedCatalog, PublishedTool } from './published-tool.ts';
 export { portableJsonSchema } from './portable-json-schema.ts';
 export type { JsonSchemaNode } from './portable-json-schema.ts';
 export { untrustedText, untrustedFieldPaths, mapUntrustedStrings } from './untrusted-text.ts';

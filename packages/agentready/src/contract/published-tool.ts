@@ -6,6 +6,7 @@
  * data, so the page validates without shipping zod (json-input-validation.ts).
  */
 import { z } from 'zod';
+import type { Catalog } from './catalog.ts';
 import type { ToolContract, ToolOutput } from './define-tool.ts';
 import type { EffectClass, ToolAnnotations } from './effects.ts';
 import { unsupportedKeywords } from './json-input-validation.ts';
@@ -57,12 +58,8 @@ export function publishTool<C extends ToolContract, I extends z.ZodObject = C['i
   return published;
 }
 
-/**
- * What {@link publishTool} publishes, without asking whether a page could
- * check the input without zod: for a page that validates with zod itself
- * (webmcp's `pageTool`).
- */
-export function publishedFace<C extends ToolContract, I extends z.ZodObject = C['input']>(
+/** What {@link publishTool} publishes, before it asks whether a page could check the input without zod. */
+function publishedFace<C extends ToolContract, I extends z.ZodObject = C['input']>(
   contract: C,
   input?: I,
 ): PublishedTool<C['name'], z.input<I>, ToolOutput<C>> {
@@ -79,6 +76,31 @@ export function publishedFace<C extends ToolContract, I extends z.ZodObject = C[
       .filter(([, field]) => !pageCheckable(field))
       .map(([name]) => name),
   };
+}
+
+/** Every tool of a catalog as a page publishes it, by tool name (what {@link publishCatalog} answers). */
+export type PublishedCatalog<T extends ToolContract> = {
+  readonly [Name in T['name']]: PublishedTool<Name, z.input<Extract<T, { name: Name }>['input']>, ToolOutput<Extract<T, { name: Name }>>>;
+};
+
+/**
+ * Every tool of `catalog` published for pages ({@link publishTool}), by tool
+ * name: JSON data a site computes where zod runs (on the server, or at
+ * build time) and hands its pages, whose route profiles pick the tools each
+ * route offers and the fields a route fills itself (webmcp's
+ * `publishedPageTool`, `routeDecides`).
+ *
+ * @throws Error when the catalog holds a `commit` tool (agents on WebMCP get
+ *   no commit tool: the person commits on the site's own page), or a tool
+ *   whose input a page could not check ({@link publishTool}).
+ * @example
+ * export const publishedTools = publishCatalog(eventsCatalog);
+ * publishedTools.search_events.inputSchema // the WebMCP inputSchema
+ */
+export function publishCatalog<T extends ToolContract>(catalog: Catalog<T>): PublishedCatalog<T> {
+  const commits = catalog.tools.filter((tool) => tool.effect === 'commit').map((tool) => tool.name);
+  if (commits.length > 0) throw new Error(`A page never offers agents a commit tool; leave these out of the published catalog: ${commits.join(', ')}.`);
+  return Object.freeze(Object.fromEntries(catalog.tools.map((tool) => [tool.name, publishTool(tool)]))) as PublishedCatalog<T>;
 }
 
 /** zod checks the page reads from JSON Schema, in the order it checks them (json-input-validation.ts). */

@@ -34,7 +34,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { readToolResult, type ToolResult, type ToolSuccess } from '../contract/envelope.ts';
-import type { Principal, PrincipalLookup } from '../runtime/pipeline.ts';
+import type { Principal } from '../contract/tool-call.ts';
+import type { PrincipalLookup } from '../runtime/pipeline.ts';
 
 /** Options of the confirmation page elicitation (`McpToolServerOptions.confirmationPageElicitation`). */
 export type ConfirmationPageElicitationOptions = {

@@ -20,7 +20,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal } from '../contract/effects.ts';
-import type { Principal, VerifiedAccessToken } from '../runtime/pipeline.ts';
+import type { Principal } from '../contract/tool-call.ts';
+import type { VerifiedAccessToken } from '../runtime/pipeline.ts';
 import { BATCH_REFUSAL, recordRefusedToolCalls } from './message-refusals.ts';
 import { prepareMcpToolServer, preparedToolServer, type McpToolServerOptions } from './tool-server.ts';
 

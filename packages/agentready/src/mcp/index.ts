@@ -14,7 +14,6 @@ export { serveMcpOverStdio, stopWhenClientLeaves } from './stdio.ts';
 export type { McpStdioOptions } from './stdio.ts';
 export { mcpToolDefinition, inputJsonSchema, outputJsonSchema } from './tool-listing.ts';
 export type { JsonSchemaObject } from './tool-listing.ts';
-export { toolResultText, quotedText } from './tool-result-text.ts';
-export type { ResultDescriptions } from './tool-result-text.ts';
+export { toolResultText, quotedText, dataFacts } from './tool-result-text.ts';
 export { UNTRUSTED_CONTENT_META_KEY, untrustedContentToolMeta, untrustedContentResultMeta } from './untrusted-content-meta.ts';
 export type { UntrustedContentMeta } from './untrusted-content-meta.ts';

@@ -7,7 +7,7 @@
  * call as an SSE stream that carries the notifications before the result.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ProgressReport, ProgressUpdate } from '../runtime/pipeline.ts';
+import type { ProgressReport, ProgressUpdate } from '../contract/tool-call.ts';
 
 /** Progress of one `tools/call`: what the operation reports through, and the end of the call. */
 export type CallProgress = {

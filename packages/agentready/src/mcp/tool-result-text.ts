@@ -11,25 +11,12 @@ import { secondsInWords } from '../contract/retry-after.ts';
 import { mapUntrustedStrings } from '../contract/untrusted-text.ts';
 
 /**
- * Per tool, the sentence that states what a success found or did (title,
- * date, venue, places left...): every fact of `data` a model needs. It
- * receives the projected `data` and the whole success envelope; the adapter
- * adds the target, the next tools and where a person finishes itself.
- *
- * Third-party text arrives already quoted: every string of a field marked
- * `untrustedText` is a JSON string literal (`"Night \"Live\""`), so a title
- * cannot close its quotes and go on as instructions. Write it as it comes,
- * without quotes of your own.
- */
-export type ResultDescriptions<T extends ToolContract> = {
-  [Name in T['name']]?: (data: ToolOutput<Extract<T, { name: Name }>>, result: ToolSuccess<ToolOutput<Extract<T, { name: Name }>>>) => string;
-};
-
-/**
  * The text of a tool result: what `structuredContent` says, for a model that
- * reads only the text, including every next step it offers.
+ * reads only the text, including every next step it offers (the design's
+ * rule: the text content repeats the key facts of the structured result).
  *
- * - success: the tool's own description of `data` (or "<title>: done."), then
+ * - success: the tool's own `text` of `data`, or, for a tool without one,
+ *   every field of `data` named with its value ({@link dataFacts}), then
  *   "Target: <kind> <id>." (`guidance.currentTarget`), "Next tools: a, b."
  *   (`guidance.availableActions`; "No further tool applies." when none and no
  *   person must finish), and, when a person must finish, "Nothing is final
@@ -52,7 +39,7 @@ export function toolResultText(contract: ToolContract, result: ToolResult<unknow
   const replayNote = result.replayed ? ' (This is the answer of the first call with this idempotency key; nothing was done again.)' : '';
   if (!result.ok) return failureText(result) + replayNote;
   const { availableActions, currentTarget, requiresHumanConfirmation, confirmationUrl } = result.guidance;
-  const parts = [describedFacts(contract, result, describe)];
+  const parts = [describedFacts(contract, result)];
   if (currentTarget) parts.push(`Target: ${currentTarget.kind} ${currentTarget.id}.`);
   if (availableActions.length > 0) parts.push(`Next tools: ${availableActions.join(', ')}.`);
   else if (!requiresHumanConfirmation) parts.push('No further tool applies.');
@@ -83,15 +70,54 @@ export function quotedText(text: string): string {
   );
 }
 
-function describedFacts(contract: ToolContract, result: ToolSuccess<unknown>, describe?: (data: never, result: never) => string): string {
-  if (!describe) return `${contract.title}: done.`;
+function describedFacts(contract: ToolContract, result: ToolSuccess<unknown>): string {
   const data = mapUntrustedStrings(result.data, contract.untrustedFields, quotedText);
-  try {
-    return describe(data as never, { ...result, data } as never);
-  } catch {
-    // A describer's bug must not turn a done call into a protocol error, nor show its message.
-    return `${contract.title}: done.`;
+  if (contract.text) {
+    try {
+      return contract.text(data as never, { ...result, data } as never);
+    } catch {
+      // A text function's bug must not turn a done call into a protocol error, nor show its message.
+    }
   }
+  return `${contract.title}: ${dataFacts(data, new Set(contract.untrustedFields))}.`;
+}
+
+/** How deep {@link dataFacts} states nested values; deeper ones are said to be in the structured result. */
+const FACTS_DEPTH = 8;
+
+/**
+ * Every fact of a success's `data`, for a tool that does not word its own
+ * text: each field by its name with its value, in the output schema's order;
+ * a list by its count and each item numbered; strings as JSON literals, so a
+ * value reads as one value whatever it holds (third-party text arrives
+ * already quoted, see {@link quotedText}); `none` for an empty list, `null`
+ * for a missing value. Nesting deeper than 8 levels is named, not expanded.
+ *
+ * @example dataFacts({ books: [{ id: 'dune', title: 'Dune' }] }) // 'books (1): 1) id "dune", title "Dune"'
+ */
+export function dataFacts(data: unknown, alreadyQuoted: ReadonlySet<string> = new Set()): string {
+  return factsOf(data, '', alreadyQuoted, 0) || 'no data';
+}
+
+function factsOf(value: unknown, path: string, quoted: ReadonlySet<string>, depth: number): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return quoted.has(path) ? value : quotedText(value);
+  if (typeof value !== 'object') return String(value);
+  if (depth >= FACTS_DEPTH) return '(more, in the structured result)';
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'none';
+    const itemPath = `${path}[]`;
+    return value.map((item, index) => `${index + 1}) ${factsOf(item, itemPath, quoted, depth + 1)}`).join('; ');
+  }
+  return Object.entries(value)
+    .filter(([, field]) => field !== undefined)
+    .map(([key, field]) => {
+      const fieldPath = path === '' ? key : `${path}.${key}`;
+      const stated = factsOf(field, fieldPath, quoted, depth + 1);
+      if (Array.isArray(field)) return `${key} (${field.length}): ${stated}`;
+      return typeof field === 'object' && field !== null ? `${key}: {${stated}}` : `${key} ${stated}`;
+    })
+    .join(', ');
 }
 
 function failureText(failure: ToolFailure): string {

@@ -33,7 +33,7 @@ import {
 import { sentToolCall } from './message-refusals.ts';
 import { callProgressOf } from './progress-notifications.ts';
 import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
-import { toolResultText, type ResultDescriptions } from './tool-result-text.ts';
+import { toolResultText } from './tool-result-text.ts';
 import { untrustedContentResultMeta } from './untrusted-content-meta.ts';
 
 /** What {@link createMcpToolServer} serves, the same for every request or connection. */
@@ -42,12 +42,10 @@ export type McpToolServerOptions<T extends ToolContract> = {
   serverInfo: Implementation;
   /** Words for the model about the whole server (`instructions`). */
   instructions?: string;
-  /** The approved tools; exactly these are listed. */
+  /** The approved tools; exactly these are listed, and each success's text is its tool's `text` (or every fact of its data). */
   catalog: Catalog<T>;
   /** The one call path; every `tools/call` goes through it with surface `mcp`. */
   pipeline: InvocationPipeline;
-  /** Per tool, the sentence of key facts a success states in its text content. */
-  describeResults?: ResultDescriptions<T>;
   /**
    * The site's public origin (`https://events.example.org`). A
    * `guidance.confirmationUrl` that is a path on the site is made absolute
@@ -129,7 +127,7 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
 /**
  * What every server built from the same options shares, derived once: the
  * options, the tools' listing and output schemas (zod to JSON Schema), the
- * widgets checked and prepared, the result describers, the confirmation page
+ * widgets checked and prepared, the confirmation page
  * elicitation and the site's name. The HTTP endpoint, which builds a server
  * per request, prepares this when it is made and only builds the server per request.
  */
@@ -138,7 +136,6 @@ export type PreparedMcpToolServer<T extends ToolContract> = {
   listing: Tool[];
   outputSchemas: Map<string, JsonSchemaObject>;
   widgets: ServedAppWidgets | null;
-  describers: Record<string, ((data: never, result: never) => string) | undefined>;
   confirmationPage: ConfirmationPageElicitation | null;
   siteName: string;
 };
@@ -158,7 +155,6 @@ export function prepareMcpToolServer<T extends ToolContract>(options: McpToolSer
     listing,
     outputSchemas,
     widgets: appWidgetsOf(options),
-    describers: (options.describeResults ?? {}) as PreparedMcpToolServer<T>['describers'],
     confirmationPage: confirmationPageElicitationOf(options),
     siteName: options.serverInfo.title ?? options.serverInfo.name,
   };
@@ -174,7 +170,7 @@ export function preparedToolServer<T extends ToolContract>(
   principalOf: PrincipalSource,
   siteUrl: string | undefined,
 ): Server {
-  const { options, listing, outputSchemas, widgets, describers, confirmationPage, siteName } = prepared;
+  const { options, listing, outputSchemas, widgets, confirmationPage, siteName } = prepared;
 
   const server = new AuditedToolCallServer(
     options.serverInfo,
@@ -203,10 +199,7 @@ export function preparedToolServer<T extends ToolContract>(
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
     }
     const answer = (envelope: ToolResult<unknown>, page?: ConfirmationPageMeta) =>
-      server.projectCallToolResult(
-        toolCallResult(contract, envelope, describers[name], page, widgets?.widgetOnlySplit(name, envelope)),
-        outputSchemas.get(name),
-      );
+      server.projectCallToolResult(toolCallResult(contract, envelope, page, widgets?.widgetOnlySplit(name, envelope)), outputSchemas.get(name));
     const input = params.arguments ?? {};
     const pageCall = { tool: name, input, principalOf };
     // A retry of the 2026-07-28 flow answers the envelope its signed state carries; the tool does not run again.
@@ -304,7 +297,6 @@ export function confirmationPageElicitationOf(
 function toolCallResult(
   contract: ToolContract,
   original: ToolResult<unknown>,
-  describe: ((data: never, result: never) => string) | undefined,
   page: ConfirmationPageMeta | undefined,
   widgetSplit: McpAppWidgetOnlySplit | undefined,
 ): CallToolResult {
@@ -312,7 +304,7 @@ function toolCallResult(
   const untrusted = untrustedContentResultMeta(contract, envelope);
   const own = page === undefined ? untrusted : { ...untrusted, [CONFIRMATION_PAGE_META_KEY]: page };
   const meta = widgetSplit === undefined || Object.keys(widgetSplit.meta).length === 0 ? own : { ...widgetSplit.meta, ...own };
-  const text = toolResultText(contract, envelope, describe) + (page === undefined ? '' : ` ${confirmationPageSentence(page)}`);
+  const text = toolResultText(contract, envelope) + (page === undefined ? '' : ` ${confirmationPageSentence(page)}`);
   return {
     content: [{ type: 'text', text }],
     structuredContent: envelope as unknown as Record<string, unknown>,

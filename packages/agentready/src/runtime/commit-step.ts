@@ -7,26 +7,9 @@
 import type { Kysely } from 'kysely';
 import { asReplayed, fail, type FailureDetails, type ToolResult } from '../contract/envelope.ts';
 import type { ErrorCode } from '../contract/errors.ts';
+import type { CommitContext } from '../contract/tool-call.ts';
 import type { AuditEvidence } from './audit-log.ts';
 import { IDEMPOTENCY_KEY_PATTERN, idempotencyKeyHash, LeaseLostError, type IdempotencyClaim, type IdempotencyLedger } from './idempotency.ts';
-
-/**
- * What a commit tool's operation gets besides its input: the claim its call
- * runs under.
- */
-export type CommitContext = {
-  /**
-   * Stores the operation's outcome as the call's answer INSIDE `trx`, the
-   * transaction that makes the commit's effects, so that both commit together
-   * or not at all. Call it last in that transaction. Throws (and the
-   * transaction must roll back) when another call took the work over after
-   * this call's lease ended, or when the outcome's data does not match the
-   * tool's output schema.
-   */
-  completeWithin(trx: Kysely<any>, outcome: StorableOutcome): Promise<void>;
-  /** True when this call took over the work of an earlier call with the same key that did not finish (a crash). */
-  takeover: boolean;
-};
 
 /** An operation's outcome, as the commit step stores it (the pipeline's OperationOutcome). */
 export type StorableOutcome = { ok: boolean };
@@ -130,7 +113,7 @@ async function runClaimed(run: CommitRun, claim: IdempotencyClaim): Promise<Tool
     answer = await run.operate({
       takeover: claim.takeover,
       async completeWithin(trx, outcome) {
-        await claim.completeWithin(trx, run.resultOf(outcome));
+        await claim.completeWithin(trx as Kysely<any>, run.resultOf(outcome));
         storedWithin = true;
       },
     });

@@ -11,8 +11,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { FailureDetails } from '../contract/envelope.ts';
 import { dialectOf } from '../store/open-database.ts';
 import type { DraftTable, RuntimeTables } from '../store/runtime-migrations.ts';
-import { createDraftStore, draftContentHash, draftFromRow, draftVersionConflict, isLiveDraftRow, type Draft, type DraftRef } from './drafts.ts';
-import type { Principal } from './pipeline.ts';
+import type { DraftRef, Principal } from '../contract/tool-call.ts';
+import { createDraftStore, draftContentHash, draftFromRow, draftVersionConflict, isLiveDraftRow, type Draft } from './drafts.ts';
 
 /** Default lifetime of a confirmation token: 10 minutes, in ms. */
 export const CONFIRMATION_TOKEN_LIFETIME_MS = 10 * 60 * 1000;

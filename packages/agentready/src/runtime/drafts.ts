@@ -10,11 +10,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Kysely, Selectable } from 'kysely';
 import type { FailureDetails } from '../contract/envelope.ts';
+import type { DraftRef } from '../contract/tool-call.ts';
 import { dialectOf } from '../store/open-database.ts';
 import type { DraftTable, RuntimeTables } from '../store/runtime-migrations.ts';
-
-/** What identifies one version of a draft; what a confirmation token is bound to and audit evidence keeps. */
-export type DraftRef = { id: string; version: number; hash: string };
 
 /**
  * One draft at its current version: whose it is, what a commit of it does

@@ -2,23 +2,7 @@
  * @module agentready/runtime: the invocation pipeline, audit evidence, rate limits, idempotency keys, drafts and confirmation tokens (server only).
  */
 export { createInvocationPipeline, principalRateLimitKey } from './pipeline.ts';
-export type {
-  InvocationPipeline,
-  Invocation,
-  OperationContext,
-  OperationEvidence,
-  OperationMap,
-  OperationOutcome,
-  PipelineOptions,
-  Principal,
-  PrincipalLookup,
-  ProgressReport,
-  ProgressUpdate,
-  RateLimitKeyOf,
-  VerifiedAccessToken,
-  Surface,
-  ToolOperation,
-} from './pipeline.ts';
+export type { InvocationPipeline, Invocation, PipelineOptions, PrincipalLookup, RateLimitKeyOf, VerifiedAccessToken } from './pipeline.ts';
 export { createDatabaseAuditSink, sweepAuditRecords, auditTableBytes, AUDIT_SWEEP_BATCH_SIZE } from './audit-log.ts';
 export type { AuditEvidence, AuditSink, AuditSweepOptions } from './audit-log.ts';
 export { listActivity, listActivityClients, findJourney, isTraceId, formatActivityCursor, parseActivityCursor } from './activity.ts';
@@ -46,11 +30,11 @@ export {
 } from './idempotency.ts';
 export type { IdempotencyScope, IdempotencyClaim, ClaimOutcome, IdempotencyLedgerOptions, IdempotencyLedger, IdempotentRun } from './idempotency.ts';
 export { createDraftStore, draftContentHash, changedDraftFields, draftVersionConflict, canonicalJson } from './drafts.ts';
-export type { Draft, DraftRef, DraftStore, DraftStoreOptions, DraftSaveOutcome } from './drafts.ts';
+export type { Draft, DraftStore, DraftStoreOptions, DraftSaveOutcome } from './drafts.ts';
 export { createConfirmationStore, CONFIRMATION_TOKEN_LIFETIME_MS } from './confirmations.ts';
 export type { ConfirmationStore, ConfirmationStoreOptions, MintedConfirmation, ConsumedConfirmation, MintOutcome, ConsumeOutcome } from './confirmations.ts';
 export { runCommitUnderKey, isKeptForKey } from './commit-step.ts';
-export type { CommitContext, StoredCommitAnswer } from './commit-step.ts';
+export type { StoredCommitAnswer } from './commit-step.ts';
 export { readTraceArguments } from './trace-arguments.ts';
 export type { TraceArguments } from './trace-arguments.ts';
 export { runTraceCommand, journeyStepLines } from './trace-command.ts';

@@ -7,47 +7,18 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Catalog } from '../contract/catalog.ts';
-import type { ToolContract, ToolInput } from '../contract/define-tool.ts';
+import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal, type EffectClass } from '../contract/effects.ts';
 import { fail, succeed, type FailureDetails, type Guidance, type ToolResult } from '../contract/envelope.ts';
 import { parseToolInput } from '../contract/input-validation.ts';
+import type { Principal, ProgressReport, Surface, ToolCallContext, ToolEvidence, ToolOutcome } from '../contract/tool-call.ts';
 import type { AuditEvidence, AuditSink } from './audit-log.ts';
 import type { CallDrain } from './call-drain.ts';
 import { credentialTest, summarizeInput } from './input-summary.ts';
-import { runCommitUnderKey, type CommitContext, type StoredCommitAnswer } from './commit-step.ts';
+import type { CommitContext } from '../contract/tool-call.ts';
+import { runCommitUnderKey, type StoredCommitAnswer } from './commit-step.ts';
 import type { IdempotencyLedger } from './idempotency.ts';
 import { rateLimitFailure, type RateLimiter } from './rate-limits.ts';
-
-/** Where a call came from. */
-export type Surface = 'webmcp' | 'mcp' | 'ui';
-
-/**
- * Who calls. `id` is internal: it reaches operations and (as `ref`) audit
- * evidence, never a result.
- *
- * - `kind`: how the caller proved who it is: a browser `session`, a personal
- *   access `token`, or an `oauth` access token from a grant the person approved.
- * - `id`: the internal key the application files the caller's things under
- *   (the account's key when `account` is set; for an anonymous visitor's
- *   session, the session's key).
- * - `ref`: an opaque reference to that credential (`ses-…`, `pat-…`, `oag-…`)
- *   for audit evidence and logs.
- * - `account`: the account it acts for (`id` internal, `ref` opaque `acc-…`),
- *   or null/absent for an anonymous visitor.
- * - `scope`: the effect classes the credential may run; absent means every
- *   effect (a person in their own browser). The pipeline refuses a tool whose
- *   effect is not in it.
- * - `clientName`: who acts, as the person named it (a token's label) or as the
- *   client registered itself (an OAuth client's name), for activity pages.
- */
-export type Principal = {
-  id: string;
-  kind: 'session' | 'token' | 'oauth';
-  ref: string;
-  account?: { id: string; ref: string } | null;
-  scope?: readonly EffectClass[];
-  clientName?: string;
-};
 
 /**
  * The principal a bearer access token stands for, and when the token stops
@@ -55,65 +26,6 @@ export type Principal = {
  * bearer tokens (agentready/mcp, createMcpHttpEndpoint) takes.
  */
 export type VerifiedAccessToken = { principal: Principal; expiresAt: Date };
-
-/**
- * How far an operation has come, for a caller that asked to hear it (MCP
- * `notifications/progress`). `progress` must grow with each update (the MCP
- * rule; an update that does not is not sent); `total`, when known, is what
- * `progress` reaches at the end (both may be fractional, in the operation's
- * own unit: steps, rows); `message` is one sentence for the person, no
- * internal ID.
- */
-export type ProgressUpdate = { progress: number; total?: number; message?: string };
-
-/**
- * Hands a {@link ProgressUpdate} to the caller. Never rejects: an update the
- * surface cannot deliver is logged there and dropped, so it cannot fail the call.
- */
-export type ProgressReport = (update: ProgressUpdate) => Promise<void>;
-
-/** What an operation knows about its call besides its input. */
-export type OperationContext = {
-  principal: Principal | null;
-  surface: Surface;
-  traceId: string;
-  /**
-   * Present when the caller asked to hear progress (an MCP `tools/call` with
-   * `_meta.progressToken`): call it between the steps of a long operation.
-   * Absent otherwise, so `await context.reportProgress?.(…)`.
-   */
-  reportProgress?: ProgressReport;
-  /**
-   * Present for a `commit` tool only: the claim on the call's idempotency key.
-   * The operation calls `commit.completeWithin(trx, outcome)` last in the
-   * transaction that makes its effects (commit-step.ts).
-   */
-  commit?: CommitContext;
-};
-
-/** Evidence an operation adds to its audit record. */
-export type OperationEvidence = Pick<AuditEvidence, 'ruleVersion' | 'metadataVersion' | 'draft' | 'confirmationId'> & {
-  resultingIds?: string[];
-};
-
-/** What an operation answers: data (before projection) and guidance, or a failure. */
-export type OperationOutcome<Data, Action extends string = string> =
-  | { ok: true; data: Data; guidance?: Partial<Guidance<Action>>; evidence?: OperationEvidence }
-  | { ok: false; failure: FailureDetails; evidence?: OperationEvidence };
-
-/**
- * A tool's server operation. It receives validated input and may return more
- * fields than the output schema names: the pipeline drops them.
- */
-export type ToolOperation<C extends ToolContract, Action extends string = string> = (
-  input: ToolInput<C>,
-  context: OperationContext,
-) => Promise<OperationOutcome<z.input<C['output']>, Action>>;
-
-/** One operation per tool of the catalog, checked by name at compile time. */
-export type OperationMap<T extends ToolContract> = {
-  [Name in T['name']]: ToolOperation<Extract<T, { name: Name }>, T['name']>;
-};
 
 /**
  * Finds who calls, when the surface must ask a store (a bearer token looked up
@@ -132,7 +44,7 @@ export type Invocation = {
   siteUrl?: string;
   /** The network address the call came from, when the surface knows it (an HTTP client's IP; none on stdio). */
   callerAddress?: string;
-  /** Where the operation's progress goes, when the caller asked to hear it; handed on as `OperationContext.reportProgress`. */
+  /** Where the handler's progress goes, when the caller asked to hear it; handed on as `ToolCallContext.reportProgress`. */
   reportProgress?: ProgressReport;
 };
 
@@ -155,9 +67,11 @@ export const principalRateLimitKey: RateLimitKeyOf = (principal, call) => {
 };
 
 /** Options of {@link createInvocationPipeline}. */
-export type PipelineOptions<T extends ToolContract> = {
+export type PipelineOptions<T extends ToolContract, App = unknown> = {
+  /** The tools this pipeline runs, each with its handler. */
   catalog: Catalog<T>;
-  operations: OperationMap<T>;
+  /** What every handler gets as `call.app`: the site's own services. Default: undefined. */
+  app?: App;
   /** The principal's visible-state counter (0 for no principal). */
   stateVersionOf: (principal: Principal | null) => Promise<number>;
   audit: AuditSink;
@@ -235,17 +149,23 @@ export type InvocationPipeline = {
 };
 
 /**
- * Builds the invocation pipeline for a catalog and its operations.
+ * Builds the invocation pipeline for a catalog of tools and their handlers.
  *
- * @throws Error when the catalog holds a `commit` tool and `options.idempotency` is missing (at start-up).
+ * A `commit` tool, and a `write` tool whose input takes `idempotency_key`,
+ * runs under its idempotency key (runtime/commit-step.ts): a repeat replays
+ * the first answer and never acts twice.
+ *
+ * @throws Error (at start-up) when a tool of the catalog has no handler, or the catalog holds a tool
+ *   that runs under an idempotency key and `options.idempotency` is missing.
  * @example
- * const pipeline = createInvocationPipeline({ catalog, operations, stateVersionOf, audit, logger });
+ * const pipeline = createInvocationPipeline({ catalog, app: services, stateVersionOf, audit, logger });
  * const result = await pipeline.invoke({ tool: 'search_events', input: { keyword: 'WebMCP' }, principal, surface: 'webmcp' });
  */
-export function createInvocationPipeline<T extends ToolContract>(options: PipelineOptions<T>): InvocationPipeline {
-  const { catalog, operations, logger } = options;
-  if (!options.idempotency && catalog.tools.some((tool) => tool.effect === 'commit')) throw new Error(NO_LEDGER);
-  const operationByName = operations as Record<string, ToolOperation<ToolContract>>;
+export function createInvocationPipeline<T extends ToolContract, App = unknown>(options: PipelineOptions<T, App>): InvocationPipeline {
+  const { catalog, logger } = options;
+  const withoutHandler = catalog.tools.filter((tool) => tool.handler === undefined).map((tool) => tool.name);
+  if (withoutHandler.length > 0) throw new Error(`Every tool a pipeline runs needs a handler; these have none: ${withoutHandler.join(', ')}.`);
+  if (!options.idempotency && catalog.tools.some(runsUnderKey)) throw new Error(NO_LEDGER);
 
   return {
     knows: (name) => catalog.has(name),
@@ -259,8 +179,8 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
           callFinished === null
             ? shuttingDown(0)
             : await run(call, evidence.traceId, evidence).catch((error: unknown) => {
-                // Only the pipeline's own steps can get here (operations are caught in run): still an envelope, still evidence.
-                logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its operation');
+                // Only the pipeline's own steps can get here (handlers are caught in run): still an envelope, still evidence.
+                logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its handler');
                 return temporaryFailure(0);
               });
         await recordEvidence(options, evidence, result, started);
@@ -269,7 +189,7 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
       }
       return result;
     },
-    recordRefusal: (call, failure) => recordRefusedCall(options as PipelineOptions<ToolContract>, call, failure),
+    recordRefusal: (call, failure) => recordRefusedCall(options as unknown as PipelineOptions<ToolContract>, call, failure),
   };
 
   async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
@@ -283,24 +203,24 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
     const siteOnly = siteOnlyRefusal(catalog, call, evidence);
     if (siteOnly) return fail(siteOnly, await stateVersion());
     const tool = catalog.get(call.tool);
-    const operation = operationByName[call.tool];
-    if (!tool || !operation) {
+    const handler = tool?.handler;
+    if (!tool || !handler) {
       return fail({ code: 'NOT_FOUND', message: 'No tool has that name.', nextAction: `Use one of: ${catalog.names.join(', ')}.` }, await stateVersion());
     }
     const parsed = parseToolInput(tool.input, call.input);
     if (!parsed.ok) return fail(parsed.failure, await stateVersion());
-    const refusal = authorizationRefusal(options as PipelineOptions<ToolContract>, tool, call, evidence);
+    const refusal = authorizationRefusal(options as unknown as PipelineOptions<ToolContract>, tool, call, evidence);
     if (refusal) return fail(refusal, refusal.code === 'UNAUTHENTICATED' ? 0 : await stateVersion());
 
-    const context = operationContextOf(call, traceId);
+    const context = callContextOf(call, traceId, options.app);
     const operate = async (commit?: CommitContext) => {
-      const outcome = await operation(parsed.value, commit ? { ...context, commit } : context);
+      const outcome = await handler.call(tool, parsed.value, commit ? { ...context, commit } : context);
       return resultOf(catalog, logger, tool, outcome, traceId);
     };
     let result: ToolResult<unknown>;
     try {
       result =
-        tool.effect === 'commit' && call.principal
+        runsUnderKey(tool) && call.principal
           ? await runCommitUnderKey({
               ledger: options.idempotency as IdempotencyLedger,
               ownerId: call.principal.id,
@@ -309,23 +229,33 @@ export function createInvocationPipeline<T extends ToolContract>(options: Pipeli
               evidence,
               stateVersion,
               operate: async (commit) => withEvidence(await operate(commit), evidence),
-              resultOf: (outcome) => keptResultOf(catalog, logger, tool, outcome as OperationOutcome<unknown>, traceId),
+              resultOf: (outcome) => keptResultOf(catalog, logger, tool, outcome as ToolOutcome<unknown>, traceId),
             })
           : withEvidence(await operate(), evidence).result;
     } catch (error) {
-      logger.error({ err: error, traceId, tool: tool.name }, 'tool operation failed');
+      logger.error({ err: error, traceId, tool: tool.name }, 'tool handler failed');
       return failedCall(options.drain, await stateVersion());
     }
     return { ...result, stateVersion: await stateVersion() };
   }
 }
 
-/** What an operation is told about its call besides its input: who, where, the trace id, and where progress goes when the caller asked. */
-function operationContextOf(call: Invocation & { principal: Principal | null }, traceId: string): OperationContext {
+/**
+ * Whether a tool's calls run under an idempotency key: every `commit` tool
+ * (its contract takes one), and a `write` tool whose input takes
+ * `idempotency_key` (DESIGN: a write is idempotent through a key or a natural key).
+ */
+function runsUnderKey(tool: ToolContract): boolean {
+  return tool.effect === 'commit' || (tool.effect === 'write' && Object.hasOwn(tool.input.shape, 'idempotency_key'));
+}
+
+/** What a handler is told about its call besides its input: who, where, the trace id, the site's services, and where progress goes when the caller asked. */
+function callContextOf<App>(call: Invocation & { principal: Principal | null }, traceId: string, app: App): ToolCallContext<App> {
   return {
     principal: call.principal,
     surface: call.surface,
     traceId,
+    app,
     ...(call.reportProgress !== undefined && { reportProgress: call.reportProgress }),
   };
 }
@@ -462,7 +392,7 @@ function authorizationRefusal(
  * the evidence it adds: data projected through the output schema (a
  * mismatch is TEMPORARY_FAILURE, logged), guidance limited to the catalog's names.
  */
-function resultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: OperationOutcome<unknown>, traceId: string): AnswerWithEvidence {
+function resultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: ToolOutcome<unknown>, traceId: string): AnswerWithEvidence {
   const evidence = withoutUndefined(outcome.evidence ?? {});
   if (!outcome.ok) return { result: fail(outcome.failure, 0), evidence };
   const projected = tool.output.safeParse(outcome.data);
@@ -480,14 +410,14 @@ function resultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome:
 }
 
 /** {@link resultOf} for an answer kept with a commit's effects: a projection failure throws, so the effects roll back. */
-function keptResultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: OperationOutcome<unknown>, traceId: string): StoredCommitAnswer {
+function keptResultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: ToolOutcome<unknown>, traceId: string): StoredCommitAnswer {
   const { projectionFailed, ...answer } = resultOf(catalog, logger, tool, outcome, traceId);
   if (projectionFailed) throw new Error(`The output of ${tool.name} does not match its schema.`);
   return answer;
 }
 
 /** Why a pipeline whose catalog holds a commit tool cannot be built without `idempotency`. */
-const NO_LEDGER = 'A catalog with commit tools needs the pipeline option `idempotency` (createIdempotencyLedger).';
+const NO_LEDGER = 'A catalog with commit tools, or write tools that take idempotency_key, needs the pipeline option `idempotency` (createIdempotencyLedger).';
 
 /** An envelope (stateVersion still 0) with the evidence its operation added. */
 type AnswerWithEvidence = StoredCommitAnswer & { projectionFailed?: true };
@@ -557,6 +487,6 @@ function shuttingDown(stateVersion: number) {
   );
 }
 
-function withoutUndefined(evidence: OperationEvidence): StoredCommitAnswer['evidence'] {
+function withoutUndefined(evidence: ToolEvidence): StoredCommitAnswer['evidence'] {
   return Object.fromEntries(Object.entries(evidence).filter(([, value]) => value !== undefined)) as StoredCommitAnswer['evidence'];
 }

@@ -4,7 +4,7 @@
  */
 export { createRouteToolRegistry } from './route-tools.ts';
 export type { RouteScope, RouteToolRegistry, RouteToolRegistryOptions } from './route-tools.ts';
-export { pageTool, publishedPageTool } from './page-tools.ts';
-export type { ContractPageTool, PageApplied, PageTool, ProjectedData, PublishedPageTool } from './page-tools.ts';
+export { publishedPageTool } from './page-tools.ts';
+export type { PageApplied, PageTool, ProjectedData, PublishedPageTool } from './page-tools.ts';
 export { findModelContext } from './model-context.ts';
 export type { ModelContext, WebMcpTool, WebMcpAnnotations } from './model-context.ts';

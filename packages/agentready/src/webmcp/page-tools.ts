@@ -1,17 +1,16 @@
 /**
- * @module How an app declares one tool on one route: from the tool's zod
- * contract (`pageTool`; the page then ships zod and validates with it), or
- * from the tool as published for pages (`publishedPageTool`; JSON data made
- * where zod runs, so the page ships no zod). Both give the `PageTool` that
- * the registry (route-tools.ts) puts on `document.modelContext`.
+ * @module How an app declares one tool on one route: from the tool as
+ * published for pages (`publishTool`, JSON data made where zod runs, so the
+ * page ships no zod), plus what the route decides: the input fields the route
+ * fills itself, its checks, its server input, and how a result shows. It
+ * gives the `PageTool` that the registry (route-tools.ts) puts on
+ * `document.modelContext`.
  */
-import type { z } from 'zod';
-import type { ToolContract, ToolInput, ToolOutput } from '../contract/define-tool.ts';
 import type { FailureDetails, ToolSuccess } from '../contract/envelope.ts';
 import type { ParsedInput } from '../contract/input-failures.ts';
-import { parseToolInput } from '../contract/input-validation.ts';
 import { parseJsonInput } from '../contract/json-input-validation.ts';
-import { publishedFace, type PublishedTool } from '../contract/published-tool.ts';
+import type { JsonSchemaNode } from '../contract/portable-json-schema.ts';
+import type { PublishedTool } from '../contract/published-tool.ts';
 
 /** What a route adds to a tool: its words for this page, its checks, its server input and how a result shows. */
 type RouteCallbacks<PageInput, ServerInput, Output> = {
@@ -47,27 +46,22 @@ export type PageApplied<T> = { uiUpdated: boolean; data: T };
 /** What {@link PageTool.projectData} answers. */
 export type ProjectedData = { ok: true; data: unknown } | { ok: false; problem: string };
 
-/** A tool on a route, declared from its zod contract. */
-export type ContractPageTool<C extends ToolContract = ToolContract, PageInput extends z.ZodObject = z.ZodObject> = RouteCallbacks<
-  z.output<PageInput>,
-  ToolInput<C>,
-  ToolOutput<C>
-> & {
-  contract: C;
-  /**
-   * The input this route accepts (made strict). Defaults to the contract's input.
-   * A route that decides the target itself takes `z.object({})`.
-   */
-  input?: PageInput;
-};
+/** The page input of a published tool once the route fills `Decided` itself. */
+type RouteInput<T extends PublishedTool, Decided extends string> = Omit<NonNullable<T['types']>['input'], Decided>;
 
-/** A tool on a route, declared from the tool as published for pages (`publishTool`, with the route's input). */
-export type PublishedPageTool<T extends PublishedTool = PublishedTool> = RouteCallbacks<
-  NonNullable<T['types']>['input'],
+/** A tool on a route, declared from the tool as published for pages (`publishTool`). */
+export type PublishedPageTool<T extends PublishedTool = PublishedTool, Decided extends string = never> = RouteCallbacks<
+  RouteInput<T, Decided>,
   Record<string, unknown>,
   NonNullable<T['types']>['output']
 > & {
   tool: T;
+  /**
+   * Input fields the route fills itself (the event on screen): left out of
+   * the input the page lists and checks, and added back by `toServerInput`.
+   * Default: none, the agent sends every field.
+   */
+  routeDecides?: readonly Decided[];
 };
 
 /** A tool ready for the registry: what WebMCP lists, how the page checks a call's input, and the route's callbacks. */
@@ -78,44 +72,26 @@ export type PageTool = RouteCallbacks<Record<string, unknown>, unknown, unknown>
   parseInput(raw: unknown): ParsedInput<Record<string, unknown>>;
   /**
    * Accepts the data `apply` answers instead of the server's (`serverData`),
-   * as the result may carry it: parsed by the contract's output schema
-   * (`pageTool`), or, without zod (`publishedPageTool`), only with the fields
-   * the server's data has, each of the same JSON type or null.
+   * as the result may carry it: only with the fields the server's data has,
+   * each of the same JSON type or null.
    */
   projectData(data: unknown, serverData: unknown): ProjectedData;
 };
 
 /**
- * Declares a page tool from its zod contract, with types inferred from the
- * contract and the route's input; the page validates with zod (under a
- * Content-Security-Policy without `unsafe-eval`, set `z.config({ jitless: true })` first).
-
- */
-export function pageTool<C extends ToolContract, PageInput extends z.ZodObject = C['input']>(tool: ContractPageTool<C, PageInput>): PageTool {
-  const { contract, input, ...callbacks } = tool;
-  const schema = input ? input.strict() : contract.input;
-  return {
-    ...(callbacks as RouteCallbacks<Record<string, unknown>, unknown, unknown>),
-    published: publishedFace(contract, input),
-    parseInput: (raw) => parseToolInput(schema, raw) as ParsedInput<Record<string, unknown>>,
-    projectData(data) {
-      const parsed = contract.output.safeParse(data);
-      return parsed.success ? { ok: true, data: parsed.data } : { ok: false, problem: parsed.error.message };
-    },
-  };
-}
-
-/**
  * Declares a page tool from the tool as published for pages (`publishTool`,
  * computed where zod runs); the page checks each call against the published
- * input schema without zod (`parseJsonInput`), and the server checks the rest
- * (`serverCheckedFields`, rules on the whole input) as it does for every call.
+ * input schema, less the fields the route decides, without zod
+ * (`parseJsonInput`), and the server checks the rest (`serverCheckedFields`,
+ * rules on the whole input) as it does for every call.
  *
  * @example
- * publishedPageTool({ tool: published.saveEvent, check: ({ event_id }) => (event_id === shownId ? null : mismatch()) })
+ * publishedPageTool({ tool: published.save_event, check: ({ event_id }) => (event_id === shownId ? null : mismatch()) })
+ * publishedPageTool({ tool: published.get_event_details, routeDecides: ['event_id'], toServerInput: () => ({ event_id: shownId }) })
  */
-export function publishedPageTool<T extends PublishedTool>(tool: PublishedPageTool<T>): PageTool {
-  const { tool: published, ...callbacks } = tool;
+export function publishedPageTool<T extends PublishedTool, const Decided extends string = never>(tool: PublishedPageTool<T, Decided>): PageTool {
+  const { tool: whole, routeDecides = [], ...callbacks } = tool;
+  const published = routeDecides.length === 0 ? whole : withoutRouteFields(whole, routeDecides);
   return {
     ...(callbacks as RouteCallbacks<Record<string, unknown>, unknown, unknown>),
     published,
@@ -125,6 +101,21 @@ export function publishedPageTool<T extends PublishedTool>(tool: PublishedPageTo
       return problem === null ? { ok: true, data } : { ok: false, problem };
     },
   };
+}
+
+/**
+ * The published tool as a route offers it when it fills `fields` itself:
+ * those properties left out of the input schema (and of what it requires and
+ * leaves to the server). JSON in, JSON out: no zod.
+ */
+function withoutRouteFields(tool: PublishedTool, fields: readonly string[]): PublishedTool {
+  const decided = new Set(fields);
+  const schema = tool.inputSchema;
+  const properties = Object.fromEntries(Object.entries((schema['properties'] ?? {}) as Record<string, JsonSchemaNode>).filter(([name]) => !decided.has(name)));
+  const required = Array.isArray(schema['required']) ? (schema['required'] as string[]).filter((name) => !decided.has(name)) : undefined;
+  const inputSchema: JsonSchemaNode = { ...schema, properties, ...(required !== undefined && { required }) };
+  if (required !== undefined && required.length === 0) delete inputSchema['required'];
+  return { ...tool, inputSchema, serverCheckedFields: tool.serverCheckedFields.filter((name) => !decided.has(name)) };
 }
 
 /**

@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { z } from 'zod';
 import { defineCatalog, defineTool } from '../../src/contract/index.ts';
 import { createInvocationPipeline, type AuditEvidence } from '../../src/runtime/index.ts';
+import { withHandlers } from './catalog-handlers.ts';
 
 /** The three updates `draft_in_steps` reports, in order. */
 export const DRAFT_STEPS = [
@@ -40,8 +41,7 @@ export const progressCatalog = defineCatalog([draftInSteps, reportBackwards]);
 /** The pipeline of {@link progressCatalog}, its audit evidence kept in `evidence`. */
 export function progressPipeline(evidence: AuditEvidence[] = []) {
   return createInvocationPipeline({
-    catalog: progressCatalog,
-    operations: {
+    catalog: withHandlers(progressCatalog, {
       draft_in_steps: async ({ table }, { reportProgress }) => {
         for (const step of DRAFT_STEPS) await reportProgress?.(step);
         return { ok: true, data: { table, progress_asked: reportProgress !== undefined } };
@@ -50,7 +50,7 @@ export function progressPipeline(evidence: AuditEvidence[] = []) {
         for (const progress of [2, 1, 2]) await reportProgress?.({ progress, message: `Step ${progress}.` });
         return { ok: true, data: { reported: 3 } };
       },
-    },
+    }),
     stateVersionOf: async () => 0,
     audit: { record: async (record) => void evidence.push(record) },
     logger: pino({ level: 'silent' }),

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { defineCatalog, defineTool } from '../../src/contract/index.ts';
 import { serveMcpOverStdio } from '../../src/mcp/index.ts';
 import { createInvocationPipeline } from '../../src/runtime/index.ts';
+import { withHandlers } from './catalog-handlers.ts';
 
 const echoText = defineTool({
   name: 'echo_text',
@@ -21,8 +22,7 @@ const echoText = defineTool({
 });
 const catalog = defineCatalog([echoText]);
 const pipeline = createInvocationPipeline({
-  catalog,
-  operations: { echo_text: async ({ text }) => ({ ok: true, data: { text } }) },
+  catalog: withHandlers(catalog, { echo_text: async ({ text }) => ({ ok: true, data: { text } }) }),
   stateVersionOf: async () => 0,
   audit: { record: async () => undefined },
   logger: pino({ level: 'silent' }),

@@ -10,7 +10,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { clientNameForDisplay } from 'agentready';
-import type { Principal } from 'agentready/runtime';
+import type { Principal } from 'agentready';
 import { findAccount, type IdentityContext } from '../accounts.ts';
 import { OAuthInteractionError, type OAuthAccount, type OAuthAuthorizationServer } from './authorization-server.ts';
 

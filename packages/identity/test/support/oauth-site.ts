@@ -48,6 +48,7 @@ const lookUp = defineTool({
   effect: 'read',
   input: z.object({}),
   output: z.object({ caller: z.string() }),
+  handler: async (_input, { principal }) => ({ ok: true, data: { caller: principal ? 'someone' : 'nobody' } }),
 });
 const prepareVisit = defineTool({
   name: 'prepare_visit',
@@ -56,6 +57,10 @@ const prepareVisit = defineTool({
   effect: 'prepare',
   input: z.object({}),
   output: z.object({ account: z.string(), client: z.string(), kind: z.string() }),
+  handler: async (_input, { principal }) => ({
+    ok: true,
+    data: { account: principal?.account?.ref ?? 'none', client: principal?.clientName ?? 'none', kind: principal?.kind ?? 'none' },
+  }),
 });
 const catalog = defineCatalog([lookUp, prepareVisit]);
 
@@ -126,13 +131,6 @@ export async function startOAuthSite(db: Kysely<OAuthTables>): Promise<OAuthSite
   });
   const pipeline = createInvocationPipeline({
     catalog,
-    operations: {
-      look_up: async (_input, { principal }) => ({ ok: true, data: { caller: principal ? 'someone' : 'nobody' } }),
-      prepare_visit: async (_input, { principal }) => ({
-        ok: true,
-        data: { account: principal?.account?.ref ?? 'none', client: principal?.clientName ?? 'none', kind: principal?.kind ?? 'none' },
-      }),
-    },
     stateVersionOf: async () => 0,
     audit: { record: async () => undefined },
     logger: pino({ level: 'silent' }),
