@@ -16,8 +16,13 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Browser tests share one Chromium per file; two cores run two files at once.
     maxWorkers: 2,
-    // Each site's browser part is built once per run: apps/events/dist/web, apps/rawdata/dist/web,
+    // Each site's browser part is built once per run: the toolkit's page script (packages/agentready/dist/browser), apps/events/dist/web, apps/rawdata/dist/web,
     // and GiftGenius's widget (apps/giftgenius/dist/widget) with its test host page.
-    globalSetup: ['apps/events/test/support/build-web.ts', 'apps/rawdata/test/support/build-web.ts', 'apps/giftgenius/test/support/build-widget.ts'],
+    globalSetup: [
+      'packages/agentready/test/support/build-page-script.ts',
+      'apps/events/test/support/build-web.ts',
+      'apps/rawdata/test/support/build-web.ts',
+      'apps/giftgenius/test/support/build-widget.ts',
+    ],
   },
 });

@@ -39,6 +39,9 @@ function packOne(folder) {
   const packageDir = join(ROOT, 'packages', folder);
   rmSync(join(packageDir, 'dist'), { recursive: true, force: true });
   execFileSync(process.execPath, [TSC, '-p', join(packageDir, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
+  // A package's browser files (agentready's page script) are built after its JavaScript.
+  const browserBuild = join(packageDir, 'build-page-script.mjs');
+  if (existsSync(browserBuild)) execFileSync(process.execPath, [browserBuild], { stdio: 'inherit', cwd: ROOT });
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
   const stage = join(PACKS, 'stage', folder);
   rmSync(stage, { recursive: true, force: true });

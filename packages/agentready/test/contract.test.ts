@@ -148,7 +148,9 @@ describe('defineTool', () => {
   it('refuses, at start-up, a commit tool whose input lacks the confirmation token or the idempotency key', () => {
     const bare = { ...specOf('pay_it'), effect: 'commit' as const };
     expect(() => defineTool(bare)).toThrow(ToolContractError);
-    expect(() => defineTool(bare)).toThrow('Commit tool "pay_it" must take confirmation_token and idempotency_key in its input.');
+    expect(() => defineTool(bare)).toThrow(
+      'Commit tool "pay_it" must take confirmation_token and idempotency_key in its input, or declare confirm so that the site asks the person.',
+    );
     expect(() => defineTool({ ...bare, input: z.object({ confirmation_token: z.string() }) })).toThrow('must take idempotency_key in its input');
     expect(() => defineTool({ ...bare, input: z.object({ idempotency_key: z.string() }) })).toThrow('must take confirmation_token in its input');
     expect(defineTool(commitSpecOf('pay_it')).effect).toBe('commit');

@@ -71,7 +71,7 @@ describe('npm run check:catalog', () => {
   it('fails, naming the rule, for a module whose commit tool takes no idempotency key', () => {
     const run = spawnSync(tsx, ['--conditions=agentready-source', command, fixture('commit-without-key')], { encoding: 'utf8' });
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain('Commit tool "submit_order" must take idempotency_key in its input.');
+    expect(run.stdout).toContain('Commit tool "submit_order" must take idempotency_key in its input, or declare confirm so that the site asks the person.');
   });
 
   it('passes a module whose commit tool keeps the rules, and says what it checked', () => {

@@ -61,6 +61,17 @@ export type ToolSpec<Name extends string, I extends z.ZodObject, O extends z.Zod
   handler?: ToolHandler<I, O, App>;
   /** How a success reads as text (see {@link ToolResultText}). Default: every field of `data`, named and in order. */
   text?: ToolResultText<O>;
+  /**
+   * For a `commit` tool the person confirms on the site before it runs: the
+   * sentence the person reads on the confirmation page ("Order “Dune” for
+   * 12 USD."), from the call's input (and the site's services). A site made
+   * with `createAgentSite` (agentready/site) then offers agents this tool as
+   * a `prepare` step that stores the request and answers where the person
+   * confirms, and runs `handler` once, from the stored request, when the
+   * person clicks Confirm there. Such a tool takes neither
+   * `confirmation_token` nor `idempotency_key`: the site holds both.
+   */
+  confirm?: (input: z.output<I>, call: ToolCallContext<App>) => string | Promise<string>;
 };
 
 /** A declared tool: the spec plus what is derived from it. */
@@ -84,6 +95,8 @@ export type ToolContract<Name extends string = string, I extends z.ZodObject = z
   handler?(input: z.output<I>, call: ToolCallContext<App>): Promise<ToolOutcome<z.input<O>>>;
   /** How a success reads as text, when the declaration says (see {@link ToolResultText}). */
   text?(data: z.output<O>, result: ToolSuccess<z.output<O>>): string;
+  /** What the person reads before confirming, for a commit tool the person confirms on the site (see {@link ToolSpec.confirm}). */
+  confirm?(input: z.output<I>, call: ToolCallContext<App>): string | Promise<string>;
 };
 
 /** The input type of a contract, as the operation receives it after validation. */
@@ -156,5 +169,6 @@ function declaredTool<Name extends string, I extends z.ZodObject, O extends z.Zo
     untrustedFields,
     ...(spec.handler !== undefined && { handler: spec.handler }),
     ...(spec.text !== undefined && { text: spec.text }),
+    ...(spec.confirm !== undefined && { confirm: spec.confirm }),
   });
 }

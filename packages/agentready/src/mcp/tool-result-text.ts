@@ -70,6 +70,16 @@ export function quotedText(text: string): string {
   );
 }
 
+/**
+ * What a success found or did, in a sentence or a few: the tool's own `text`
+ * of its data, or (without one, or when it throws) every field of the data
+ * ({@link dataFacts}); third-party text quoted. The first part of
+ * {@link toolResultText}, without the next steps.
+ */
+export function successFacts(contract: ToolContract, result: ToolSuccess<unknown>): string {
+  return describedFacts(contract, result);
+}
+
 function describedFacts(contract: ToolContract, result: ToolSuccess<unknown>): string {
   const data = mapUntrustedStrings(result.data, contract.untrustedFields, quotedText);
   if (contract.text) {

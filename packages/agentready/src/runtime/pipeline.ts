@@ -77,6 +77,11 @@ export type PipelineOptions<T extends ToolContract, App = unknown> = {
   audit: AuditSink;
   logger: Logger;
   /**
+   * Which tools run for a caller without a principal. Default: the `read`
+   * tools; every other tool answers such a caller UNAUTHENTICATED.
+   */
+  runsForAnyone?: (tool: T) => boolean;
+  /**
    * Extra authorization after the effect rule (non-read tools need a principal).
    * Return failure details to refuse. Default: allow.
    */
@@ -165,6 +170,12 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
   const { catalog, logger } = options;
   const withoutHandler = catalog.tools.filter((tool) => tool.handler === undefined).map((tool) => tool.name);
   if (withoutHandler.length > 0) throw new Error(`Every tool a pipeline runs needs a handler; these have none: ${withoutHandler.join(', ')}.`);
+  const asksPerson = catalog.tools.filter((tool) => tool.confirm !== undefined).map((tool) => tool.name);
+  if (asksPerson.length > 0) {
+    throw new Error(
+      `These tools ask the person to confirm (confirm), so no pipeline runs them directly: ${asksPerson.join(', ')}. Serve them with createAgentSite (agentready/site).`,
+    );
+  }
   if (!options.idempotency && catalog.tools.some(runsUnderKey)) throw new Error(NO_LEDGER);
 
   return {
@@ -219,19 +230,19 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
     };
     let result: ToolResult<unknown>;
     try {
-      result =
-        runsUnderKey(tool) && call.principal
-          ? await runCommitUnderKey({
-              ledger: options.idempotency as IdempotencyLedger,
-              ownerId: call.principal.id,
-              tool: tool.name,
-              input: parsed.value as Record<string, unknown>,
-              evidence,
-              stateVersion,
-              operate: async (commit) => withEvidence(await operate(commit), evidence),
-              resultOf: (outcome) => keptResultOf(catalog, logger, tool, outcome as ToolOutcome<unknown>, traceId),
-            })
-          : withEvidence(await operate(), evidence).result;
+      result = runsUnderKey(tool)
+        ? await runCommitUnderKey({
+            ledger: options.idempotency as IdempotencyLedger,
+            // A caller without a principal (a tool that runs for anyone) keys in one shared scope: its keys must be unguessable.
+            ownerId: call.principal?.id ?? ANONYMOUS_KEY_OWNER,
+            tool: tool.name,
+            input: parsed.value as Record<string, unknown>,
+            evidence,
+            stateVersion,
+            operate: async (commit) => withEvidence(await operate(commit), evidence),
+            resultOf: (outcome) => keptResultOf(catalog, logger, tool, outcome as ToolOutcome<unknown>, traceId),
+          })
+        : withEvidence(await operate(), evidence).result;
     } catch (error) {
       logger.error({ err: error, traceId, tool: tool.name }, 'tool handler failed');
       return failedCall(options.drain, await stateVersion());
@@ -362,15 +373,16 @@ function siteOnlyRefusal(catalog: Catalog, call: Invocation & { principal: Princ
  * Records the decision in `evidence.authorization`.
  */
 function authorizationRefusal(
-  options: Pick<PipelineOptions<ToolContract>, 'authorize' | 'howToConnect'>,
+  options: Pick<PipelineOptions<ToolContract>, 'authorize' | 'howToConnect' | 'runsForAnyone'>,
   tool: ToolContract,
   call: Invocation & { principal: Principal | null },
   evidence: AuditEvidence,
 ): FailureDetails | null {
-  if (!requiresPrincipal(tool.effect) && !options.authorize) return null;
+  const needsPrincipal = options.runsForAnyone ? !options.runsForAnyone(tool) : requiresPrincipal(tool.effect);
+  if (!needsPrincipal && !options.authorize) return null;
   evidence.authorization = 'allowed';
   let refusal: FailureDetails | null = null;
-  if (requiresPrincipal(tool.effect) && !call.principal) {
+  if (needsPrincipal && !call.principal) {
     refusal = {
       code: 'UNAUTHENTICATED',
       message: 'This tool needs to know who is calling.',
@@ -415,6 +427,9 @@ function keptResultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outc
   if (projectionFailed) throw new Error(`The output of ${tool.name} does not match its schema.`);
   return answer;
 }
+
+/** Whose idempotency keys a call without a principal claims (idempotency.ts scopes a key to its owner and tool). */
+const ANONYMOUS_KEY_OWNER = 'anonymous';
 
 /** Why a pipeline whose catalog holds a commit tool cannot be built without `idempotency`. */
 const NO_LEDGER = 'A catalog with commit tools, or write tools that take idempotency_key, needs the pipeline option `idempotency` (createIdempotencyLedger).';

@@ -8,3 +8,5 @@ export { publishedPageTool } from './page-tools.ts';
 export type { PageApplied, PageTool, ProjectedData, PublishedPageTool } from './page-tools.ts';
 export { findModelContext } from './model-context.ts';
 export type { ModelContext, WebMcpTool, WebMcpAnnotations } from './model-context.ts';
+export { registerSitePageTools } from './site-page-tools.ts';
+export type { SitePageToolsOptions } from './site-page-tools.ts';

@@ -1,0 +1,266 @@
+/**
+ * A site made with createAgentSite, as its users meet it: an MCP client over
+ * Streamable HTTP, the person's browser on the confirmation page (plain HTTP,
+ * then Chromium), and an agent in the site's own page through Chromium's
+ * WebMCP. A bookshop: a read tool, a write tool with an idempotency key, and
+ * an order the person confirms.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchWebMcpChromium } from '@agentready/testing';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import pino from 'pino';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineToolFor } from '../src/contract/index.ts';
+import { idempotencyKeySchema } from '../src/runtime/index.ts';
+import { createAgentSite, type AgentSite } from '../src/site/index.ts';
+import { openDatabase, type RuntimeTables } from '../src/store/index.ts';
+
+type Shop = { orders: string[]; wishes: string[] };
+const defineShopTool = defineToolFor<Shop>();
+const BOOKS = [
+  { id: 'dune', title: 'Dune', author: 'Frank Herbert', priceUsd: 12 },
+  { id: 'emma', title: 'Emma', author: 'Jane Austen', priceUsd: 9 },
+];
+
+const findBooks = defineShopTool({
+  name: 'find_books',
+  title: 'Find books',
+  effect: 'read',
+  description: 'Finds books whose title or author holds the words. Returns each book: id, title, author, price in USD.',
+  input: z.object({ words: z.string().min(1).max(100) }),
+  output: z.object({ books: z.array(z.object({ id: z.string(), title: z.string(), author: z.string(), priceUsd: z.number() })) }),
+  handler: async ({ words }) => ({
+    ok: true,
+    data: { books: BOOKS.filter((book) => `${book.title} ${book.author}`.toLowerCase().includes(words.toLowerCase())) },
+  }),
+});
+const wishBook = defineShopTool({
+  name: 'wish_book',
+  title: 'Wish for a book',
+  effect: 'write',
+  description: "Adds a book to the visitor's wish list; send the same idempotency_key to retry.",
+  input: z.object({ book_id: z.enum(['dune', 'emma']), idempotency_key: idempotencyKeySchema }),
+  output: z.object({ wishes: z.number().int() }),
+  handler: async ({ book_id }, { app }) => {
+    app.wishes.push(book_id);
+    return { ok: true, data: { wishes: app.wishes.length } };
+  },
+});
+const orderBook = defineShopTool({
+  name: 'order_book',
+  title: 'Order a book',
+  effect: 'commit',
+  description: 'Orders one book. The person confirms the order at guidance.confirmationUrl; nothing is ordered before.',
+  input: z.object({ book_id: z.enum(['dune', 'emma']) }),
+  output: z.object({ orderId: z.string(), title: z.string() }),
+  confirm: ({ book_id }) => `Order “${BOOKS.find((book) => book.id === book_id)!.title}” for ${BOOKS.find((book) => book.id === book_id)!.priceUsd} USD.`,
+  handler: async ({ book_id }, { app }) => {
+    app.orders.push(book_id);
+    return { ok: true, data: { orderId: `ord-${app.orders.length}`, title: BOOKS.find((book) => book.id === book_id)!.title } };
+  },
+});
+
+const shop: Shop = { orders: [], wishes: [] };
+let folder: string;
+let site: AgentSite;
+let siteUrl: string;
+let closeServer: () => Promise<void>;
+let evidence: Kysely<RuntimeTables>;
+
+/** A page of the shop: the site's own HTML, with the toolkit's script; the site answers everything else. */
+const HOME =
+  '<!doctype html><html lang="en"><head><title>Bookshop</title><script type="module" src="/agentready/webmcp.js"></script></head><body><h1>Bookshop</h1></body></html>';
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'agent-site-'));
+  const database = `file:${join(folder, 'shop.sqlite')}`;
+  site = createAgentSite({ name: 'Bookshop', tools: [findBooks, wishBook, orderBook], app: shop, database, logger: pino({ level: 'silent' }) });
+  const app = new Hono();
+  app.get('/', (c) => c.html(HOME));
+  app.all('*', (c) => site.fetch(c.req.raw));
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+  });
+  siteUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  closeServer = () => new Promise((resolve) => server.close(() => resolve()));
+  // The site answers its first request once it migrated: ask one before reading its tables.
+  await site.fetch(new Request(`${siteUrl}/agentready/tools`));
+  evidence = openDatabase<RuntimeTables>({ url: database });
+});
+
+afterAll(async () => {
+  await closeServer();
+  await site.close();
+  await evidence.destroy();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+async function mcpClient(): Promise<Client> {
+  const client = new Client({ name: 'test agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${siteUrl}/mcp`)));
+  return client;
+}
+
+/** A person's browser without a script: a visitor cookie from the first page, then a form post from the site's own origin. */
+async function personAt(link: string) {
+  const page = await fetch(link);
+  const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
+  return {
+    page,
+    html: await page.text(),
+    answer: (decision: 'confirm' | 'decline', draftVersion = 1, origin = siteUrl) =>
+      fetch(link, {
+        method: 'POST',
+        headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ decision, draft_version: String(draftVersion) }),
+      }),
+  };
+}
+
+describe('createAgentSite over MCP', () => {
+  it('lists each tool with its output schema and honest annotations: the order as a prepare step, which changes nothing', async () => {
+    const client = await mcpClient();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['find_books', 'wish_book', 'order_book']);
+    for (const tool of tools) expect(tool.outputSchema).toMatchObject({ type: 'object' });
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
+    expect(byName['find_books']).toMatchObject({ readOnlyHint: true });
+    expect(byName['order_book']).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    await client.close();
+  });
+
+  it('answers a read with every fact in the text, and a write without a principal UNAUTHENTICATED', async () => {
+    const client = await mcpClient();
+    const found = (await client.callTool({ name: 'find_books', arguments: { words: 'austen' } })) as CallToolResult;
+    expect(found.content).toEqual([
+      { type: 'text', text: 'Find books: books (1): 1) id "emma", title "Emma", author "Jane Austen", priceUsd 9. No further tool applies.' },
+    ]);
+    const wished = (await client.callTool({ name: 'wish_book', arguments: { book_id: 'dune', idempotency_key: 'wish-key-0001' } })) as CallToolResult;
+    expect(wished.structuredContent).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(shop.wishes).toEqual([]);
+    await client.close();
+  });
+
+  it('prepares an order without ordering, gives one link per request, and the person’s Confirm orders it once', async () => {
+    const client = await mcpClient();
+    const prepare = async () => (await client.callTool({ name: 'order_book', arguments: { book_id: 'dune' } })) as CallToolResult;
+    const first = await prepare();
+    const envelope = first.structuredContent as {
+      ok: true;
+      data: { status: string; summary: string; draft: { id: string } };
+      guidance: { confirmationUrl: string; requiresHumanConfirmation: boolean };
+    };
+    expect(envelope).toMatchObject({
+      ok: true,
+      data: { status: 'awaiting_person', summary: 'Order “Dune” for 12 USD.' },
+      guidance: { requiresHumanConfirmation: true },
+    });
+    const link = envelope.guidance.confirmationUrl;
+    expect(link).toBe(`${siteUrl}/agentready/confirm/${envelope.data.draft.id}`);
+    expect((first.content as Array<{ text: string }>)[0]!.text).toContain(`Nothing is final yet: the person must finish at ${link}.`);
+    expect(shop.orders).toEqual([]);
+    // The agent asking again (a retry, a second thought) gets the same request, not a second one to confirm.
+    expect(((await prepare()).structuredContent as typeof envelope).guidance.confirmationUrl).toBe(link);
+
+    const person = await personAt(link);
+    expect(person.page.status).toBe(200);
+    expect(person.page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(person.html).toContain('Order “Dune” for 12 USD.');
+    // A form on another site cannot confirm for the person.
+    expect((await person.answer('confirm', 1, 'http://elsewhere.example')).status).toBe(403);
+    expect(shop.orders).toEqual([]);
+
+    const done = await person.answer('confirm');
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Order a book: orderId &quot;ord-1&quot;, title &quot;Dune&quot;.');
+    expect(shop.orders).toEqual(['dune']);
+    // A second click, or a second browser with the link: nothing more is ordered.
+    expect((await person.answer('confirm')).status).toBe(404);
+    expect((await (await personAt(link)).answer('confirm')).status).toBe(404);
+    expect(shop.orders).toEqual(['dune']);
+
+    const records = await evidence
+      .selectFrom('agentready_audit_record')
+      .select(['tool', 'surface', 'outcome_code', 'draft_id'])
+      .where('draft_id', '=', envelope.data.draft.id)
+      .orderBy('occurred_at')
+      .execute();
+    expect(records.map((record) => [record.tool, record.surface, record.outcome_code])).toEqual([
+      ['order_book', 'mcp', 'SUCCESS'],
+      ['order_book', 'mcp', 'SUCCESS'],
+      ['confirm_order_book', 'ui', 'SUCCESS'],
+    ]);
+    await client.close();
+  });
+
+  it('does nothing when the person declines, and the link then confirms nothing', async () => {
+    const client = await mcpClient();
+    const prepared = (await client.callTool({ name: 'order_book', arguments: { book_id: 'emma' } })) as CallToolResult;
+    const link = (prepared.structuredContent as { guidance: { confirmationUrl: string } }).guidance.confirmationUrl;
+    const person = await personAt(link);
+    const declined = await person.answer('decline');
+    expect(await declined.text()).toContain('Nothing was done.');
+    expect((await person.answer('confirm')).status).toBe(404);
+    expect(shop.orders).toEqual(['dune']);
+    await client.close();
+  });
+
+  it('refuses a version the person did not see, and orders nothing', async () => {
+    const client = await mcpClient();
+    const prepared = (await client.callTool({ name: 'order_book', arguments: { book_id: 'emma' } })) as CallToolResult;
+    const link = (prepared.structuredContent as { guidance: { confirmationUrl: string } }).guidance.confirmationUrl;
+    const refused = await (await personAt(link)).answer('confirm', 7);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('The request changed after you opened it.');
+    expect(shop.orders).toEqual(['dune']);
+    await client.close();
+  });
+});
+
+describe('createAgentSite in its own pages (Chromium WebMCP)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchWebMcpChromium();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it('registers every tool but a commit on document.modelContext, and a call runs as the page’s visitor', async () => {
+    const page = await browser.newPage();
+    await page.goto(siteUrl);
+    await expect.poll(async () => (await page.webmcp.tools()).map((tool) => tool.name).sort()).toEqual(['find_books', 'order_book', 'wish_book']);
+    const found = (await page.webmcp.callTool('find_books', { words: 'dune' })) as { ok: boolean; data: { books: Array<{ id: string }> } };
+    expect(found).toMatchObject({ ok: true, data: { books: [{ id: 'dune' }] } });
+    const wish = { book_id: 'emma', idempotency_key: 'page-wish-0001' };
+    expect(await page.webmcp.callTool('wish_book', wish)).toMatchObject({ ok: true, data: { wishes: 1 } });
+    // The same key again is the first answer, replayed: one wish.
+    expect(await page.webmcp.callTool('wish_book', wish)).toMatchObject({ ok: true, data: { wishes: 1 }, replayed: true });
+    expect(await page.webmcp.callTool('wish_book', { ...wish, book_id: 'dune' })).toMatchObject({ ok: false, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(shop.wishes).toEqual(['emma']);
+    await page.close();
+  });
+
+  it('shows the person what an agent in the page prepared, and their Confirm on the linked page orders it', async () => {
+    const page = await browser.newPage();
+    await page.goto(siteUrl);
+    await expect.poll(async () => (await page.webmcp.tools()).length).toBe(3);
+    const prepared = await page.webmcp.callTool('order_book', { book_id: 'emma' });
+    expect(prepared).toMatchObject({ ok: true, uiUpdated: true, guidance: { requiresHumanConfirmation: true } });
+    expect(shop.orders).toEqual(['dune']);
+    const dialog = page.getByRole('dialog', { name: 'A request to confirm' });
+    await expect.poll(() => dialog.textContent()).toContain('Your assistant prepared: Order “Emma” for 9 USD.');
+    await dialog.getByRole('link', { name: 'Review and confirm' }).click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => page.getByTestId('outcome').textContent()).toBe('Order a book: orderId "ord-2", title "Emma".');
+    expect(shop.orders).toEqual(['dune', 'emma']);
+    await page.close();
+  });
+});
