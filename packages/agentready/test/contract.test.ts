@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { asReplayed } from '../src/contract/envelope.ts';
+import { isRetryable } from '../src/contract/errors.ts';
 import {
-  asReplayed,
   defineCatalog,
   defineTool,
   envelopeSchema,
   ERROR_CODE_LIST,
   fail,
-  isRetryable,
   parseToolInput,
   readToolResult,
   succeed,

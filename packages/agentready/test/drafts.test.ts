@@ -6,7 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changedDraftFields, createDraftStore, draftContentHash, type DraftStore } from '../src/runtime/index.ts';
+import { createDraftStore, type DraftStore } from '../src/runtime/index.ts';
+import { changedDraftFields, draftContentHash } from '../src/runtime/drafts.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
 import { requirePostgresForTests } from '@agentready/testing';
 import { openRuntimeDatabasePair, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-test-databases.ts';

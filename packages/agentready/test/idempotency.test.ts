@@ -8,21 +8,18 @@
  * and are swept; of 50 concurrent claims from two pools, one wins.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { createIdempotencyLedger, idempotencyKeyHash, idempotencyKeySchema, requestFingerprint } from '../src/runtime/index.ts';
 import {
-  createIdempotencyLedger,
   IDEMPOTENCY_KEY_PATTERN,
-  idempotencyKeyHash,
-  idempotencyKeySchema,
   LeaseLostError,
   leaseHolds,
-  requestFingerprint,
   runIdempotently,
   secondsUntilLeaseEnds,
   type ClaimOutcome,
   type IdempotencyClaim,
-  type IdempotencyLedgerOptions,
   type IdempotencyScope,
-} from '../src/runtime/index.ts';
+  type IdempotencyLedgerOptions,
+} from '../src/runtime/idempotency.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
 import { requirePostgresForTests } from '@agentready/testing';
 import { openRuntimeTestDatabase, type TestDialect } from './support/runtime-test-databases.ts';

@@ -1,7 +1,8 @@
 /**
  * The toolkit's floors: contract (no I/O) and store at the bottom, the runtime
  * on both, the surfaces (mcp, webmcp) on top, and widgets (mcp-apps, the only
- * floor that loads ext-apps) over mcp. A floor never imports one above it; the check itself (findLayerViolations) is shown
+ * floor that loads ext-apps) over mcp, and site (a whole agent-ready server) over
+ * the runtime and mcp. A floor never imports one above it; the check itself (findLayerViolations) is shown
  * to catch each kind of upward import on a small tree of its own.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ const TOOLKIT_LAYERS: Record<string, LayerRule> = {
   mcp: { uses: ['contract', 'runtime'], forbiddenPackages: ['playwright-core', '@modelcontextprotocol/ext-apps'] },
   'mcp-apps': { uses: ['contract', 'mcp'], forbiddenPackages: ['playwright-core'] },
   webmcp: { uses: ['contract'], forbiddenPackages: SERVER_SIDE },
+  site: { uses: ['contract', 'store', 'runtime', 'mcp'], forbiddenPackages: ['playwright-core', '@modelcontextprotocol/ext-apps'] },
 };
 
 describe('the toolkit’s layers', () => {

@@ -16,15 +16,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   describeDatabaseLocation,
   dialectOf,
-  hasMigrated,
   interruptTransactions,
-  TransactionInterruptedError,
   migrateToLatest,
   MissingDatabaseError,
   openDatabase,
   RUNTIME_MIGRATION_TABLE,
   runtimeMigrations,
 } from '../src/store/index.ts';
+import { hasMigrated } from '../src/store/open-database.ts';
+import { TransactionInterruptedError } from '../src/store/transaction-interruption.ts';
 import { migrateListingAgain } from '../src/store/open-database.ts';
 import { requirePostgresForTests, withTestSchemaLock } from '@agentready/testing';
 import { NOTES_MIGRATION_TABLE, notesMigrations, type MigratingStart } from './support/migrating-process.ts';

@@ -12,14 +12,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool, type ToolResult } from '../src/contract/index.ts';
-import {
-  createConfirmationStore,
-  createDatabaseAuditSink,
-  createDraftStore,
-  createIdempotencyLedger,
-  createInvocationPipeline,
-  LeaseLostError,
-} from '../src/runtime/index.ts';
+import { createConfirmationStore, createDatabaseAuditSink, createDraftStore, createIdempotencyLedger, createInvocationPipeline } from '../src/runtime/index.ts';
+import { LeaseLostError } from '../src/runtime/idempotency.ts';
 import type { ToolOutcome, Principal } from '../src/contract/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
 import { requirePostgresForTests } from '@agentready/testing';

@@ -2,7 +2,8 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool } from '../src/contract/index.ts';
-import { createCallDrain, createInvocationPipeline, summarizeInput, type AuditEvidence, type CallDrain } from '../src/runtime/index.ts';
+import { createCallDrain, createInvocationPipeline, type AuditEvidence, type CallDrain } from '../src/runtime/index.ts';
+import { summarizeInput } from '../src/runtime/input-summary.ts';
 import type { Principal } from '../src/contract/index.ts';
 import { type CatalogHandlers, withHandlers } from './support/catalog-handlers.ts';
 

@@ -8,17 +8,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseJsonInput } from '../src/contract/json-input-validation.ts';
 import { z } from 'zod';
-import {
-  defineTool,
-  envelopeSchema,
-  ERROR_CODE_LIST,
-  parseJsonInput,
-  parseToolInput,
-  portableJsonSchema,
-  publishTool,
-  readToolResult,
-} from '../src/contract/index.ts';
+import { defineTool, envelopeSchema, ERROR_CODE_LIST, parseToolInput, portableJsonSchema, publishTool, readToolResult } from '../src/contract/index.ts';
 
 const everyRule = defineTool({
   name: 'every_rule',

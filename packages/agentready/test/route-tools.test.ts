@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, fail, publishTool, succeed, type ToolResult } from '../src/contract/index.ts';
-import { createRouteToolRegistry, publishedPageTool, type ModelContext, type WebMcpTool } from '../src/webmcp/index.ts';
+import { createRouteToolRegistry, publishedPageTool, type ModelContext } from '../src/webmcp/index.ts';
+import type { WebMcpTool } from '../src/webmcp/model-context.ts';
 
 const showThing = defineTool({
   name: 'show_thing',

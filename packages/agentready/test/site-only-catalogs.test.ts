@@ -8,7 +8,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentAutonomy, autonomyMatrix, defineCatalog, defineTool } from '../src/contract/index.ts';
+import { agentAutonomy } from '../src/contract/autonomy.ts';
+import { autonomyMatrix, defineCatalog, defineTool } from '../src/contract/index.ts';
 import { createMcpHttpEndpoint, createMcpToolServer, serveMcpOverStdio } from '../src/mcp/index.ts';
 import { createInvocationPipeline, type AuditEvidence, type Invocation } from '../src/runtime/index.ts';
 import type { Principal } from '../src/contract/index.ts';

@@ -32,16 +32,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
-import {
-  createIdempotencyLedger,
-  idempotencyKeyHash,
-  LeaseLostError,
-  requestFingerprint,
-  runIdempotently,
-  type IdempotencyClaim,
-  type IdempotencyLedger,
-  type IdempotencyScope,
-} from '../../src/runtime/index.ts';
+import { createIdempotencyLedger, idempotencyKeyHash, requestFingerprint, type IdempotencyLedger } from '../../src/runtime/index.ts';
+import { LeaseLostError, runIdempotently, type IdempotencyClaim, type IdempotencyScope } from '../../src/runtime/idempotency.ts';
 import type { RuntimeTables } from '../../src/store/index.ts';
 
 /** The scopes calls pick from: one key under two owners and two operations, and a second key. */
