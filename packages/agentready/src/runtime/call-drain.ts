@@ -52,18 +52,6 @@ export type CallDrain = {
   drain(options: DrainOptions): Promise<DrainReport>;
 };
 
-/**
- * Makes a {@link CallDrain}: one per process, shared by every surface that
- * runs calls (the invocation pipeline's `drain` option, an HTTP gate).
- *
- * @example
- * const calls = createCallDrain();
- * const pipeline = createInvocationPipeline({ ...options, drain: calls });
- * process.once('SIGTERM', async () => {
- *   await calls.drain({ graceMs: 5_000, interrupt: () => interruptTransactions(db) });
- *   await db.destroy();
- * });
- */
 const DEFAULT_AFTER_INTERRUPT_MS = 2_000;
 
 /** Whether `finished` settles within `milliseconds`. */
@@ -77,6 +65,18 @@ async function finishedWithin(finished: Promise<'finished'>, milliseconds: numbe
   }
 }
 
+/**
+ * Makes a {@link CallDrain}: one per process, shared by every surface that
+ * runs calls (the invocation pipeline's `drain` option, an HTTP gate).
+ *
+ * @example
+ * const calls = createCallDrain();
+ * const pipeline = createInvocationPipeline({ ...options, drain: calls });
+ * process.once('SIGTERM', async () => {
+ *   await calls.drain({ graceMs: 5_000, interrupt: () => interruptTransactions(db) });
+ *   await db.destroy();
+ * });
+ */
 export function createCallDrain(): CallDrain {
   let inFlight = 0;
   let draining: Promise<DrainReport> | undefined;
