@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** axe-core's script, read when a page is first checked (axe-core is an optional peer). */
+let axeSource: string | undefined;
 
 /** One axe-core rule the page breaks: its ID, impact, help text and the selectors of (up to five of) the nodes that break it. */
 export type AccessibilityViolation = { id: string; impact: string | null; help: string; nodes: string[] };
@@ -22,7 +23,8 @@ export type AccessibilityViolation = { id: string; impact: string | null; help: 
  */
 export async function findAccessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
   const injected = await page.evaluate(() => 'axe' in window);
-  if (!injected) await page.evaluate(AXE_SOURCE);
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  if (!injected) await page.evaluate(axeSource);
   return page.evaluate(async () => {
     type AxeResult = { violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> };
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } }).axe;

@@ -4,7 +4,7 @@
  * switched on, for tests that drive pages through playwright-core.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 /** Where Debian's `chromium` package installs the browser. */
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
@@ -59,6 +59,8 @@ export async function launchWebMcpChromium(options: LaunchWebMcpChromiumOptions 
         `(apt-get install chromium) or set CHROMIUM_PATH to a Chromium 156+ binary.`,
     );
   }
+  // playwright-core is an optional peer: loaded when a browser is launched.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath,
     headless: options.headless ?? true,

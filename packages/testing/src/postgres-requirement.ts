@@ -4,7 +4,11 @@
  * rather than leaving half the tests out unseen, unless the person running
  * them opts out by name (`AGENTREADY_SKIP_POSTGRES=1`).
  */
-import pg from 'pg';
+
+/** The `pg` driver's Client, loaded when a test first talks to PostgreSQL (`pg` is an optional peer). */
+async function postgresClient() {
+  return (await import('pg')).default.Client;
+}
 
 /** The environment variable that lets store tests run on SQLite only when PostgreSQL is away. */
 export const SKIP_POSTGRES_VARIABLE = 'AGENTREADY_SKIP_POSTGRES';
@@ -47,7 +51,7 @@ export async function requirePostgresForTests(url: string, options: PostgresRequ
 }
 
 async function postgresAnswers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  const client = new (await postgresClient())({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
     await client.query('select 1');

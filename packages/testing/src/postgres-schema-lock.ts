@@ -9,8 +9,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { migrateToLatest, openDatabase, type MigrationSet } from 'agentready/store';
+
+/** The `pg` driver's Client, loaded when a test first talks to PostgreSQL (`pg` is an optional peer). */
+async function postgresClient() {
+  return (await import('pg')).default.Client;
+}
 
 /** The advisory lock key of test schema changes (any fixed number; the same in every process). */
 const TEST_SCHEMA_LOCK_KEY = 7_710_305_001;
@@ -26,7 +30,7 @@ const TEST_SCHEMA_LOCK_KEY = 7_710_305_001;
  * await withTestSchemaLock(url, async () => { await createSchema(); await migrateToLatest(db, sets); });
  */
 export async function withTestSchemaLock<T>(adminUrl: string, work: () => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  const client = new (await postgresClient())({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [TEST_SCHEMA_LOCK_KEY]);
@@ -74,7 +78,7 @@ export async function createTestSchemaDatabase<Tables>(adminUrl: string, prefix:
 }
 
 async function adminStatement(adminUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  const client = new (await postgresClient())({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   await client.connect();
   try {
     await client.query(statement);

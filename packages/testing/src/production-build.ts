@@ -5,7 +5,6 @@
  * and line), so a bundle built inside a test run is bigger than the one
  * people get, and its size depends on where the repository was cloned.
  */
-import { build } from 'vite';
 
 /**
  * Runs `vite build` with `configFile` in production mode, with NODE_ENV set
@@ -17,6 +16,8 @@ export async function buildForProduction(configFile: string): Promise<void> {
   const before = process.env['NODE_ENV'];
   process.env['NODE_ENV'] = 'production';
   try {
+    // Vite is an optional peer: loaded by the one helper that builds.
+    const { build } = await import('vite');
     await build({ configFile, logLevel: 'warn', mode: 'production' });
   } finally {
     if (before === undefined) delete process.env['NODE_ENV'];

@@ -10,8 +10,12 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { withTestSchemaLock } from './postgres-schema-lock.ts';
+
+/** The `pg` driver's Client, loaded when a test first talks to PostgreSQL (`pg` is an optional peer). */
+async function postgresClient() {
+  return (await import('pg')).default.Client;
+}
 
 /** How often {@link pollUntil} looks again, in milliseconds. */
 const POLL_MS = 20;
@@ -104,7 +108,7 @@ export async function holdPostgresLock(
   databaseUrl: string,
   lock: (query: (text: string, values?: unknown[]) => Promise<{ rowCount: number | null }>) => Promise<void>,
 ): Promise<HeldLock> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new (await postgresClient())({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query('begin');
