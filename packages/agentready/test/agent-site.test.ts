@@ -212,6 +212,43 @@ describe('createAgentSite over MCP', () => {
     await client.close();
   });
 
+  it('confirms only on the Confirm button: a post naming no decision, or another one, does nothing', async () => {
+    const client = await mcpClient();
+    const prepared = (await client.callTool({ name: 'order_book', arguments: { book_id: 'emma' } })) as CallToolResult;
+    const link = (prepared.structuredContent as { guidance: { confirmationUrl: string } }).guidance.confirmationUrl;
+    const page = await fetch(link);
+    const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
+    const posts: Array<Record<string, string>> = [
+      { draft_version: '1' },
+      { decision: '', draft_version: '1' },
+      { decision: 'Decline', draft_version: '1' },
+      { decision: 'maybe', draft_version: '1' },
+    ];
+    for (const body of posts) {
+      const answer = await fetch(link, {
+        method: 'POST',
+        headers: { origin: siteUrl, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body),
+      });
+      expect(answer.status).toBe(400);
+      expect(await answer.text()).toContain('Nothing was done: press Confirm or Decline');
+    }
+    expect(shop.orders).toEqual(['dune']);
+    // The request still waits for the person.
+    expect((await fetch(link)).status).toBe(200);
+    await client.close();
+  });
+
+  it('refuses an MCP request body over 64 KiB before the MCP server reads it', async () => {
+    const response = await fetch(`${siteUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_books', arguments: { words: 'x'.repeat(70_000) } } }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { message: 'The request body is larger than 64 KiB.' } });
+  });
+
   it('refuses a version the person did not see, and orders nothing', async () => {
     const client = await mcpClient();
     const prepared = (await client.callTool({ name: 'order_book', arguments: { book_id: 'emma' } })) as CallToolResult;
@@ -262,5 +299,46 @@ describe('createAgentSite in its own pages (Chromium WebMCP)', () => {
     await expect.poll(() => page.getByTestId('outcome').textContent()).toBe('Order a book: orderId "ord-2", title "Emma".');
     expect(shop.orders).toEqual(['dune', 'emma']);
     await page.close();
+  });
+});
+
+describe('the confirmation page shows what will happen, character for character', () => {
+  it('shows control and bidirectional characters from an agent’s input as code points, so they cannot reorder the sentence', async () => {
+    const notes: string[] = [];
+    const sendNote = defineToolFor<null>()({
+      name: 'send_note',
+      title: 'Send the chef a note',
+      effect: 'commit',
+      description: 'Sends the chef a note. The person confirms it at guidance.confirmationUrl.',
+      input: z.object({ note: z.string().max(200) }),
+      output: z.object({ sent: z.boolean() }),
+      confirm: ({ note }) => `Send the chef this note: “${note}”. Charge: 0 USD.`,
+      handler: async ({ note }) => {
+        notes.push(note);
+        return { ok: true, data: { sent: true } };
+      },
+    });
+    const noteFolder = mkdtempSync(join(tmpdir(), 'agent-site-notes-'));
+    const notesSite = createAgentSite({
+      name: 'Kitchen',
+      tools: [sendNote],
+      database: `file:${join(noteFolder, 'notes.sqlite')}`,
+      logger: pino({ level: 'silent' }),
+    });
+    const served = await notesSite.listen({ port: 0 });
+    try {
+      const client = new Client({ name: 'test agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
+      const prepared = (await client.callTool({ name: 'send_note', arguments: { note: 'Thanks! \u202eDSU 005 :egrahC\u202c\u0000' } })) as CallToolResult;
+      const link = (prepared.structuredContent as { guidance: { confirmationUrl: string } }).guidance.confirmationUrl;
+      const html = await (await fetch(link)).text();
+      expect(html).toContain('Send the chef this note: “Thanks! [U+202E]DSU 005 :egrahC[U+202C][U+0000]”. Charge: 0 USD.');
+      expect(html).not.toContain('\u202e');
+      expect(notes).toEqual([]);
+      await client.close();
+    } finally {
+      await served.close();
+      rmSync(noteFolder, { recursive: true, force: true });
+    }
   });
 });

@@ -130,7 +130,7 @@ type SiteTables = RuntimeTables & { agentready_site_key: SiteKeyTable };
 const TOOL_CALL_BODY_LIMIT = 64 * 1024;
 
 /**
- * Makes a site's tools agent-ready (see the module's words).
+ * Makes a site's tools agent-ready: serves them over MCP at `/mcp`, to the site's pages over WebMCP, and asks the person before a tool that declares `confirm` runs.
  *
  * - Over MCP at `/mcp`: every tool, a person-confirmed one (`confirm`) as
  *   its prepare step (it stores the request and answers
@@ -294,6 +294,14 @@ function siteRoutes(parts: SiteRouteParts): Hono {
     await parts.ready;
     await next();
   });
+  // The same body limit as a page's tool call, before the MCP SDK reads the body (its own limit is 4 MiB).
+  app.post(
+    '/mcp',
+    bodyLimit({
+      maxSize: TOOL_CALL_BODY_LIMIT,
+      onError: (c) => c.json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'The request body is larger than 64 KiB.' } }, 413),
+    }),
+  );
   app.all('/mcp', (c) => parts.mcp.fetch(c.req.raw));
   // A form or script on another site may not post here (Origin and Sec-Fetch-Site checked by Hono's csrf).
   app.use(`${basePath}/*`, csrf());
@@ -342,6 +350,14 @@ function siteRoutes(parts: SiteRouteParts): Hono {
     if (!found) return c.html(answerPage(siteName, title, NOTHING_PENDING), 404, CONFIRMATION_PAGE_HEADERS);
     const { tool, draft, principal } = found;
     const shownVersion = Number(form['draft_version']);
+    // Only the person's press on Confirm confirms: a post that names neither button does nothing.
+    if (form['decision'] !== 'confirm' && form['decision'] !== 'decline') {
+      return c.html(
+        answerPage(siteName, title, { done: false, heading: 'Not done', words: 'Nothing was done: press Confirm or Decline on the request’s page.' }),
+        400,
+        CONFIRMATION_PAGE_HEADERS,
+      );
+    }
     if (form['decision'] === 'decline') {
       await parts.drafts.deleteWithin(parts.db, draft.id);
       return c.html(

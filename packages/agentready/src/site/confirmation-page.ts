@@ -48,6 +48,18 @@ ${body}
 </html>`;
 }
 
+/**
+ * Control and format characters (Unicode general categories Cc and Cf: NUL,
+ * ESC, bidirectional overrides and isolates, zero-width characters) shown as
+ * their code points, except line feed and tab. A sentence made from an
+ * agent's input may carry U+202E to make "500 USD" read as something else;
+ * the person reads what will happen, character for character. One pass over
+ * the text (a linear regular expression).
+ */
+export function visibleCharacters(text: string): string {
+  return text.replace(/[^\P{Cc}\n\t]|\p{Cf}/gu, (character) => `[U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+}
+
 /** What the page asks: the tool's title, the sentence from its `confirm`, and the draft version shown. */
 export type ConfirmationRequest = { siteName: string; title: string; summary: string; draftVersion: number };
 
@@ -58,7 +70,7 @@ export function confirmationPage(request: ConfirmationRequest) {
     request.title,
     html`<h1>${request.title}</h1>
 <p>An assistant prepared this request for you. Nothing happens unless you confirm it.</p>
-<p class="request" data-testid="request">${request.summary}</p>
+<p class="request" data-testid="request">${visibleCharacters(request.summary)}</p>
 <form method="post">
 <input type="hidden" name="draft_version" value="${String(request.draftVersion)}">
 <div class="actions">
