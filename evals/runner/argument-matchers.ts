@@ -5,14 +5,15 @@
  * by element); an object whose keys all start with `$` is a matcher. The
  * matchers are webmcp-evals' (`$pattern`, `$contains`, `$gt`, `$gte`, `$lt`,
  * `$lte`, `$type`, `$any`, `$eq`) plus `$length` (an array's or string's
- * length, a number or a matcher) and `$from` (the value at a path of an earlier
+ * length, a number or a matcher), `$every` (each element of an array matches)
+ * and `$from` (the value at a path of an earlier
  * call's envelope or person action's answer, e.g. `"draft.data.draft_id"`).
  *
  * @see https://github.com/GoogleChromeLabs/webmcp-tools/tree/main/webmcp-evals#matchers (the matchers' meaning)
  */
 
 /** The matcher keys this module understands. */
-export const MATCHER_KEYS = ['$pattern', '$contains', '$gt', '$gte', '$lt', '$lte', '$type', '$any', '$eq', '$length', '$from'] as const;
+export const MATCHER_KEYS = ['$pattern', '$contains', '$gt', '$gte', '$lt', '$lte', '$type', '$any', '$eq', '$length', '$every', '$from'] as const;
 
 /** The types `$type` names. */
 const TYPE_NAMES = ['string', 'number', 'boolean', 'array', 'object', 'null'] as const;
@@ -114,6 +115,10 @@ function matcherMismatches(matcher: Record<string, unknown>, actual: unknown, an
         else found.push(...findMismatches(operand, length, answers, `${path || '(top)'}.length`));
         break;
       }
+      case '$every':
+        if (!Array.isArray(actual)) fails('an array');
+        else actual.forEach((item, index) => found.push(...findMismatches(operand, item, answers, join(path, String(index)))));
+        break;
       case '$from':
         found.push(...findMismatches(valueAt(operand, answers), actual, answers, path));
         break;
