@@ -117,7 +117,7 @@ function matcherMismatches(matcher: Record<string, unknown>, actual: unknown, an
       }
       case '$every':
         if (!Array.isArray(actual)) fails('an array');
-        else actual.forEach((item, index) => found.push(...findMismatches(operand, item, answers, join(path, String(index)))));
+        else for (const [index, item] of actual.entries()) found.push(...findMismatches(operand, item, answers, join(path, String(index))));
         break;
       case '$from':
         found.push(...findMismatches(valueAt(operand, answers), actual, answers, path));

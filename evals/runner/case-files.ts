@@ -31,7 +31,13 @@ export class CaseFileError extends Error {
 }
 
 /** What a plain webmcp-evals file runs on, since it does not say: the command line's `--app` and `--surface`. */
-export type PlainCaseDefaults = { app?: EvalApp; surface?: EvalSurface; start?: string };
+export type PlainCaseDefaults = {
+  app?: EvalApp;
+  surface?: EvalSurface;
+  start?: string;
+  /** Whether the cases will be replayed: then each expected call needs concrete arguments. Default true. */
+  forReplay?: boolean;
+};
 
 /**
  * Reads one case file.
@@ -42,7 +48,7 @@ export type PlainCaseDefaults = { app?: EvalApp; surface?: EvalSurface; start?: 
  *   (default: the name of the folder the file is in, when it names an app).
  * @returns the file's cases, in file order.
  * @throws CaseFileError naming each entry and field that is wrong (not JSON, a field missing or of the wrong type, a plain
- *   entry with no `--app`/`--surface` to run it on, a replayed call whose arguments hold a matcher and no `replayArguments`).
+ *   entry with no `--app`/`--surface` to run it on, and for replay a call whose arguments hold a matcher and no `replayArguments`).
  */
 export function readCaseFile(file: string, root: string, defaults: PlainCaseDefaults = {}): EvalCase[] {
   const shown = relative(root, file) || file;
@@ -98,7 +104,7 @@ export function readCaseFile(file: string, root: string, defaults: PlainCaseDefa
     }
     const { start, app: _app, ...rest } = read.data;
     const found: EvalCase = { ...rest, app, start: read.data.surface === 'webmcp' ? (start ?? '/') : undefined, source, plain: false };
-    problems.push(...replayProblems(where, found));
+    if (defaults.forReplay !== false) problems.push(...replayProblems(where, found));
     cases.push(found);
   }
   if (problems.length > 0) throw new CaseFileError(shown, problems);
@@ -155,7 +161,22 @@ function replayProblems(where: string, found: EvalCase): string[] {
 }
 
 function issuesOf(where: string, error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${where}: ${issue.path.length === 0 ? '(case)' : issue.path.join('.')}: ${issue.message}`);
+  return error.issues
+    .flatMap((issue) => closestIssues(issue, []))
+    .map(({ path, message }) => `${where}: ${path.length === 0 ? '(case)' : path.join('.')}: ${message}`);
+}
+
+/**
+ * An issue with its full path. Where an expected call matches none of the node's forms (a call, an ordered or an
+ * unordered group), zod says only "Invalid input"; the issues of the form the entry came closest to say what to fix.
+ */
+function closestIssues(issue: z.core.$ZodIssue, prefix: PropertyKey[]): Array<{ path: PropertyKey[]; message: string }> {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0]!;
+    if (closest.length > 0) return closest.flatMap((inner) => closestIssues(inner, path));
+  }
+  return [{ path, message: issue.message }];
 }
 
 function nameOf(entry: unknown): string {

@@ -34,7 +34,7 @@ const USAGE = `Usage: npm run eval -- [options]
   --cases <file>        run the cases of one file (a plain webmcp-evals file needs --app and --surface)
   --app <name>          only cases of this app: ${EVAL_APPS.join(', ')}
   --surface <name>      only cases on this surface: ${EVAL_SURFACES.join(', ')}
-  --filter <text>       only cases whose name contains this text (case-insensitive)
+  --filter <text>       only cases whose name contains this text (case-insensitive; repeat for several)
   --start <path>        the page a plain webmcp-evals case starts on (default /)
   --url <origin>        an Events site already running there, instead of one started per case
   --repeat <n>          runs per case (model mode), reported as a pass rate
@@ -48,7 +48,8 @@ export type EvalArguments = {
   cases?: string;
   app?: EvalApp;
   surface?: EvalSurface;
-  filter?: string;
+  /** Case-insensitive parts of names; a case runs when its name contains any. */
+  filter?: string[];
   start?: string;
   url?: string;
   repeat: number;
@@ -65,7 +66,7 @@ function parseEvalOptions(args: string[]) {
       cases: { type: 'string' },
       app: { type: 'string' },
       surface: { type: 'string' },
-      filter: { type: 'string' },
+      filter: { type: 'string', multiple: true },
       start: { type: 'string' },
       url: { type: 'string' },
       repeat: { type: 'string', default: '1' },
@@ -122,26 +123,33 @@ export function readEvalArguments(args: string[]): { ok: true; value: EvalArgume
 export function selectCases(args: EvalArguments): EvalCase[] {
   const all = args.cases
     ? readCaseFile(args.cases, REPO_ROOT, {
+        forReplay: args.mode === 'replay',
         ...(args.app && { app: args.app }),
         ...(args.surface && { surface: args.surface }),
         ...(args.start && { start: args.start }),
       })
     : readAllCases(join(REPO_ROOT, 'evals'), REPO_ROOT);
-  const filter = args.filter?.toLowerCase();
+  const filters = args.filter?.map((part) => part.toLowerCase());
   return all.filter(
     (found) =>
       (args.app === undefined || found.app === args.app) &&
       (args.surface === undefined || found.surface === args.surface) &&
-      (filter === undefined || found.name.toLowerCase().includes(filter)),
+      (filters === undefined || filters.some((part) => found.name.toLowerCase().includes(part))),
   );
 }
 
 /**
  * Runs the command.
  *
+ * @param print gets each line of output (default: stdout).
+ * @param env where model mode finds its model (default: the process's environment).
  * @returns the exit code: 0 every case passed, 1 one failed, 2 usage, case file or model configuration problems.
  */
-export async function runEvalCommand(args: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+export async function runEvalCommand(
+  args: string[],
+  print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const read = readEvalArguments(args);
   if (read.ok === 'help') {
     print(USAGE);
@@ -169,7 +177,7 @@ export async function runEvalCommand(args: string[], print: (line: string) => vo
   let driver = replayDriver;
   let model: string | undefined;
   if (options.mode === 'model') {
-    const configured = modelFromEnvironment(process.env);
+    const configured = modelFromEnvironment(env);
     if (!configured.ok) {
       print(configured.problem);
       return 2;
