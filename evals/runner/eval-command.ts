@@ -11,9 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildForProduction } from '@agentready/testing';
 import type { AppHarness } from './app-harness.ts';
-import { eventsHarness } from './apps/events-harness.ts';
-import { giftgeniusHarness } from './apps/giftgenius-harness.ts';
-import { rawdataHarness } from './apps/rawdata-harness.ts';
 import { CaseFileError, readAllCases, readCaseFile } from './case-files.ts';
 import { EVAL_APPS, EVAL_SURFACES, type EvalApp, type EvalCase, type EvalSurface } from './case-format.ts';
 import { runEvals } from './eval-run.ts';
@@ -23,8 +20,23 @@ import { replayDriver } from './replay-driver.ts';
 /** The repository's root. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** A harness loaded when a case of its app first starts, so a run pays only for the apps it needs (GiftGenius loads an OAuth server). */
+function loadedWhenUsed(load: () => Promise<AppHarness>): AppHarness {
+  let loaded: Promise<AppHarness> | undefined;
+  return {
+    async start(options) {
+      loaded ??= load();
+      return (await loaded).start(options);
+    },
+  };
+}
+
 /** The harness of each app. */
-export const EVAL_HARNESSES: Record<EvalApp, AppHarness> = { events: eventsHarness, rawdata: rawdataHarness, giftgenius: giftgeniusHarness };
+export const EVAL_HARNESSES: Record<EvalApp, AppHarness> = {
+  events: loadedWhenUsed(async () => (await import('./apps/events-harness.ts')).eventsHarness),
+  rawdata: loadedWhenUsed(async () => (await import('./apps/rawdata-harness.ts')).rawdataHarness),
+  giftgenius: loadedWhenUsed(async () => (await import('./apps/giftgenius-harness.ts')).giftgeniusHarness),
+};
 
 const USAGE = `Usage: npm run eval -- [options]
 
