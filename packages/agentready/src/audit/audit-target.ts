@@ -57,7 +57,7 @@ export async function runAudit(target: AuditTarget, options: RunAuditOptions = {
   try {
     audited = await auditMcpServer({ kind: 'http', url: target.url, headers: target.headers }, { callReadTools, schemas, progress });
   } catch (error) {
-    if (!(error instanceof UnreachableTargetError) || page.ok) throw error;
+    if (!(error instanceof UnreachableTargetError) || page.ok || page.status === 401) throw error;
     throw new UnreachableTargetError(`${target.url.href} is neither a web page (GET answered ${page.status}) nor an MCP endpoint.`);
   }
   progress('probing HTTP: Origin, Host, batches, authorization');
@@ -65,19 +65,20 @@ export async function runAudit(target: AuditTarget, options: RunAuditOptions = {
   return report(target.url.href, 'mcp-http', audited);
 }
 
+/** The report, with one finding per rule and tool (a rule seen on several results of a tool counts once). */
 function report(
   target: string,
   kind: AuditReport['kind'],
   audited: Pick<AuditReport, 'tools' | 'findings'> & { called: string[]; skipped: string[] },
 ): AuditReport {
-  return {
-    target,
-    kind,
-    tools: audited.tools,
-    findings: audited.findings,
-    score: scoreOf(audited.findings),
-    calls: { called: audited.called, skipped: audited.skipped },
-  };
+  const seen = new Set<string>();
+  const findings = audited.findings.filter((each) => {
+    const key = `${each.rule} ${each.tool ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { target, kind, tools: audited.tools, findings, score: scoreOf(findings), calls: { called: audited.called, skipped: audited.skipped } };
 }
 
 async function getPage(url: URL, headers: Record<string, string>): Promise<{ html: boolean; ok: boolean; status: number }> {

@@ -12,7 +12,7 @@ import type { SchemaJudge } from './json-schema-checks.ts';
 import { loadMcpClient, loadMcpStdio } from './optional-packages.ts';
 import { resultFindings } from './result-checks.ts';
 import { exampleArguments, invalidArguments } from './tool-arguments.ts';
-import { listingFindings } from './tool-checks.ts';
+import { isSafeToCall, listingFindings } from './tool-checks.ts';
 
 /** The `_meta` key AgentReady (and servers following it) uses to name fields of third-party text. */
 const UNTRUSTED_META_KEY = 'agentready/untrustedContent';
@@ -80,7 +80,7 @@ async function auditConnected(
     if (!(error instanceof sdk.ProtocolError)) throw error;
   }
 
-  const readOnly = tools.filter((tool) => tool.annotations.readOnlyHint === true);
+  const readOnly = tools.filter(isSafeToCall);
   for (const tool of readOnly) {
     const invalid = invalidArguments(tool);
     if (invalid === undefined) continue;

@@ -13,7 +13,7 @@ import type { SchemaJudge } from './json-schema-checks.ts';
 import { loadPlaywright } from './optional-packages.ts';
 import { resultFindings, type SeenResult } from './result-checks.ts';
 import { exampleArguments } from './tool-arguments.ts';
-import { listingFindings } from './tool-checks.ts';
+import { isSafeToCall, listingFindings } from './tool-checks.ts';
 import { UnreachableTargetError } from './mcp-target.ts';
 
 /** Where Debian's chromium package installs the browser. */
@@ -121,7 +121,7 @@ async function crawl(page: Page, start: URL, options: PageAuditOptions): Promise
   const called: string[] = [];
   const skipped: string[] = [];
   if (options.callReadTools) {
-    for (const tool of tools.filter((each) => each.annotations.readOnlyHint === true)) {
+    for (const tool of tools.filter(isSafeToCall)) {
       const args = exampleArguments(tool);
       if (args === undefined) {
         skipped.push(tool.name);

@@ -48,6 +48,14 @@ export function inputPropertyNames(tool: AuditedTool): string[] {
 }
 
 /**
+ * Whether the audit may call `tool`: annotated `readOnlyHint: true` and its
+ * name says no change (a read-only annotation on `delete_all` is not believed).
+ */
+export function isSafeToCall(tool: AuditedTool): boolean {
+  return tool.annotations.readOnlyHint === true && !nameWords(tool.name).some((word) => CHANGE_WORDS.test(word));
+}
+
+/**
  * The findings of every listing rule for one tool: `tool-name`,
  * `tool-description-missing`, `tool-description-result`,
  * `input-schema-invalid`, `input-schema-not-strict`,
@@ -90,7 +98,8 @@ export function listingFindings(tool: AuditedTool, surface: 'mcp' | 'webmcp', sc
   }
 
   found.push(...annotationFindings(tool, description, surface));
-  if (!tool.marksUntrustedContent && THIRD_PARTY_WORDS.test(description)) {
+  // Third-party text comes back from reads; a write's description names what it sends, not what it returns.
+  if (tool.annotations.readOnlyHint === true && !tool.marksUntrustedContent && THIRD_PARTY_WORDS.test(description)) {
     const word = THIRD_PARTY_WORDS.exec(description)![0];
     found.push(
       finding('third-party-text-unmarked', name, `The description says the result holds “${word}”, text others write, and nothing marks it untrusted.`),
