@@ -77,7 +77,7 @@ async function auditConnected(
     await client.request({ method: 'tools/call', params: { name: UNKNOWN_TOOL, arguments: {} } });
     found.push(finding('unknown-tool-answered-as-result', undefined, `tools/call for “${UNKNOWN_TOOL}” was answered with a result, not a JSON-RPC error.`));
   } catch (error) {
-    if (!(error instanceof sdk.ProtocolError)) throw error;
+    if (!(error instanceof sdk.ProtocolError) && !isHttpRefusal(sdk, error)) throw error;
   }
 
   const readOnly = tools.filter(isSafeToCall);
@@ -93,7 +93,10 @@ async function auditConnected(
         );
       found.push(...resultFindings(tool, result, 'invalid arguments', options.schemas));
     } catch (error) {
-      if (!(error instanceof sdk.ProtocolError)) throw error;
+      if (!(error instanceof sdk.ProtocolError)) {
+        if (isHttpRefusal(sdk, error)) continue;
+        throw error;
+      }
       found.push(
         finding(
           'invalid-input-protocol-error',
@@ -119,11 +122,23 @@ async function auditConnected(
         const result = await client.request({ method: 'tools/call', params: { name: tool.name, arguments: args } });
         found.push(...resultFindings(tool, result, 'a read-only call with example arguments', options.schemas));
       } catch (error) {
-        if (!(error instanceof sdk.ProtocolError)) throw error;
+        if (!(error instanceof sdk.ProtocolError)) {
+          if (isHttpRefusal(sdk, error)) continue;
+          throw error;
+        }
       }
     }
   }
   return { tools, findings: found, called, skipped };
+}
+
+/**
+ * A call the server refused at the HTTP level (401 or 403: the tool acts for
+ * a signed-in person, and the audit has no token for it) says nothing about
+ * the rules; the probe is left out.
+ */
+function isHttpRefusal(sdk: typeof import('@modelcontextprotocol/client'), error: unknown): boolean {
+  return error instanceof sdk.SdkHttpError && [401, 403].includes((error.data as { status?: number } | undefined)?.status ?? 0);
 }
 
 /** A listed MCP tool as the rules read it. */

@@ -45,7 +45,7 @@ async function loadOptional<T>(specifier: keyof typeof PURPOSE, load: () => Prom
     if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     const installable = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
     throw new MissingAuditPackageError(
-      `agentready audit needs ${installable} ${PURPOSE[specifier]}: npm install --save-dev ${installable} (see docs/audit.md, "Install").`,
+      `agentready audit needs ${installable} ${PURPOSE[specifier]}: npm install --save-dev ${installable} (an audit uses @modelcontextprotocol/client and ajv, and playwright-core for web pages; see docs/audit.md, "Install").`,
     );
   }
 }
