@@ -47,6 +47,7 @@ export async function runAudit(target: AuditTarget, options: RunAuditOptions = {
     const audited = await auditPage(target.url, {
       depth: options.depth ?? 1,
       callReadTools,
+      headers: target.headers,
       schemas,
       progress,
       ...(options.chromiumPath !== undefined && { executablePath: options.chromiumPath }),

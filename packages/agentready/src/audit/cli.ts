@@ -18,7 +18,7 @@ const USAGE = `Usage:
   agentready audit [options] -- <command> [args…]  a stdio MCP server, started as that command
 
 Options:
-  --header 'Name: value'   sent with every request to an HTTP target (repeatable), e.g. --header 'Authorization: Bearer …'
+  --header 'Name: value'   sent with every request to an HTTP target, a page's too (repeatable), e.g. --header 'Authorization: Bearer …'
   --json                   print one JSON document { target, tools, findings, score } instead of the scorecard
   --call-read-tools        also call tools annotated readOnlyHint, with arguments from their schema's examples or defaults
   --depth <n>              pages: same-origin link levels to follow (default 1)

@@ -44,6 +44,8 @@ export type PageAuditOptions = {
   /** Link levels to follow from the first page (0: that page only). */
   depth: number;
   callReadTools: boolean;
+  /** The caller's `--header`s, sent with every request of the pages. */
+  headers: Record<string, string>;
   /** The browser binary. Default: env AGENTREADY_CHROMIUM, else /usr/bin/chromium. */
   executablePath?: string;
   schemas: SchemaJudge;
@@ -74,7 +76,7 @@ export async function auditPage(url: URL, options: PageAuditOptions): Promise<Pa
     );
   }
   try {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ extraHTTPHeaders: options.headers });
     context.setDefaultTimeout(PAGE_TIMEOUT_MS);
     const page = await context.newPage();
     return await crawl(page, url, options);
