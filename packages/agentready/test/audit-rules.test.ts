@@ -96,6 +96,13 @@ describe('an MCP server over stdio', () => {
     expect(new Set(readFileSync(calls, 'utf8').trim().split('\n'))).toEqual(new Set(['agentready_audit_no_such_tool', 'search_notes', 'read_comments']));
   });
 
+  it('that lists no tool gets a note, not an error', async () => {
+    const { code, report } = await auditJson(['--', process.execPath, FIXTURE_SERVER, 'stdio', 'empty']);
+    expect(rulesByTool(report)).toEqual([['no-tools', undefined]]);
+    expect(report.findings[0]?.severity).toBe('info');
+    expect([code, report.score]).toEqual([0, 100]);
+  });
+
   it('prints a scorecard grouped by severity with each finding’s fix', async () => {
     const run = await runAuditCommand(['audit', '--', process.execPath, FIXTURE_SERVER, 'stdio', 'broken']);
     expect(run.code).toBe(1);

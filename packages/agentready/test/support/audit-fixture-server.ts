@@ -2,11 +2,11 @@
  * @module MCP servers for the audit's tests, written with the official SDK's
  * low-level `Server`: `kept` keeps every rule of `agentready audit`, `broken`
  * breaks each one with a tool of its own (its name says which rule), and
- * `broken-auth` (HTTP) offers only the plain PKCE method. Every `tools/call`
+ * `broken-auth` (HTTP) offers only the plain PKCE method, and `empty` lists no tool. Every `tools/call`
  * it receives is appended, one name a line, to the file AUDIT_CALLS_FILE, so a
  * test can see which tools the audit called.
  *
- * Run: `node --import tsx audit-fixture-server.ts stdio kept|broken`, or
+ * Run: `node --import tsx audit-fixture-server.ts stdio kept|broken|empty`, or
  * `… http kept|broken|broken-auth` (listens on 127.0.0.1, port 0, and writes
  * `{"url": "http://127.0.0.1:<port>/mcp"}` as its first stdout line).
  */
@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-type Variant = 'kept' | 'broken' | 'broken-auth';
+type Variant = 'kept' | 'broken' | 'broken-auth' | 'empty';
 /** A tool as the fixture lists it (schemas as plain JSON, some deliberately wrong), and its answer. */
 type FixtureTool = {
   name: string;
@@ -222,7 +222,7 @@ const brokenTools: FixtureTool[] = [
 ];
 
 function mcpServer(): Server {
-  const tools = variant === 'kept' ? keptTools : brokenTools;
+  const tools = variant === 'kept' ? keptTools : variant === 'empty' ? [] : brokenTools;
   const server = new Server({ name: `audit-fixture-${variant}`, version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
   server.setRequestHandler('tools/list', () => ({ tools: tools.map(({ answer: _answer, ...listed }) => listed as Tool) }));
   server.setRequestHandler('tools/call', (request) => {
@@ -231,7 +231,7 @@ function mcpServer(): Server {
     if (process.env['AUDIT_CALLS_FILE']) appendFileSync(process.env['AUDIT_CALLS_FILE'], `${name}\n`);
     const tool = tools.find((each) => each.name === name);
     if (tool === undefined) {
-      if (variant === 'kept') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${name}.`);
+      if (variant === 'kept' || variant === 'empty') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${name}.`);
       return { content: [{ type: 'text', text: 'No such tool.' }], isError: true };
     }
     const problem = argumentsProblem(tool, args);
