@@ -2,7 +2,7 @@
  * The toolkit's floors: contract (no I/O) and store at the bottom, the runtime
  * on both, the surfaces (mcp, webmcp) on top, and widgets (mcp-apps, the only
  * floor that loads ext-apps) over mcp, and site (a whole agent-ready server) over
- * the runtime and mcp. A floor never imports one above it; the check itself (findLayerViolations) is shown
+ * the runtime and mcp; the audit (`agentready audit`) uses no other floor. A floor never imports one above it; the check itself (findLayerViolations) is shown
  * to catch each kind of upward import on a small tree of its own.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,11 @@ const TOOLKIT_LAYERS: Record<string, LayerRule> = {
   'mcp-apps': { uses: ['contract', 'mcp'], forbiddenPackages: ['playwright-core'] },
   webmcp: { uses: ['contract'], forbiddenPackages: SERVER_SIDE },
   site: { uses: ['contract', 'store', 'runtime', 'mcp'], forbiddenPackages: ['playwright-core', '@modelcontextprotocol/ext-apps'] },
+  // The audit stands apart: it judges any server from outside, through the client SDK and Chromium, and loads none of the toolkit's server side.
+  audit: {
+    uses: [],
+    forbiddenPackages: ['hono', '@hono', 'pg', 'better-sqlite3', 'kysely', 'pino', 'zod', '@modelcontextprotocol/server', '@modelcontextprotocol/ext-apps'],
+  },
 };
 
 describe('the toolkit’s layers', () => {
