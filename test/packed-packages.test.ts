@@ -311,6 +311,26 @@ describe.each(RUNTIMES)('the packed packages on $label', ({ major, setup }) => {
     });
 
     it(
+      'audits the README’s server with the installed `agentready audit`: both tools seen, no error',
+      async () => {
+        const server = await startServer(join(folder, 'node_modules', '.bin', 'tsx'), ['server.ts'], folder, env);
+        try {
+          const audit = await run(join(folder, 'node_modules', '.bin', 'agentready'), ['audit', `${server.url}/mcp`, '--json'], folder, env);
+          const report = JSON.parse(audit.stdout) as {
+            tools: Array<{ name: string }> | number;
+            findings: Array<{ rule: string; severity: string; tool?: string }>;
+          };
+          expect(audit.code, audit.stderr).toBe(0);
+          expect(report.findings.filter((finding) => finding.severity === 'error')).toEqual([]);
+          expect(JSON.stringify(report.tools)).toContain('find_books');
+        } finally {
+          await server.stop();
+        }
+      },
+      5 * MINUTES,
+    );
+
+    it(
       'serves the Express bookshop: MCP with the owner’s token, the person’s Confirm, and WebMCP in its page',
       async () => {
         const token = 'owner-token-for-the-packed-test';
