@@ -8,8 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchWebMcpChromium } from '@agentready/testing';
+import { deeplyNestedArguments, flatArguments, launchWebMcpChromium, timedAnswer, toolCallMessage } from '@agentready/testing';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
@@ -262,5 +263,50 @@ describe('createAgentSite in its own pages (Chromium WebMCP)', () => {
     await expect.poll(() => page.getByTestId('outcome').textContent()).toBe('Order a book: orderId "ord-2", title "Emma".');
     expect(shop.orders).toEqual(['dune', 'emma']);
     await page.close();
+  });
+});
+
+describe('createAgentSite and arguments nested as deep as the body limit allows', () => {
+  /** The faster of two answers, so one pause of a loaded machine does not decide; the bound below is generous for the same reason. */
+  const fastestOfTwo = async <T>(send: () => Promise<T>) => {
+    const [first, second] = [await timedAnswer(send), await timedAnswer(send)];
+    return first.ms <= second.ms ? first : second;
+  };
+
+  it('the page’s tool route and /mcp answer INVALID_INPUT in about a flat body’s time, while another agent’s calls are answered', async () => {
+    const pageCall = async (body: string) =>
+      (await (
+        await fetch(`${siteUrl}/agentready/tools/find_books`, { method: 'POST', headers: { origin: siteUrl, 'content-type': 'application/json' }, body })
+      ).json()) as Record<string, unknown>;
+    const mcpCall = async (body: string) => {
+      const response = await fetch(`${siteUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body,
+      });
+      const data = (await response.text()).split('\n').find((line) => line.startsWith('data: ')) ?? 'data: {}';
+      return ((JSON.parse(data.slice('data: '.length)) as { result?: CallToolResult }).result?.structuredContent ?? {}) as Record<string, unknown>;
+    };
+    const pageBytes = 64 * 1024 - 16;
+    const surfaces = [
+      { send: pageCall, deep: deeplyNestedArguments('words', pageBytes), flat: flatArguments('words', pageBytes) },
+      {
+        send: mcpCall,
+        deep: toolCallMessage('find_books', DEFAULT_MAX_REQUEST_BODY_SIZE, (bytes) => deeplyNestedArguments('words', bytes)),
+        flat: toolCallMessage('find_books', DEFAULT_MAX_REQUEST_BODY_SIZE, (bytes) => flatArguments('words', bytes)),
+      },
+    ];
+    const client = await mcpClient();
+    for (const { send, deep, flat } of surfaces) {
+      const flatAnswer = await fastestOfTwo(() => send(flat));
+      expect(flatAnswer.value).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'words' });
+      const deepAnswer = await fastestOfTwo(() => send(deep));
+      expect(deepAnswer.value).toMatchObject({ ok: false, code: 'INVALID_INPUT', retryable: false });
+      expect(deepAnswer.value['message']).toContain('more than 64 levels deep');
+      expect(deepAnswer.ms <= 3 * flatAnswer.ms + 250).toBe(true);
+      const [, , found] = await Promise.all([send(deep), send(deep), client.callTool({ name: 'find_books', arguments: { words: 'dune' } })]);
+      expect((found as CallToolResult).structuredContent).toMatchObject({ ok: true, data: { books: [{ id: 'dune' }] } });
+    }
+    await client.close();
   });
 });

@@ -20,6 +20,7 @@ export type { ErrorCode } from './errors.ts';
 export type { EffectClass, ToolAnnotations } from './effects.ts';
 export { ToolContractError, toolContractViolations } from './contract-rules.ts';
 export { parseToolInput } from './input-validation.ts';
+export { MAX_INPUT_DEPTH, parseJsonWithinDepth } from './input-depth.ts';
 export type { ParsedInput } from './input-validation.ts';
 export { publishCatalog, publishTool } from './published-tool.ts';
 export type { PublishedCatalog, PublishedTool } from './published-tool.ts';
