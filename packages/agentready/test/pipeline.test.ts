@@ -237,6 +237,48 @@ describe('invocation pipeline', () => {
   });
 });
 
+describe('the text rule of every tool input', () => {
+  const noteThings = defineTool({
+    name: 'note_things',
+    title: 'Note things',
+    description: 'Notes things.',
+    effect: 'read',
+    input: z.object({ id: z.string(), tags: z.array(z.object({ label: z.string() })), notes: z.record(z.string(), z.string()) }),
+    output: z.object({ noted: z.boolean() }),
+  });
+
+  it('refuses a lone surrogate in any string, at any depth, naming its field, and never runs the tool', async () => {
+    let runs = 0;
+    const pipeline = createInvocationPipeline({
+      catalog: withHandlers(defineCatalog([noteThings]), {
+        note_things: async () => {
+          runs += 1;
+          return { ok: true, data: { noted: true } };
+        },
+      }),
+      stateVersionOf: async () => 0,
+      audit: { record: async () => {} },
+      logger: pino({ level: 'silent' }),
+    });
+    const fine = { id: 'a😀', tags: [{ label: 'b' }], notes: { x: 'c' } };
+    expect(await pipeline.invoke({ tool: 'note_things', input: fine, principal: null, surface: 'mcp' })).toMatchObject({ ok: true });
+    for (const [input, field] of [
+      [{ ...fine, id: 'a\uD83D' }, 'id'],
+      [{ ...fine, tags: [{ label: 'b' }, { label: '\uDE00b' }] }, 'tags.1.label'],
+      [{ ...fine, notes: { x: 'c\uDBFF' } }, 'notes.x'],
+    ] as const) {
+      expect(await pipeline.invoke({ tool: 'note_things', input, principal: null, surface: 'mcp' })).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        retryable: false,
+        field,
+        message: `Field "${field}": not valid Unicode text (it holds a lone surrogate).`,
+      });
+    }
+    expect(runs).toBe(1);
+  });
+});
+
 describe('audit input summary', () => {
   it('keeps IDs and search words, and redacts secrets, contact details and names', () => {
     expect(
