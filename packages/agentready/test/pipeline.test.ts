@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineCatalog, defineTool } from '../src/contract/index.ts';
+import { defineCatalog, defineTool, multilineText } from '../src/contract/index.ts';
 import { createCallDrain, createInvocationPipeline, type AuditEvidence, type CallDrain } from '../src/runtime/index.ts';
 import { summarizeInput } from '../src/runtime/input-summary.ts';
 import type { Principal } from '../src/contract/index.ts';
@@ -276,6 +276,38 @@ describe('the text rule of every tool input', () => {
       });
     }
     expect(runs).toBe(1);
+  });
+
+  it('refuses control, invisible and direction-changing characters in every string; line breaks and tabs only where the schema marks multilineText', async () => {
+    const writeNote = defineTool({
+      name: 'write_note',
+      title: 'Write note',
+      description: 'Writes a note.',
+      effect: 'read',
+      input: z.object({ title: z.string(), body: multilineText(z.string().max(500)).optional(), tags: z.array(z.string()).optional() }),
+      output: z.object({ written: z.boolean() }),
+    });
+    const pipeline = createInvocationPipeline({
+      catalog: withHandlers(defineCatalog([writeNote]), { write_note: async () => ({ ok: true, data: { written: true } }) }),
+      stateVersionOf: async () => 0,
+      audit: { record: async () => {} },
+      logger: pino({ level: 'silent' }),
+    });
+    const call = (input: Record<string, unknown>) => pipeline.invoke({ tool: 'write_note', input, principal: null, surface: 'mcp' });
+    expect(await call({ title: 'Tea 🍵 مرحبا', body: 'First line.\n\tSecond line.\r\n', tags: ['👩‍💻'] })).toMatchObject({ ok: true });
+    for (const [input, field] of [
+      [{ title: 'Tea\nparty' }, 'title'],
+      [{ title: 'Tea\u0000' }, 'title'],
+      [{ title: 'Tea\u009B' }, 'title'],
+      [{ title: 'Tea', body: 'Fine.\n\u202Eevil' }, 'body'],
+      [{ title: 'Tea', body: 'Fine.\u2066' }, 'body'],
+      [{ title: 'Tea', body: 'Fine.\u200B' }, 'body'],
+      [{ title: 'Tea', tags: ['ok', 'te\uFEFFa'] }, 'tags.1'],
+    ] as const) {
+      const answer = await call(input);
+      expect(answer).toMatchObject({ ok: false, code: 'INVALID_INPUT', field });
+      expect(JSON.stringify(answer)).not.toContain('evil');
+    }
   });
 });
 

@@ -28,6 +28,6 @@ export { portableJsonSchema } from './portable-json-schema.ts';
 export { untrustedText } from './untrusted-text.ts';
 export { secondsInWords } from './retry-after.ts';
 export { isOneLineOfText, clientNameForDisplay } from './one-line-text.ts';
-export { isWellFormedText } from './text-input.ts';
+export { isWellFormedText, multilineText } from './text-input.ts';
 export { succeeded, refused, refusedWith } from './domain-result.ts';
 export type { DomainResult, DomainFailure } from './domain-result.ts';

@@ -222,7 +222,7 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
     }
     const parsed = parseToolInput(tool.input, call.input);
     if (!parsed.ok) return fail(parsed.failure, await stateVersion());
-    const brokenText = textInputRefusal(parsed.value);
+    const brokenText = textInputRefusal(tool.input, parsed.value);
     if (brokenText) return fail(brokenText, await stateVersion());
     const refusal = authorizationRefusal(options as unknown as PipelineOptions<ToolContract>, tool, call, evidence);
     if (refusal) return fail(refusal, refusal.code === 'UNAUTHENTICATED' ? 0 : await stateVersion());
