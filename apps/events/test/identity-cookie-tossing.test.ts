@@ -158,4 +158,26 @@ describe('an attacker on another port of the host tosses its own session cookie'
       await context.close();
     }
   });
+
+  it('a WebMCP tool of the page reports the server’s 401 as UNAUTHENTICATED, not retryable, and nothing lands with the attacker', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const email = newTestEmail();
+      await page.goto(`${server.url}/events`);
+      await signInFromPage(page, 'sign-up', email);
+      await page.goto(`${server.url}/events/${OTHER_EVENT}`);
+      await expect.poll(async () => (await page.webmcp.tools()).map((tool) => tool.name), { timeout: 10_000 }).toContain('save_event');
+      const tab = await context.newPage();
+      await tab.goto(attackerSite.url({ how: 'Set-Cookie', path: '/api' }));
+      await tab.close();
+      expect(await siteSessionCookies(context)).toHaveLength(2);
+
+      const refused = (await page.webmcp.callTool('save_event', { event_id: OTHER_EVENT })) as Record<string, unknown>;
+      expect(refused).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', retryable: false });
+      expect(await attacker.savedEventIds()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

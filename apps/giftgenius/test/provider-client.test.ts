@@ -80,6 +80,8 @@ describe('reading the catalog', () => {
     expect(product).toMatchObject({ name: 'Walnut Chess Set, Inlaid Board', prices: { USD: 12900 } });
     expect(await client.getProduct('prod_no-such-gift')).toBeNull();
     expect(await client.getProduct('../_stand-in/sessions')).toBeNull();
+    // A lone surrogate cannot be put in a URL: no product has such an id, and the shop is not called down.
+    expect(await client.getProduct('prod_\uD800')).toBeNull();
   });
 });
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchWebMcpChromium } from '@agentready/testing';
+import { deeplyNestedArguments, flatArguments, launchWebMcpChromium, timedAnswer, toolCallMessage } from '@agentready/testing';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -303,16 +303,18 @@ describe('createAgentSite in its own pages (Chromium WebMCP)', () => {
 });
 
 describe('the confirmation page shows what will happen, character for character', () => {
-  it('shows control and bidirectional characters from an agent’s input as code points, so they cannot reorder the sentence', async () => {
+  it('refuses control and bidirectional characters in an agent’s input, and shows those of the site’s own data as code points, so they cannot reorder the sentence', async () => {
     const notes: string[] = [];
+    // A supplier wrote this dish's name: the site's data, not the agent's input, carries the override.
+    const dishes: Record<string, string> = { tea: 'Tea \u202eDSU 005 :egrahC\u202c\u0000' };
     const sendNote = defineToolFor<null>()({
       name: 'send_note',
       title: 'Send the chef a note',
       effect: 'commit',
-      description: 'Sends the chef a note. The person confirms it at guidance.confirmationUrl.',
-      input: z.object({ note: z.string().max(200) }),
+      description: 'Sends the chef a note about a dish. The person confirms it at guidance.confirmationUrl.',
+      input: z.object({ dish_id: z.string().max(20), note: z.string().max(200) }),
       output: z.object({ sent: z.boolean() }),
-      confirm: ({ note }) => `Send the chef this note: “${note}”. Charge: 0 USD.`,
+      confirm: ({ dish_id, note }) => `Send the chef this note about ${dishes[dish_id] ?? dish_id}: “${note}”. Charge: 0 USD.`,
       handler: async ({ note }) => {
         notes.push(note);
         return { ok: true, data: { sent: true } };
@@ -329,10 +331,15 @@ describe('the confirmation page shows what will happen, character for character'
     try {
       const client = new Client({ name: 'test agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
-      const prepared = (await client.callTool({ name: 'send_note', arguments: { note: 'Thanks! \u202eDSU 005 :egrahC\u202c\u0000' } })) as CallToolResult;
+      const refused = (await client.callTool({
+        name: 'send_note',
+        arguments: { dish_id: 'tea', note: 'Thanks! \u202eDSU 005 :egrahC\u202c' },
+      })) as CallToolResult;
+      expect(refused.structuredContent).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'note' });
+      const prepared = (await client.callTool({ name: 'send_note', arguments: { dish_id: 'tea', note: 'Thanks!' } })) as CallToolResult;
       const link = (prepared.structuredContent as { guidance: { confirmationUrl: string } }).guidance.confirmationUrl;
       const html = await (await fetch(link)).text();
-      expect(html).toContain('Send the chef this note: “Thanks! [U+202E]DSU 005 :egrahC[U+202C][U+0000]”. Charge: 0 USD.');
+      expect(html).toContain('Send the chef this note about Tea [U+202E]DSU 005 :egrahC[U+202C][U+0000]: “Thanks!”. Charge: 0 USD.');
       expect(html).not.toContain('\u202e');
       expect(notes).toEqual([]);
       await client.close();
@@ -340,5 +347,51 @@ describe('the confirmation page shows what will happen, character for character'
       await served.close();
       rmSync(noteFolder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('createAgentSite and arguments nested as deep as the body limit allows', () => {
+  /** The faster of two answers, so one pause of a loaded machine does not decide; the bound below is generous for the same reason. */
+  const fastestOfTwo = async <T>(send: () => Promise<T>) => {
+    const [first, second] = [await timedAnswer(send), await timedAnswer(send)];
+    return first.ms <= second.ms ? first : second;
+  };
+
+  it('the page’s tool route and /mcp answer INVALID_INPUT in about a flat body’s time, while another agent’s calls are answered', async () => {
+    const pageCall = async (body: string) =>
+      (await (
+        await fetch(`${siteUrl}/agentready/tools/find_books`, { method: 'POST', headers: { origin: siteUrl, 'content-type': 'application/json' }, body })
+      ).json()) as Record<string, unknown>;
+    const mcpCall = async (body: string) => {
+      const response = await fetch(`${siteUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body,
+      });
+      const data = (await response.text()).split('\n').find((line) => line.startsWith('data: ')) ?? 'data: {}';
+      return ((JSON.parse(data.slice('data: '.length)) as { result?: CallToolResult }).result?.structuredContent ?? {}) as Record<string, unknown>;
+    };
+    const pageBytes = 64 * 1024 - 16;
+    const surfaces = [
+      { send: pageCall, deep: deeplyNestedArguments('words', pageBytes), flat: flatArguments('words', pageBytes) },
+      {
+        send: mcpCall,
+        // The site's /mcp takes bodies up to 64 KiB, as its page route does.
+        deep: toolCallMessage('find_books', pageBytes, (bytes) => deeplyNestedArguments('words', bytes)),
+        flat: toolCallMessage('find_books', pageBytes, (bytes) => flatArguments('words', bytes)),
+      },
+    ];
+    const client = await mcpClient();
+    for (const { send, deep, flat } of surfaces) {
+      const flatAnswer = await fastestOfTwo(() => send(flat));
+      expect(flatAnswer.value).toMatchObject({ ok: false, code: 'INVALID_INPUT', field: 'words' });
+      const deepAnswer = await fastestOfTwo(() => send(deep));
+      expect(deepAnswer.value).toMatchObject({ ok: false, code: 'INVALID_INPUT', retryable: false });
+      expect(deepAnswer.value['message']).toContain('more than 64 levels deep');
+      expect(deepAnswer.ms <= 3 * flatAnswer.ms + 250).toBe(true);
+      const [, , found] = await Promise.all([send(deep), send(deep), client.callTool({ name: 'find_books', arguments: { words: 'dune' } })]);
+      expect((found as CallToolResult).structuredContent).toMatchObject({ ok: true, data: { books: [{ id: 'dune' }] } });
+    }
+    await client.close();
   });
 });

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineCatalog, defineTool } from '../src/contract/index.ts';
+import { defineCatalog, defineTool, multilineText } from '../src/contract/index.ts';
 import { createCallDrain, createInvocationPipeline, type AuditEvidence, type CallDrain } from '../src/runtime/index.ts';
 import { summarizeInput } from '../src/runtime/input-summary.ts';
 import type { Principal } from '../src/contract/index.ts';
@@ -234,6 +234,80 @@ describe('invocation pipeline', () => {
     expect(await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'mcp' })).toMatchObject({ ok: false, code: 'FORBIDDEN' });
     expect(ran).toBe(false);
     expect(evidence[0]).toMatchObject({ authorization: 'denied', outcomeCode: 'FORBIDDEN' });
+  });
+});
+
+describe('the text rule of every tool input', () => {
+  const noteThings = defineTool({
+    name: 'note_things',
+    title: 'Note things',
+    description: 'Notes things.',
+    effect: 'read',
+    input: z.object({ id: z.string(), tags: z.array(z.object({ label: z.string() })), notes: z.record(z.string(), z.string()) }),
+    output: z.object({ noted: z.boolean() }),
+  });
+
+  it('refuses a lone surrogate in any string, at any depth, naming its field, and never runs the tool', async () => {
+    let runs = 0;
+    const pipeline = createInvocationPipeline({
+      catalog: withHandlers(defineCatalog([noteThings]), {
+        note_things: async () => {
+          runs += 1;
+          return { ok: true, data: { noted: true } };
+        },
+      }),
+      stateVersionOf: async () => 0,
+      audit: { record: async () => {} },
+      logger: pino({ level: 'silent' }),
+    });
+    const fine = { id: 'a😀', tags: [{ label: 'b' }], notes: { x: 'c' } };
+    expect(await pipeline.invoke({ tool: 'note_things', input: fine, principal: null, surface: 'mcp' })).toMatchObject({ ok: true });
+    for (const [input, field] of [
+      [{ ...fine, id: 'a\uD83D' }, 'id'],
+      [{ ...fine, tags: [{ label: 'b' }, { label: '\uDE00b' }] }, 'tags.1.label'],
+      [{ ...fine, notes: { x: 'c\uDBFF' } }, 'notes.x'],
+    ] as const) {
+      expect(await pipeline.invoke({ tool: 'note_things', input, principal: null, surface: 'mcp' })).toMatchObject({
+        ok: false,
+        code: 'INVALID_INPUT',
+        retryable: false,
+        field,
+        message: `Field "${field}": not valid Unicode text (it holds a lone surrogate).`,
+      });
+    }
+    expect(runs).toBe(1);
+  });
+
+  it('refuses control, invisible and direction-changing characters in every string; line breaks and tabs only where the schema marks multilineText', async () => {
+    const writeNote = defineTool({
+      name: 'write_note',
+      title: 'Write note',
+      description: 'Writes a note.',
+      effect: 'read',
+      input: z.object({ title: z.string(), body: multilineText(z.string().max(500)).optional(), tags: z.array(z.string()).optional() }),
+      output: z.object({ written: z.boolean() }),
+    });
+    const pipeline = createInvocationPipeline({
+      catalog: withHandlers(defineCatalog([writeNote]), { write_note: async () => ({ ok: true, data: { written: true } }) }),
+      stateVersionOf: async () => 0,
+      audit: { record: async () => {} },
+      logger: pino({ level: 'silent' }),
+    });
+    const call = (input: Record<string, unknown>) => pipeline.invoke({ tool: 'write_note', input, principal: null, surface: 'mcp' });
+    expect(await call({ title: 'Tea 🍵 مرحبا', body: 'First line.\n\tSecond line.\r\n', tags: ['👩‍💻'] })).toMatchObject({ ok: true });
+    for (const [input, field] of [
+      [{ title: 'Tea\nparty' }, 'title'],
+      [{ title: 'Tea\u0000' }, 'title'],
+      [{ title: 'Tea\u009B' }, 'title'],
+      [{ title: 'Tea', body: 'Fine.\n\u202Eevil' }, 'body'],
+      [{ title: 'Tea', body: 'Fine.\u2066' }, 'body'],
+      [{ title: 'Tea', body: 'Fine.\u200B' }, 'body'],
+      [{ title: 'Tea', tags: ['ok', 'te\uFEFFa'] }, 'tags.1'],
+    ] as const) {
+      const answer = await call(input);
+      expect(answer).toMatchObject({ ok: false, code: 'INVALID_INPUT', field });
+      expect(JSON.stringify(answer)).not.toContain('evil');
+    }
   });
 });
 

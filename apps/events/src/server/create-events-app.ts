@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { recordRefusedToolCalls } from 'agentready/mcp';
+import { MAX_MESSAGE_DEPTH, recordRefusedToolCalls } from 'agentready/mcp';
 import { consentPageSecurityHeaders, siteSecurityHeaders, type SessionLifetimes } from '@agentready/identity';
 import { createEventsIdentity, type EventsIdentity } from '../domain/events-identity.ts';
 import {
@@ -25,7 +25,7 @@ import {
   type SignInLimit,
   type SignInLimits,
 } from 'agentready/runtime';
-import type { Principal } from 'agentready';
+import { parseJsonWithinDepth, type Principal } from 'agentready';
 import { createEventsServices, type EventsServices } from '../domain/events-services.ts';
 import { createEventsPipeline } from '../tools/events-pipeline.ts';
 import type { EventsDatabase } from '../store/schema.ts';
@@ -178,7 +178,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   });
   app.use(
     '/mcp',
-    mcpCallGate(calls, async (request) => recordRefusedToolCalls(pipeline, await request.json().catch(() => undefined), 503)),
+    mcpCallGate(calls, async (request) => recordRefusedToolCalls(pipeline, parseJsonWithinDepth(await request.text(), MAX_MESSAGE_DEPTH), 503)),
   );
   // Ahead of the middleware below, so a tool call they refuse still leaves its evidence.
   app.use('/api/tools/:name', toolCallRefusalEvidence(pipeline));

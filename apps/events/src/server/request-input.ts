@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { parseToolInput, type ParsedInput } from 'agentready';
+import { MAX_INPUT_DEPTH, parseJsonWithinDepth, parseToolInput, type ParsedInput } from 'agentready';
 import type { ApiFailure } from './error-responses.ts';
 
 /** A validated value, or the INVALID_INPUT failure to answer with. */
@@ -38,15 +38,12 @@ export function parseQueryParams<S extends z.ZodType>(params: URLSearchParams, s
  * Reads and validates a JSON object body.
  *
  * @returns the parsed body, or INVALID_INPUT when it is not JSON, not an
- *   object, or breaks the schema (with `field`).
+ *   object, nests more than `MAX_INPUT_DEPTH` levels, or breaks the schema (with `field`).
  */
 export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<RequestInput<z.output<S>>> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    return { ok: false, failure: { code: 'INVALID_INPUT', message: 'The request body must be a JSON object.' } };
-  }
+  // Read to one level past the input depth limit, so a body nested deeper costs no more than a flat one (and is refused).
+  const raw = parseJsonWithinDepth(await c.req.text(), MAX_INPUT_DEPTH);
+  if (raw === undefined) return { ok: false, failure: { code: 'INVALID_INPUT', message: 'The request body must be a JSON object.' } };
   return toRequestInput(parseToolInput(schema, raw));
 }
 

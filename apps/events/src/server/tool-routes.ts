@@ -4,7 +4,7 @@
  * middleware (docs/architecture.md, "One call's path").
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import type { ErrorCode } from 'agentready';
+import { MAX_INPUT_DEPTH, parseJsonWithinDepth, type ErrorCode } from 'agentready';
 import type { InvocationPipeline } from 'agentready/runtime';
 import { callerAddressOf } from '@agentready/identity';
 import type { EventsEnv } from './events-env.ts';
@@ -66,10 +66,15 @@ export function toolCallRefusalEvidence(pipeline: InvocationPipeline): Middlewar
   };
 }
 
-/** The request's JSON body, or undefined when it has none that parses (the pipeline answers that INVALID_INPUT). */
+/**
+ * The request's JSON body, or undefined when it has none that parses (the
+ * pipeline answers that INVALID_INPUT); read only to one level past
+ * `MAX_INPUT_DEPTH`, so a body nested deeper costs no more than a flat one
+ * and the pipeline refuses it INVALID_INPUT.
+ */
 async function jsonBodyOf(c: Context<EventsEnv>): Promise<unknown> {
   try {
-    return await c.req.json();
+    return parseJsonWithinDepth(await c.req.text(), MAX_INPUT_DEPTH);
   } catch {
     return undefined;
   }

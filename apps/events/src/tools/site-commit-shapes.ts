@@ -25,10 +25,18 @@ export const confirmationOutput = z.object({
 
 type DraftEvidence = { draft: { id: string; version: number; hash: string }; confirmationId: string };
 
-/** A commit's success outcome: its data, and the evidence of the draft and confirmation it used. */
-export function committed<T extends { evidence: DraftEvidence }>(value: T) {
+/**
+ * A commit's success outcome: its data, and the evidence of the draft and
+ * confirmation it used and of the registration it made or cancelled (its
+ * id, as `resultingIds`: every commit names what it changed).
+ */
+export function committed<T extends { evidence: DraftEvidence; registration: { id: string } }>(value: T) {
   const { evidence, ...data } = value;
-  return { ok: true as const, data, evidence: { draft: evidence.draft, confirmationId: evidence.confirmationId } };
+  return {
+    ok: true as const,
+    data,
+    evidence: { draft: evidence.draft, confirmationId: evidence.confirmationId, resultingIds: [value.registration.id] },
+  };
 }
 
 /** An approval's outcome: the minted token, or the domain's refusal. */

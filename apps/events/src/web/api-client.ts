@@ -4,7 +4,7 @@
  * session first, sends the CSRF token on every POST and DELETE, and keeps the
  * latest `stateVersion` any answer carried.
  */
-import { readToolResult, type ToolResult } from 'agentready';
+import { ERROR_CODE_LIST, fail, readToolResult, type ErrorCode, type ToolResult } from 'agentready';
 import type { SessionInfo } from './api-shapes.ts';
 
 /**
@@ -39,10 +39,11 @@ export type ApiClient = {
    * `POST /api/tools/:name` with `input` as the body and the CSRF header, and
    * answers with the tool result envelope the server sent (success or failure,
    * whatever the HTTP status). Its shape is checked, not its `data` (the page
-   * tool reads that). When the server cannot be reached or its answer is not
-   * an envelope, answers with a
-   * `{ ok:false, code:"TEMPORARY_FAILURE", retryable:true, uiUpdated:false, stateVersion }`
-   * envelope instead of throwing.
+   * tool reads that). A refusal that is not an envelope (the session
+   * middleware's 401, a session that could not be opened) is answered with
+   * the server's own code and its fixed `retryable` (UNAUTHENTICATED: not
+   * retryable). When the server cannot be reached or names no code, answers
+   * TEMPORARY_FAILURE (retryable) instead of throwing.
    */
   postTool(name: string, input: unknown): Promise<ToolResult<unknown>>;
   /** The highest `stateVersion` seen so far (0 before the session is loaded). */
@@ -68,6 +69,11 @@ function isWorthRetrying(code: string): boolean {
 const UNREACHABLE_MESSAGE = 'The site could not be reached. Check your connection and try again.';
 const UNREADABLE_MESSAGE = 'The site answered in a way this page could not read. Try again in a moment.';
 const REFUSED_MESSAGE = 'The site refused this request.';
+
+/** `code` when it is one of the envelope's error codes, else null. */
+function knownCode(code: string): ErrorCode | null {
+  return (ERROR_CODE_LIST as readonly string[]).includes(code) ? (code as ErrorCode) : null;
+}
 
 /**
  * A refusal of the REST API (docs/events-api.md, "Errors"): the server answers
@@ -178,18 +184,16 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     },
     async postTool(name, input) {
       const opened = await session();
-      const answer = opened.ok ? await exchange('POST', `/api/tools/${encodeURIComponent(name)}`, input ?? {}) : null;
+      // The session could not be opened: the server's own code (a 401 is UNAUTHENTICATED, not retryable), else nothing arrived.
+      if (!opened.ok) return fail({ code: knownCode(opened.error.code) ?? 'TEMPORARY_FAILURE', message: opened.error.message }, stateVersion);
+      const answer = await exchange('POST', `/api/tools/${encodeURIComponent(name)}`, input ?? {});
       // The pipeline answers failures as envelopes too (with a 4xx status): an envelope is handed on whatever the status.
       const envelope = answer === null ? null : readToolResult(answer.body);
       if (envelope !== null) return envelope;
-      return {
-        ok: false,
-        code: 'TEMPORARY_FAILURE',
-        message: !opened.ok ? opened.error.message : answer === null ? UNREACHABLE_MESSAGE : UNREADABLE_MESSAGE,
-        retryable: true,
-        uiUpdated: false,
-        stateVersion,
-      };
+      const refusal = answer === null ? null : refusalOf(answer.body);
+      const code = refusal === null ? null : knownCode(refusal.code);
+      if (refusal !== null && code !== null) return fail({ code, message: refusal.message }, stateVersion);
+      return fail({ code: 'TEMPORARY_FAILURE', message: answer === null ? UNREACHABLE_MESSAGE : UNREADABLE_MESSAGE }, stateVersion);
     },
     getStateVersion: () => stateVersion,
   };

@@ -8,6 +8,7 @@
  * (try again later) or {@link ProviderRefusedError} (the provider said no,
  * and why). No error message, detail or log field holds the secret key.
  */
+import { isWellFormedText } from 'agentready';
 import type { z } from 'zod';
 import {
   checkoutSessionWireSchema,
@@ -55,7 +56,7 @@ export type ProviderClient = {
    * a call after it ended reads again.
    */
   listProducts(): Promise<ProviderProduct[]>;
-  /** One product, or null when the provider has no such product. */
+  /** One product, or null when the provider has no such product (an id that is not well-formed text, which no URL can carry, names none). */
   getProduct(id: string): Promise<ProviderProduct | null>;
   /** Creates a checkout session under `idempotencyKey`; the same key with the same request answers the same session (`replayed: true`). */
   createCheckoutSession(request: ProviderCheckoutRequest, idempotencyKey: string): Promise<ProviderCheckoutSession>;
@@ -147,6 +148,8 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       return [...(await reading)];
     },
     async getProduct(id) {
+      // encodeURIComponent throws URIError on a lone surrogate: our own failure, never the provider's outage.
+      if (!isWellFormedText(id)) return null;
       const answer = await call({ method: 'GET', path: `/v1/products/${encodeURIComponent(id)}`, timeoutMs: catalogTimeoutMs });
       if (answer.status === 404 && refusalCode(answer) === 'resource_missing') return null;
       return toProviderProduct(expect(answer, productWireSchema, 'the product'));

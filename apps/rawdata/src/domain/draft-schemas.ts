@@ -4,6 +4,7 @@
  * unknown key is refused), and the form's fields are parsed with the same
  * schemas, so both build the same choices.
  */
+import { multilineText } from 'agentready';
 import { z } from 'zod';
 import { UPDATE_FREQUENCIES } from './source-metadata.ts';
 import { RETENTION_BOUNDS } from './table-rules.ts';
@@ -38,7 +39,7 @@ export const permissionGroupIdSchema = z
 /** The intent: project name (1..80, one line), reason (1..500), 1..10 permission group ids, requested frequency. */
 export const intentSchema = z.strictObject({
   project_name: z.string().trim().min(1).max(80).regex(ONE_LINE, 'the project name is one line of text.'),
-  reason: z.string().trim().min(1).max(500).regex(PLAIN_TEXT, 'the reason is plain text: no control or invisible characters.'),
+  reason: multilineText(z.string().trim().min(1).max(500).regex(PLAIN_TEXT, 'the reason is plain text: no control or invisible characters.')),
   permission_targets: z
     .array(permissionGroupIdSchema)
     .min(1)

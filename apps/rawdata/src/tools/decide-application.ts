@@ -2,6 +2,7 @@
  * @module `decide_application` (site-only): an operator approves or rejects
  * a submitted application, with a note (required to reject).
  */
+import { multilineText } from 'agentready';
 import { z } from 'zod';
 import { decideApplication } from '../domain/application-records.ts';
 import { applicationShape } from './output-shapes.ts';
@@ -13,7 +14,7 @@ export const decideApplicationTool = defineRawdataTool({
   effect: 'write',
   capability: DATA_COPY_CAPABILITY,
   description: 'An operator approves or rejects a submitted application, with a note (required to reject).',
-  input: z.object({ application_id: z.string().min(1).max(80), decision: z.enum(['approved', 'rejected']), note: z.string().max(500) }),
+  input: z.object({ application_id: z.string().min(1).max(80), decision: z.enum(['approved', 'rejected']), note: multilineText(z.string().max(500)) }),
   output: z.object({ application: applicationShape }),
 
   async handler(input, { app: ctx, principal }) {

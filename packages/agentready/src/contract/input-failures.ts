@@ -5,6 +5,7 @@
  * they name the field and never echo the value. No zod: the page imports it.
  */
 import type { FailureDetails } from './envelope.ts';
+import { MAX_INPUT_DEPTH, nestedTooDeep } from './input-depth.ts';
 
 /** The outcome of validating a tool's input: the value to run on, or INVALID_INPUT details. */
 export type ParsedInput<T> = { ok: true; value: T } | { ok: false; failure: FailureDetails };
@@ -105,26 +106,39 @@ export function unknownField(path: readonly PropertyKey[]): FailureDetails {
 }
 
 /**
- * The path to the first own `__proto__` key in `raw` (objects and arrays, any
- * depth; walked without recursion, so deep nesting cannot exhaust the stack,
- * and each object once, so an in-page caller's cyclic object ends too), or
- * null when there is none. Such a key is an unknown field whatever the
- * schema: a parser that assigns it would drop it or make it the value's
- * prototype (ECMA-262's `Object.prototype.__proto__`), though JSON (RFC 8259)
- * allows the name.
+ * What an input's shape alone refuses, whatever the schema: nesting deeper
+ * than {@link MAX_INPUT_DEPTH} levels (objects and arrays; the input itself is
+ * level 1), or an own key named `__proto__` at any depth (an unknown field: a
+ * parser that assigns it would drop it or make it the value's prototype,
+ * ECMA-262's `Object.prototype.__proto__`, though JSON, RFC 8259, allows the
+ * name). Walked once, with an explicit stack (no recursion), each object
+ * once (an in-page caller's cyclic object ends too), and no further than the
+ * limit: time grows with the input's size, never with the square of its depth.
+ *
+ * @returns INVALID_INPUT details (the depth, or the unknown field's path), or null when the shape is acceptable.
  */
-export function pathOfPrototypeKey(raw: object): PropertyKey[] | null {
+export function inputShapeRefusal(raw: object): FailureDetails | null {
+  type Visit = { value: object; depth: number; key: PropertyKey | null; parent: Visit | null };
   const seen = new Set<object>([raw]);
-  const pending: Array<{ value: object; path: PropertyKey[] }> = [{ value: raw, path: [] }];
+  const pending: Visit[] = [{ value: raw, depth: 1, key: null, parent: null }];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    if (Object.hasOwn(next.value, '__proto__')) return [...next.path, '__proto__'];
+    if (next.depth > MAX_INPUT_DEPTH) return nestedTooDeep();
+    if (Object.hasOwn(next.value, '__proto__')) return unknownField([...pathTo(next), '__proto__']);
+    const isArray = Array.isArray(next.value);
     for (const [key, child] of Object.entries(next.value)) {
       if (typeof child !== 'object' || child === null || seen.has(child)) continue;
       seen.add(child);
-      pending.push({ value: child, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] });
+      pending.push({ value: child, depth: next.depth + 1, key: isArray ? Number(key) : key, parent: next });
     }
   }
   return null;
+
+  // The path is built once, for the one key reported, from the parent links.
+  function pathTo(visit: Visit): PropertyKey[] {
+    const path: PropertyKey[] = [];
+    for (let at: Visit | null = visit; at?.key != null; at = at.parent) path.push(at.key);
+    return path.reverse();
+  }
 }
 
 function truncate(text: string): string {

@@ -3,7 +3,7 @@
  * that name the field and never echo the value (input-failures.ts words them).
  */
 import type { z } from 'zod';
-import { brokenRule, notAnObject, pathOfPrototypeKey, unknownField, type ParsedInput } from './input-failures.ts';
+import { brokenRule, notAnObject, inputShapeRefusal, unknownField, type ParsedInput } from './input-failures.ts';
 
 export type { ParsedInput } from './input-failures.ts';
 
@@ -28,8 +28,8 @@ export type { ParsedInput } from './input-failures.ts';
  */
 export function parseToolInput<S extends z.ZodType>(schema: S, raw: unknown): ParsedInput<z.output<S>> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, failure: notAnObject() };
-  const prototypeKeyPath = pathOfPrototypeKey(raw);
-  if (prototypeKeyPath) return { ok: false, failure: unknownField(prototypeKeyPath) };
+  const refusedShape = inputShapeRefusal(raw);
+  if (refusedShape) return { ok: false, failure: refusedShape };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];

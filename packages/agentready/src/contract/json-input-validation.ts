@@ -10,7 +10,7 @@
  * ({@link unsupportedKeywords}), so a rule cannot be skipped without notice.
  */
 import type { JsonSchemaNode } from './portable-json-schema.ts';
-import { brokenRule, notAnObject, pathOfPrototypeKey, unknownField, type BrokenRule, type ParsedInput } from './input-failures.ts';
+import { brokenRule, notAnObject, inputShapeRefusal, unknownField, type BrokenRule, type ParsedInput } from './input-failures.ts';
 
 /** What {@link parseJsonInput} reads of a published tool. */
 export type JsonInputRules = {
@@ -74,8 +74,8 @@ export function unsupportedKeywords(rules: JsonInputRules): string[] {
  */
 export function parseJsonInput(rules: JsonInputRules, raw: unknown): ParsedInput<Record<string, unknown>> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, failure: notAnObject() };
-  const prototypeKeyPath = pathOfPrototypeKey(raw);
-  if (prototypeKeyPath) return { ok: false, failure: unknownField(prototypeKeyPath) };
+  const refusedShape = inputShapeRefusal(raw);
+  if (refusedShape) return { ok: false, failure: refusedShape };
   const input = raw as Record<string, unknown>;
   const properties = propertiesOf(rules.inputSchema);
   const required = new Set(Array.isArray(rules.inputSchema['required']) ? (rules.inputSchema['required'] as string[]) : []);

@@ -22,7 +22,8 @@ import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal } from '../contract/effects.ts';
 import type { Principal } from '../contract/tool-call.ts';
 import type { VerifiedAccessToken } from '../runtime/pipeline.ts';
-import { BATCH_REFUSAL, recordRefusedToolCalls } from './message-refusals.ts';
+import { BATCH_REFUSAL, MAX_MESSAGE_DEPTH, recordRefusedToolCalls } from './message-refusals.ts';
+import { cutJsonNesting } from '../contract/input-depth.ts';
 import { prepareMcpToolServer, preparedToolServer, type McpToolServerOptions } from './tool-server.ts';
 
 /** Options of {@link createMcpHttpEndpoint}. */
@@ -313,6 +314,13 @@ type RequestBody = { request: Request } & ({ read: true; parsed: unknown; json: 
  * text. A declared length over the limit is not read (the SDK answers 413 from
  * the header); a body of no declared length (chunked) is read from a copy, up
  * to the limit, so the request stays whole for the SDK.
+ *
+ * Whatever the body nests past {@link MAX_MESSAGE_DEPTH} levels is cut before
+ * it is parsed, by this endpoint or by the SDK (`cutJsonNesting`: emptied one
+ * level past the limit, so a tool call's arguments still nest too deep and
+ * the pipeline answers INVALID_INPUT): parsing then takes time in proportion
+ * to the body's length, never to the square of its depth, before any token
+ * is checked.
  */
 async function requestBodyOf(request: Request): Promise<RequestBody> {
   if (request.method !== 'POST') return { request, read: false };
@@ -326,8 +334,9 @@ async function requestBodyOf(request: Request): Promise<RequestBody> {
     // The client went away mid-body: the SDK answers a body it cannot read as it always does.
     return { request: requestWithBody(request, new ReadableStream({ start: (controller) => controller.error(error) })), read: false };
   }
-  const parsed = parsedJson(text);
-  if (parsed === undefined) return { request: requestWithBody(request, text), read: false };
+  const bounded = cutJsonNesting(text, MAX_MESSAGE_DEPTH);
+  const parsed = parsedJson(bounded);
+  if (parsed === undefined) return { request: requestWithBody(request, bounded), read: false };
   return { request, read: true, parsed: parsed.value, json: isJsonContentType(request.headers.get('content-type')) };
 }
 
@@ -335,9 +344,11 @@ async function requestBodyOf(request: Request): Promise<RequestBody> {
 async function requestBodyOfCopy(request: Request): Promise<RequestBody> {
   try {
     const body = await readRequestBody(request.clone(), DEFAULT_MAX_REQUEST_BODY_SIZE);
-    const parsed = body.tooLarge ? undefined : parsedJson(body.text);
-    if (parsed === undefined) return { request, read: false };
-    return { request, read: true, parsed: parsed.value, json: isJsonContentType(request.headers.get('content-type')) };
+    if (body.tooLarge) return { request, read: false };
+    const bounded = cutJsonNesting(body.text, MAX_MESSAGE_DEPTH);
+    const parsed = parsedJson(bounded);
+    if (parsed === undefined) return { request: requestWithBody(request, bounded), read: false };
+    return { request: requestWithBody(request, bounded), read: true, parsed: parsed.value, json: isJsonContentType(request.headers.get('content-type')) };
   } catch {
     return { request, read: false };
   }

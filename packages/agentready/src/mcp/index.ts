@@ -12,6 +12,6 @@ export type { McpToolServerOptions } from './tool-server.ts';
 export type { ConfirmationPageElicitationOptions } from './confirmation-page-elicitation.ts';
 export { createMcpHttpEndpoint } from './http-endpoint.ts';
 export type { McpHttpEndpoint, McpHttpEndpointOptions } from './http-endpoint.ts';
-export { recordRefusedToolCalls } from './message-refusals.ts';
+export { MAX_MESSAGE_DEPTH, recordRefusedToolCalls } from './message-refusals.ts';
 export { serveMcpOverStdio, stopWhenClientLeaves } from './stdio.ts';
 export type { McpStdioOptions } from './stdio.ts';

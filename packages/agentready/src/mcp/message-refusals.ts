@@ -8,7 +8,18 @@
  * @see https://modelcontextprotocol.io/specification/2025-06-18/changelog
  */
 import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import { MAX_INPUT_DEPTH, cutJsonNesting } from '../contract/input-depth.ts';
 import type { InvocationPipeline } from '../runtime/pipeline.ts';
+
+/**
+ * The most levels of objects and arrays a JSON-RPC message is read to: a
+ * `tools/call`'s arguments are level 3 (the message, its `params`, the
+ * arguments), so they may nest the `MAX_INPUT_DEPTH` levels a tool takes.
+ * An object or array that opens deeper is read as an empty one
+ * (`cutJsonNesting`) before the message is parsed: the arguments still nest
+ * too deep, and the pipeline answers INVALID_INPUT.
+ */
+export const MAX_MESSAGE_DEPTH = MAX_INPUT_DEPTH + 2;
 
 /** What was wrong with a refused message, as the log names it (never its content, which may hold a token). */
 export type MessageRefusalKind = 'not JSON' | 'a JSON-RPC batch' | 'not a JSON-RPC message';
@@ -42,7 +53,9 @@ const PARSE_ERROR: MessageRefusal = {
 };
 
 /**
- * Screens one message as received (a stdio line, without its line break).
+ * Screens one message as received (a stdio line, without its line break),
+ * read to {@link MAX_MESSAGE_DEPTH} levels (a line is passed on cut the same
+ * way, see stdio-line-screen.ts).
  *
  * @returns null when it is one JSON-RPC message for the SDK to serve;
  *   otherwise its refusal: -32700 for text that is not JSON, -32600 for an
@@ -54,7 +67,7 @@ const PARSE_ERROR: MessageRefusal = {
 export function refusalOfMessage(text: string): MessageRefusal | null {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(cutJsonNesting(text, MAX_MESSAGE_DEPTH));
   } catch {
     return PARSE_ERROR;
   }

@@ -10,7 +10,8 @@
  */
 import { Transform } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
-import { refusalOfMessage, type MessageRefusal } from './message-refusals.ts';
+import { cutJsonNesting } from '../contract/input-depth.ts';
+import { MAX_MESSAGE_DEPTH, refusalOfMessage, type MessageRefusal } from './message-refusals.ts';
 
 /** Options of {@link screenStdioLines}. */
 export type StdioLineScreenOptions = {
@@ -28,7 +29,8 @@ const NEWLINE = 0x0a;
 
 /**
  * A stream to put between stdin and the SDK's `StdioServerTransport`: it
- * passes each line that holds one JSON-RPC message, drops blank lines, and
+ * passes each line that holds one JSON-RPC message (with whatever it nests
+ * past `MAX_MESSAGE_DEPTH` levels emptied, see message-refusals.ts), drops blank lines, and
  * hands every other line's refusal (-32700 not JSON, -32600 a batch or not a
  * JSON-RPC message; see {@link refusalOfMessage}) to `onRefused` instead.
  *
@@ -50,8 +52,13 @@ export function screenStdioLines(options: StdioLineScreenOptions): Transform {
         const text = received.toString('utf8', lineStart, end);
         if (text.trim() === '') continue;
         const refusal = refusalOfMessage(text);
-        if (refusal) options.onRefused(refusal);
-        else this.push(received.subarray(lineStart, start));
+        if (refusal) {
+          options.onRefused(refusal);
+          continue;
+        }
+        // The SDK parses the line again: a line nested past the limit goes on cut, so that parse is bounded too.
+        const bounded = cutJsonNesting(text, MAX_MESSAGE_DEPTH);
+        this.push(bounded === text ? received.subarray(lineStart, start) : Buffer.from(`${bounded}\n`, 'utf8'));
       }
       unfinished = received.subarray(start);
       if (unfinished.length > maxLineBytes) {

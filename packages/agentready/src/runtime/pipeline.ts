@@ -11,6 +11,7 @@ import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal, type EffectClass } from '../contract/effects.ts';
 import { fail, succeed, type FailureDetails, type Guidance, type ToolResult } from '../contract/envelope.ts';
 import { parseToolInput } from '../contract/input-validation.ts';
+import { textInputRefusal } from '../contract/text-input.ts';
 import type { Principal, ProgressReport, Surface, ToolCallContext, ToolEvidence, ToolOutcome } from '../contract/tool-call.ts';
 import type { AuditEvidence, AuditSink } from './audit-log.ts';
 import type { CallDrain } from './call-drain.ts';
@@ -129,7 +130,8 @@ export type InvocationPipeline = {
    * Runs one tool call.
    *
    * @returns the envelope, never throws for anything the caller sent: an unknown
-   *   tool is NOT_FOUND, bad input INVALID_INPUT with `field`, no principal for a
+   *   tool is NOT_FOUND, bad input INVALID_INPUT with `field` (a string that breaks
+   *   the text rule of every tool input too, contract/text-input.ts), no principal for a
    *   non-read tool UNAUTHENTICATED, an operation that throws or returns data the
    *   output schema rejects TEMPORARY_FAILURE (details go to the log under the trace id),
    *   and so is a call that arrives once the `drain` began (it does not run); a call
@@ -220,6 +222,8 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
     }
     const parsed = parseToolInput(tool.input, call.input);
     if (!parsed.ok) return fail(parsed.failure, await stateVersion());
+    const brokenText = textInputRefusal(tool.input, parsed.value);
+    if (brokenText) return fail(brokenText, await stateVersion());
     const refusal = authorizationRefusal(options as unknown as PipelineOptions<ToolContract>, tool, call, evidence);
     if (refusal) return fail(refusal, refusal.code === 'UNAUTHENTICATED' ? 0 : await stateVersion());
 

@@ -25,6 +25,7 @@ import { pino, type Logger } from 'pino';
 import { defineCatalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import { fail } from '../contract/envelope.ts';
+import { MAX_INPUT_DEPTH, parseJsonWithinDepth } from '../contract/input-depth.ts';
 import { publishTool, type PublishedTool } from '../contract/published-tool.ts';
 import type { Principal } from '../contract/tool-call.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../mcp/http-endpoint.ts';
@@ -311,12 +312,8 @@ function siteRoutes(parts: SiteRouteParts): Hono {
     const name = c.req.param('name');
     const offered = parts.pageTools.some((tool) => tool.name === name);
     const principal = await parts.principalOf(c, await parts.ready);
-    let input: unknown;
-    try {
-      input = await c.req.json();
-    } catch {
-      input = undefined;
-    }
+    // Read to one level past the depth limit: a body nested deeper costs no more than a flat one, and the pipeline refuses it.
+    const input = parseJsonWithinDepth(await c.req.text(), MAX_INPUT_DEPTH);
     if (!offered) {
       return c.json(
         await parts.agents.recordRefusal(
