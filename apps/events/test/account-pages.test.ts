@@ -109,18 +109,48 @@ describe('signing up, out and in', () => {
     expect(new URL(page.url()).pathname).toBe('/');
   });
 
-  it('without JavaScript, the sign-in and sign-up buttons stay disabled and the note says signing in needs it', async () => {
+  it('without JavaScript, signs up, signs in and says a wrong password on the page, as plain forms', async () => {
     const quiet = await browser.newContext({ javaScriptEnabled: false });
     try {
       const tab = await quiet.newPage();
-      for (const path of ['/signin', '/signup']) {
-        await tab.goto(`${server.url}${path}`);
-        expect(await tab.isDisabled(byTestId('account-submit')), path).toBe(true);
-        expect(await tab.locator(byTestId('noscript-note')).innerText(), path).toContain('Signing in');
+      const email = newTestEmail();
+      await tab.goto(`${server.url}/signup?next=${encodeURIComponent('/events')}`);
+      expect(await tab.locator(byTestId('noscript-note')).innerText()).toContain('sign in and create an account');
+      await submitCredentials(tab, email, TEST_PASSWORD);
+      await tab.waitForURL(`${server.url}/events`);
+      expect(await tab.getAttribute(byTestId('account-nav'), 'data-signed-in')).toBe('true');
+      expect(await accountCount()).toBe(1);
+
+      const other = await browser.newContext({ javaScriptEnabled: false });
+      try {
+        const signingIn = await other.newPage();
+        await signingIn.goto(`${server.url}/signin`);
+        await submitCredentials(signingIn, email, 'not the password');
+        expect(await signingIn.locator(byTestId('account-form-error')).innerText()).toMatch(/e-mail|password/i);
+        expect(await signingIn.inputValue(byTestId('account-email'))).toBe(email);
+        expect(await signingIn.getAttribute(byTestId('account-nav'), 'data-signed-in')).toBe('false');
+        await submitCredentials(signingIn, email, TEST_PASSWORD);
+        await signingIn.waitForURL(`${server.url}/`);
+        expect(await signingIn.getAttribute(byTestId('account-nav'), 'data-signed-in')).toBe('true');
+      } finally {
+        await other.close();
       }
     } finally {
       await quiet.close();
     }
+  });
+
+  it('refuses a sign-in form posted from another site, and signs nobody in', async () => {
+    const email = newTestEmail();
+    await signUp(page, email);
+    const answer = await fetch(`${server.url}/signin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://attacker.example' },
+      body: new URLSearchParams({ email, password: TEST_PASSWORD, next: '/' }),
+      redirect: 'manual',
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('set-cookie')).toBeNull();
   });
 
   it('says a password that is too short next to the password field, and creates nothing', async () => {
