@@ -248,6 +248,46 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     expect((await client.callTool({ name: 'search_events', arguments: {} })).isError).toBeFalsy();
   });
 
+  it('lays each scope’s checkbox beside its words and styles Allow and Deny as the site’s buttons, and works without the page’s script', async () => {
+    const person = await openSitePerson(site.url);
+    const { provider, authorizationUrl } = await startSignIn();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    context.setDefaultTimeout(10_000);
+    cleanups.push(() => context.close());
+    const [name, value] = person.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: site.url }]);
+    const page = await context.newPage();
+    await page.goto(authorizationUrl.href);
+    for (const scope of ['events:read', 'events:prepare']) {
+      const box = (await page.locator(byTestId(`consent-scope-${scope}`)).boundingBox())!;
+      const words = (await page
+        .locator('label', { has: page.locator(byTestId(`consent-scope-${scope}`)) })
+        .locator('span')
+        .boundingBox())!;
+      // Beside, not above: the checkbox's middle is on the words' line, and left of them.
+      expect(box.y + box.height / 2, scope).toBeGreaterThan(words.y);
+      expect(box.y + box.height / 2, scope).toBeLessThan(words.y + words.height);
+      expect(box.x + box.width, scope).toBeLessThanOrEqual(words.x);
+    }
+    const background = (testId: string) => page.locator(byTestId(testId)).evaluate((element) => getComputedStyle(element).backgroundColor);
+    // The browser's own button colour, as an unstyled button on this page gets it (there is no script here: the page's own Deny, reset).
+    const plain = await page.locator(byTestId('consent-deny')).evaluate((element) => {
+      const probe = document.createElement('button');
+      element.parentElement!.append(probe);
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    });
+    expect(await background('consent-allow')).not.toBe(plain);
+    expect(await background('consent-deny')).not.toBe(plain);
+    expect(await background('consent-allow')).not.toBe(await background('consent-deny'));
+    await page.locator(byTestId('consent-scope-events:prepare')).uncheck();
+    await page.locator(byTestId('consent-allow')).click();
+    await page.waitForURL((url) => url.href.startsWith(redirect.url));
+    await finishSignIn(provider, new URL(page.url()).searchParams);
+    expect(provider.saved.tokens).toMatchObject({ scope: 'events:read' });
+  });
+
   it('registers no WebMCP tool on the consent page, which has no accessibility violations, signed in or not', async () => {
     const person = await openSitePerson(site.url);
     for (const who of [person, undefined]) {
