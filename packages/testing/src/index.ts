@@ -25,3 +25,4 @@ export type { CommandRun } from './command-runs.ts';
 export { findAccessibilityViolations } from './accessibility-audit.ts';
 export type { AccessibilityViolation } from './accessibility-audit.ts';
 export { buildForProduction } from './production-build.ts';
+export { wordsBrokenInTables } from './table-words.ts';
