@@ -129,12 +129,8 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
     const signedIn = await sessions.signIn(c, { email, password: typeof form['password'] === 'string' ? form['password'] : '' });
     if (signedIn.ok) return c.redirect(next, 303);
     const limited = signedIn.code === 'RATE_LIMITED';
-    const problem =
-      signedIn.code === 'UNAUTHENTICATED'
-        ? 'That e-mail address and password do not match an account.'
-        : limited
-          ? `${signedIn.message} Try again later.`
-          : signedIn.message;
+    // A refusal for too many tries already says when to try again (agentready/runtime's sign-in limits).
+    const problem = signedIn.code === 'UNAUTHENTICATED' ? 'That e-mail address and password do not match an account.' : signedIn.message;
     const status = limited ? 429 : signedIn.code === 'UNAUTHENTICATED' ? 401 : 503;
     const retryAfter = signedIn.retryAfterSeconds !== undefined ? { 'Retry-After': String(signedIn.retryAfterSeconds) } : undefined;
     return c.html(renderPage({ title: 'Sign in', person: null, children: <SignInForm next={next} email={email} problem={problem} /> }), status, retryAfter);

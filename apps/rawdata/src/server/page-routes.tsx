@@ -61,7 +61,8 @@ export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     const signedIn = await sessions.signIn(c, { email, password: typeof form['password'] === 'string' ? form['password'] : '' });
     if (!signedIn.ok) {
       const limited = signedIn.code === 'RATE_LIMITED';
-      const problem = limited ? `${signedIn.message} Try again later.` : 'That e-mail address and password do not match an account.';
+      // A refusal for too many tries already says when to try again (agentready/runtime's sign-in limits).
+      const problem = limited ? signedIn.message : 'That e-mail address and password do not match an account.';
       const page = <SignInPage next={next} email={email} problem={problem} />;
       return c.html(
         renderPage({ title: 'Sign in', person: null, children: page }),

@@ -150,22 +150,10 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
 
 /**
  * A refusal of the server (the API's failure, or the form post's) as the
- * form shows it: next to the field it names, or, with when to try again, for the form.
+ * form shows it: next to the field it names, else for the form. A refusal
+ * for too many tries (RATE_LIMITED) already says when to try again, once.
  */
-export function signInRefusalOf(error: { code: string; field?: string | undefined; message: string; retryAfterSeconds?: number | undefined }): SignInRefusal {
+export function signInRefusalOf(error: { field?: string | undefined; message: string }): SignInRefusal {
   if (error.field === 'email' || error.field === 'password') return { field: error.field, message: error.message };
-  if (error.code === 'RATE_LIMITED' && error.retryAfterSeconds !== undefined) {
-    return { field: null, message: `${error.message} You can try again ${waitWords(error.retryAfterSeconds)}.` };
-  }
   return { field: null, message: error.message };
-}
-
-/** "in 30 seconds", "in 1 minute", "in 15 minutes": a wait in seconds as a person reads it, rounded up. */
-export function waitWords(seconds: number): string {
-  if (seconds < 60) {
-    const whole = Math.max(1, Math.ceil(seconds));
-    return `in ${whole} second${whole === 1 ? '' : 's'}`;
-  }
-  const minutes = Math.ceil(seconds / 60);
-  return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
