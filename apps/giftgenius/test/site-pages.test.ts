@@ -28,6 +28,18 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
   });
   afterAll(async () => site?.close());
 
+  it('answers the icon its pages name, and /favicon.ico, which browsers ask for anyway', async () => {
+    const page = parse(await (await fetch(`${site.url}/signin`)).text());
+    const named = page.querySelector('link[rel=icon]')?.getAttribute('href');
+    expect(named).toBe('/favicon.svg');
+    for (const path of [named!, '/favicon.ico']) {
+      const icon = await fetch(`${site.url}${path}`);
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type'), path).toBe('image/svg+xml');
+      expect(await icon.text(), path).toContain('<svg');
+    }
+  });
+
   /** The sign-in form posted as a browser would, redirects not followed. */
   async function signIn(email: string, password: string, options: { next?: string; origin?: string } = {}) {
     const response = await fetch(`${site.url}/signin`, {

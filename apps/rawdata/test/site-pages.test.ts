@@ -45,6 +45,18 @@ describe('/autonomy', () => {
     const reasons = page.querySelectorAll('[data-testid=autonomy-row]').map((row) => row.querySelectorAll('td')[2]?.text.trim() ?? '');
     expect(reasons.every((reason) => reason.length > 20)).toBe(true);
   });
+
+  it('answers the icon its pages name, and /favicon.ico, which browsers ask for anyway', async () => {
+    const page = parse(await (await fetch(`${site.url}/autonomy`)).text());
+    const named = page.querySelector('link[rel=icon]')?.getAttribute('href');
+    expect(named).toBe('/favicon.svg');
+    for (const path of [named!, '/favicon.ico']) {
+      const icon = await fetch(`${site.url}${path}`);
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type'), path).toBe('image/svg+xml');
+      expect(await icon.text(), path).toContain('<svg');
+    }
+  });
 });
 
 describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) => {

@@ -27,7 +27,14 @@ export type PageDocument = { title: string; person: SignedInPerson; children: Co
  * @returns the document, `<!doctype html>` first.
  */
 export function renderPage({ title, person, children }: PageDocument): string {
-  return renderSiteDocument({ siteName: SITE_NAME, title, stylesheet: STYLESHEET_PATH, navigation: <SiteNavigation person={person} />, children });
+  return renderSiteDocument({
+    siteName: SITE_NAME,
+    title,
+    stylesheet: STYLESHEET_PATH,
+    icon: '/favicon.svg',
+    navigation: <SiteNavigation person={person} />,
+    children,
+  });
 }
 
 function SiteNavigation({ person }: { person: SignedInPerson }) {

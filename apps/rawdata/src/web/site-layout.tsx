@@ -32,6 +32,7 @@ export function renderPage({ title, person, scripts, children }: PageDocument): 
     siteName: SITE_NAME,
     title,
     stylesheet: '/assets/rawdata.css',
+    icon: '/favicon.svg',
     scripts,
     navigation: <SiteNavigation person={person} />,
     children,
