@@ -140,6 +140,36 @@ describe('signing up, out and in', () => {
     }
   });
 
+  it("puts the header's Sign out on the line of the links beside it, looking like them, and signs out without JavaScript too", async () => {
+    const email = newTestEmail();
+    await signUp(page, email);
+    const looks = (selector: string) =>
+      page.locator(selector).evaluate((element) => {
+        const style = getComputedStyle(element);
+        // Where its words sit (a Range over its text), not its box: the line a person reads.
+        const words = document.createRange();
+        words.selectNodeContents(element);
+        const box = words.getBoundingClientRect();
+        return { top: Math.round(box.top), bottom: Math.round(box.bottom), underline: style.textDecorationLine, colour: style.color, size: style.fontSize };
+      });
+    const activity = await looks(byTestId('nav-activity'));
+    const signOut = await looks(byTestId('sign-out'));
+    expect(signOut).toEqual(activity);
+
+    const quiet = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const tab = await quiet.newPage();
+      await tab.goto(`${server.url}/signin`);
+      await submitCredentials(tab, email, TEST_PASSWORD);
+      await tab.waitForURL(`${server.url}/`);
+      await tab.click(byTestId('sign-out'));
+      await tab.waitForURL(`${server.url}/`);
+      expect(await tab.getAttribute(byTestId('account-nav'), 'data-signed-in')).toBe('false');
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('refuses a sign-in form posted from another site, and signs nobody in', async () => {
     const email = newTestEmail();
     await signUp(page, email);

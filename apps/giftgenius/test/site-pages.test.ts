@@ -40,6 +40,13 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     }
   });
 
+  it('says on its pages that times are Taipei time (UTC+8), the rule of every site here', async () => {
+    for (const path of ['/', '/signin']) {
+      const page = parse(await (await fetch(`${site.url}${path}`)).text());
+      expect(page.querySelector('[data-testid=time-zone-note]')?.text, path).toBe('Times on this site are Taipei time (UTC+8).');
+    }
+  });
+
   /** The sign-in form posted as a browser would, redirects not followed. */
   async function signIn(email: string, password: string, options: { next?: string; origin?: string } = {}) {
     const response = await fetch(`${site.url}/signin`, {

@@ -90,6 +90,19 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
     await site.close();
   });
 
+  it('shows every time in Taipei time with its offset, and says so on the page, as the other sites do', async () => {
+    await submittedApplication();
+    const listed = await person.get('/applications');
+    const times = listed.page.querySelectorAll('main time');
+    expect(times.length).toBeGreaterThan(0);
+    for (const time of times) {
+      const instant = new Date(time.getAttribute('datetime')!);
+      const taipeiHour = String((instant.getUTCHours() + 8) % 24).padStart(2, '0');
+      expect(time.text).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} ${taipeiHour}:\\d{2} \\(\\+08:00\\)$`));
+    }
+    expect(testIdText(listed.page, 'time-zone-note')).toBe('Times on this site are Taipei time (UTC+8).');
+  });
+
   it('/operator is a 403 page for an analyst who is not an operator, and their decision is refused', async () => {
     const applicationId = await submittedApplication();
     const queue = await person.get('/operator');

@@ -127,10 +127,18 @@ export function mountPages(app: Hono<EventsEnv>, options: PagesOptions): void {
  * success the new session's cookie is set and the answer is 303 to `next`;
  * a refusal renders the same page with it (next to its field, or above the
  * button) and the e-mail address typed, with the refusal's status (400, 401,
- * 409, 429 with `Retry-After`).
+ * 409, 429 with `Retry-After`). `POST /signout`, the header's Sign out
+ * without the script: ends the session, clears its cookie, 303 to `/`.
  */
 function mountSignInForms(app: Hono<EventsEnv>, options: PagesOptions, template: PageTemplate): void {
   const sameOrigin = csrf(options.siteUrl !== undefined ? { origin: new URL(options.siteUrl).origin } : {});
+  // The header's Sign out without the page's script: the session ends, its cookie is cleared, and the home page comes back.
+  app.post('/signout', sameOrigin, async function signOutByForm(c) {
+    const { policy, lookup } = await readRequestSession(c, options.identity, options.siteUrl);
+    if (lookup.status === 'active') await options.identity.signOut(lookup.session.sessionId);
+    clearSessionCookies(c, policy);
+    return c.redirect('/', 303);
+  });
   for (const kind of ['signin', 'signup'] as const) {
     app.post(`/${kind}`, sameOrigin, async function postCredentials(c) {
       const form = await c.req.parseBody();

@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { renderSiteDocument, SignOutForm } from '@agentready/identity/pages';
+import { TIME_ZONE_NOTE } from './site-time.ts';
 
 /** The site's name, as pages show it. */
 export const SITE_NAME = 'GiftGenius';
@@ -34,6 +35,7 @@ export function renderPage({ title, person, children }: PageDocument): string {
     icon: '/favicon.svg',
     navigation: <SiteNavigation person={person} />,
     children,
+    footer: <p data-testid="time-zone-note">{TIME_ZONE_NOTE}</p>,
   });
 }
 

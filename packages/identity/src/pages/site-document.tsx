@@ -24,6 +24,8 @@ export type SiteDocumentProps = {
   navigation: ComponentChildren;
   /** The page's content. */
   children: ComponentChildren;
+  /** What every page says at its end (`<footer class="site-footer">`), such as the time zone its times are in. Default: none. */
+  footer?: ComponentChildren;
 };
 
 /**
@@ -38,7 +40,7 @@ export function renderSiteDocument(props: SiteDocumentProps): string {
   return `<!doctype html>${renderToString(<SiteDocument {...props} />)}`;
 }
 
-function SiteDocument({ siteName, title, stylesheet, icon, scripts = [], navigation, children }: SiteDocumentProps) {
+function SiteDocument({ siteName, title, stylesheet, icon, scripts = [], navigation, children, footer }: SiteDocumentProps) {
   return (
     <html lang="en">
       <head>
@@ -59,6 +61,7 @@ function SiteDocument({ siteName, title, stylesheet, icon, scripts = [], navigat
           {navigation}
         </header>
         <main id="main">{children}</main>
+        {footer !== undefined && <footer class="site-footer">{footer}</footer>}
       </body>
     </html>
   );

@@ -9,6 +9,7 @@
  */
 // biome-ignore-all lint/a11y/noNoninteractiveTabindex: a <pre> that may scroll sideways takes the focus so a keyboard can scroll it (axe: scrollable-region-focusable)
 // biome-ignore-all lint/a11y/useAriaPropsSupportedByRole: the focusable <pre> is named for a screen reader landing on it
+import { shownTime } from '../site-time.ts';
 import type { ApplicationPayload, DraftEvaluation } from '../../domain/application-draft.ts';
 import type { DraftAuthor, DraftRevision } from '../../domain/application-drafts.ts';
 import type { GeneratedItemCode } from '../../domain/code-generation.ts';
@@ -190,11 +191,6 @@ function ConfirmSection({ csrfToken, draftId, version, readiness, sensitiveNotic
       </form>
     </section>
   );
-}
-
-/** An ISO 8601 time as the pages show it: `2026-12-01 12:15 UTC`. */
-export function shownTime(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 /** The page after Confirm: the confirmation code, shown this once. */
