@@ -103,6 +103,19 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
     expect(testIdText(listed.page, 'time-zone-note')).toBe('Times on this site are Taipei time (UTC+8).');
   });
 
+  it('makes a new code on a second Confirm (what a reload of the code page sends) and ends the first, as the page says', async () => {
+    const { draft } = await agentPrepares(agent, INTERNAL_CHOICES);
+    const first = await personConfirms(person, draft.draft_id, { tick: false });
+    expect(testIdText(first.page, 'code-replaced')).toBe(
+      'Reloading this page or confirming again makes a new code, and this one stops working: give your agent the code you saw last.',
+    );
+    const second = await personConfirms(person, draft.draft_id, { tick: false, version: first.version });
+    expect(second.status).toBe(200);
+    expect(second.code).not.toBe(first.code);
+    expect(await agentSubmits(agent, draft.draft_id, first.version, first.code)).toMatchObject({ ok: false, code: 'CONFIRMATION_REQUIRED' });
+    expect(await agentSubmits(agent, draft.draft_id, second.version, second.code)).toMatchObject({ ok: true });
+  });
+
   it('/operator is a 403 page for an analyst who is not an operator, and their decision is refused', async () => {
     const applicationId = await submittedApplication();
     const queue = await person.get('/operator');

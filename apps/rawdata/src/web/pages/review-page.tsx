@@ -193,7 +193,11 @@ function ConfirmSection({ csrfToken, draftId, version, readiness, sensitiveNotic
   );
 }
 
-/** The page after Confirm: the confirmation code, shown this once. */
+/**
+ * The page after Confirm: the confirmation code, shown this once. Confirming
+ * again (a reload of this page posts Confirm again) makes a new code and the
+ * one shown before stops working; the page says so.
+ */
 export function ConfirmationCodePage({ code, version, expiresAt }: { code: string; version: number; expiresAt: string }) {
   return (
     <section>
@@ -205,6 +209,9 @@ export function ConfirmationCodePage({ code, version, expiresAt }: { code: strin
             {shownTime(expiresAt)}
           </time>
           , and is not shown again.
+        </p>
+        <p data-testid="code-replaced">
+          Reloading this page or confirming again makes a new code, and this one stops working: give your agent the code you saw last.
         </p>
         <output class="secret" data-testid="confirmation-code">
           {code}
