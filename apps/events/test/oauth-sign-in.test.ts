@@ -206,16 +206,29 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     expect((await person.call('GET', '/api/oauth-grants')).body).toEqual({ grants: [] });
   });
 
-  it('gives a token that can search but not save when the person unticks events:prepare', async () => {
+  it('gives a token that can search but not save when the person unticks events:prepare: saving is refused 403 insufficient_scope naming events:prepare, with its audit record', async () => {
     const person = await openSitePerson(site.url);
     const { client, provider } = await signInClient(person, ['events:prepare']);
     expect(provider.saved.tokens?.scope).toBe('events:read');
     const found = (await client.callTool({ name: 'search_events', arguments: { keyword: 'WebMCP' } })) as CallToolResult;
     expect(found.isError).toBeFalsy();
-    const refused = (await client.callTool({ name: 'save_event', arguments: { event_id: OPEN_EVENT } })) as CallToolResult;
-    expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    // Step-up (MCP authorization, "Scope Challenge Handling"): 403 naming the scope save_event needs, so the client can ask the person for it.
+    const refused = await postSaveEvent(site.mcpUrl, provider.saved.tokens!.access_token);
+    expect(refused.status).toBe(403);
+    const challenge = refused.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="events:prepare"');
+    expect(challenge).toContain(`resource_metadata="${site.oauth.resourceMetadataUrl}"`);
     expect(await person.savedEventIds()).toEqual([]);
+    // The refusal keeps its audit record, with who was refused.
+    const records = await fixture.db
+      .selectFrom('agentready_audit_record')
+      .select(['tool', 'outcome_code', 'principal_kind'])
+      .where('tool', '=', 'save_event')
+      .where('outcome_code', '=', 'FORBIDDEN')
+      .execute();
+    expect(records).toContainEqual({ tool: 'save_event', outcome_code: 'FORBIDDEN', principal_kind: 'oauth' });
     expect((await person.call('GET', '/api/oauth-grants')).body).toMatchObject({ grants: [{ clientName: TEST_CLIENT_NAME, scopes: [READ_WORDS] }] });
   });
 
@@ -352,6 +365,8 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
     expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="${site.oauth.resourceMetadataUrl}"`);
+    // The 401 names the site's scopes, too.
+    expect(refused.headers.get('www-authenticate')).toContain('scope="events:read events:prepare"');
     expect((await person.call('GET', '/api/oauth-grants')).body).toEqual({ grants: [] });
   });
 

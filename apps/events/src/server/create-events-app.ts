@@ -245,7 +245,7 @@ function eventsMcpRoute(options: EventsAppOptions, pipeline: InvocationPipeline,
     // A personal access token says what it is by its prefix; anything else may be an OAuth access token.
     verifyAccessToken: async (token) =>
       isAccessTokenShape(token) ? services.verifyAccessToken(token) : ((await oauth?.verifyOAuthAccessToken(token)) ?? null),
-    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl }),
+    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl, oauthScopes: oauth.scopes }),
     ...(options.mcp?.allowedHostnames !== undefined && { allowedHostnames: options.mcp.allowedHostnames }),
     ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
     logger: options.logger,
