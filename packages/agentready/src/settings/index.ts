@@ -2,7 +2,8 @@
  * @module agentready/settings: what a site's processes read from their
  * environment the same way (`SITE_URL`, `PORT`, `SHUTDOWN_GRACE_MS`,
  * `AUDIT_RETENTION_DAYS`, `DEMO_ACCOUNTS`), each refused in one line with exit
- * code 2 when it does not fit (server only).
+ * code 2 when it does not fit, and the process's logger (`createSiteLogger`:
+ * readable lines on a terminal, JSON otherwise) (server only).
  */
 export {
   readSiteUrl,
@@ -13,3 +14,5 @@ export {
   AUDIT_RETENTION_DAYS_RANGE,
 } from './process-settings.ts';
 export { readWholeNumber, refuseSetting, wholeNumberSetting } from './whole-number-settings.ts';
+export { createSiteLogger } from './site-logger.ts';
+export type { SiteLoggerOptions } from './site-logger.ts';
