@@ -37,16 +37,8 @@ import { Redis } from 'ioredis';
 import type { OAuthAuthorizationServer } from '@agentready/identity/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { createEventsOAuth } from './oauth-consent.ts';
-import { superviseSiteProcess } from 'agentready/runtime';
-import {
-  AUDIT_RETENTION_DAYS_RANGE,
-  readAllowedHostnames,
-  readShutdownGraceMs,
-  readSiteUrl,
-  wantsDemoAccounts,
-  wholeNumberSetting,
-  createSiteLogger,
-} from 'agentready/settings';
+import { superviseSiteProcess, createSiteLogger } from 'agentready/runtime';
+import { AUDIT_RETENTION_DAYS_RANGE, readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 
 const logger = createSiteLogger('agentready-events');
 const port = Number(process.env.PORT || 3000);

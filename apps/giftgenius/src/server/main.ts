@@ -18,16 +18,8 @@
  */
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
-import { superviseSiteProcess } from 'agentready/runtime';
-import {
-  readAllowedHostnames,
-  readShutdownGraceMs,
-  readSiteUrl,
-  refuseSetting,
-  wantsDemoAccounts,
-  wholeNumberSetting,
-  createSiteLogger,
-} from 'agentready/settings';
+import { superviseSiteProcess, createSiteLogger } from 'agentready/runtime';
+import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, refuseSetting, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 import { createProviderClient } from '../provider/provider-client.ts';
 import { DEFAULT_PROVIDER_KEY, DEFAULT_PROVIDER_PORT, startProviderStandIn } from '../provider/provider-main.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';

@@ -17,16 +17,8 @@
  */
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
-import { superviseSiteProcess } from 'agentready/runtime';
-import {
-  readAllowedHostnames,
-  readShutdownGraceMs,
-  readSiteUrl,
-  refuseSetting,
-  wantsDemoAccounts,
-  wholeNumberSetting,
-  createSiteLogger,
-} from 'agentready/settings';
+import { superviseSiteProcess, createSiteLogger } from 'agentready/runtime';
+import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, refuseSetting, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 import { DEMO_ANALYSTS, ensureDemoAnalysts } from '../store/analyst-accounts.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareRawdataDatabase } from '../store/prepare-database.ts';

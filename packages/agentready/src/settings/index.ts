@@ -2,8 +2,7 @@
  * @module agentready/settings: what a site's processes read from their
  * environment the same way (`SITE_URL`, `PORT`, `SHUTDOWN_GRACE_MS`,
  * `AUDIT_RETENTION_DAYS`, `DEMO_ACCOUNTS`), each refused in one line with exit
- * code 2 when it does not fit, and the process's logger (`createSiteLogger`:
- * readable lines on a terminal, JSON otherwise) (server only).
+ * code 2 when it does not fit (server only).
  */
 export {
   readSiteUrl,
@@ -14,5 +13,3 @@ export {
   AUDIT_RETENTION_DAYS_RANGE,
 } from './process-settings.ts';
 export { readWholeNumber, refuseSetting, wholeNumberSetting } from './whole-number-settings.ts';
-export { createSiteLogger } from './site-logger.ts';
-export type { SiteLoggerOptions } from './site-logger.ts';
