@@ -116,6 +116,28 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
     expect(await agentSubmits(agent, draft.draft_id, second.version, second.code)).toMatchObject({ ok: true });
   });
 
+  it("lets the person answer the draft's open question on the review page: a new version, changed by them, and nothing left to decide", async () => {
+    const { draft } = await agentPrepares(agent, { ...INTERNAL_CHOICES, preferences: { ...INTERNAL_CHOICES.preferences, target_environment: null } });
+    const review = await person.get(reviewPathOf(draft.draft_id));
+    const form = review.page.querySelector('[data-testid="answer-preferences.target_environment"]');
+    expect(form?.getAttribute('action')).toBe(`/drafts/${draft.draft_id}/answer`);
+    const offered = form!.querySelectorAll('input[name=choice]').map((input) => input.getAttribute('value'));
+    expect(offered).toContain('sandbox');
+
+    const answered = await person.post(`/drafts/${draft.draft_id}/answer`, {
+      draft_version: String(draft.draft_version),
+      field: 'preferences.target_environment',
+      choice: 'sandbox',
+    });
+    expect(answered.status).toBe(303);
+    const after = await person.get(reviewPathOf(draft.draft_id));
+    expect(testIdText(after.page, 'draft-version')).toBe(String(draft.draft_version + 1));
+    expect(after.page.querySelector('[data-testid="answer-preferences.target_environment"]')).toBeNull();
+    expect(after.html).toContain(`Version ${draft.draft_version + 1} by you, on this page`);
+    // Confirm works on the answered version.
+    expect((await personConfirms(person, draft.draft_id, { tick: false })).code).toMatch(/\S/);
+  });
+
   it('/operator is a 403 page for an analyst who is not an operator, and their decision is refused', async () => {
     const applicationId = await submittedApplication();
     const queue = await person.get('/operator');

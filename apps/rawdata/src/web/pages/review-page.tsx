@@ -63,7 +63,7 @@ export function ReviewPage(props: ReviewPageProps) {
       )}
       <section aria-labelledby="status-heading">
         <h2 id="status-heading">Where this draft stands</h2>
-        <EvaluationSummary evaluation={evaluation} alert />
+        <EvaluationSummary evaluation={evaluation} alert answering={{ csrfToken: props.csrfToken, draftId: props.draftId, version }} />
       </section>
       <ChangesSection {...props} />
       <h2>What the system worked out</h2>
