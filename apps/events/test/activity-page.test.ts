@@ -6,6 +6,7 @@
  * through the real pipeline with the principals those tokens verify as.
  */
 import type { Principal } from 'agentready';
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventsServices } from '../src/domain/events-services.ts';
@@ -158,6 +159,37 @@ for (const dialect of dialects) {
       expect(filtered.text).not.toContain('\u202E');
       expect(tagsNamed(filtered.html, 'a').some((link) => (link['href'] ?? '').includes('\u202E'))).toBe(false);
       expect(filtered.text).toContain('Evil ppa laiciffO (access grant oag-DisguisedClient0) used Search events.');
+    });
+
+    it("shows the person's own Review and Submit apart from the agents' calls, in the person's words, linked to what they touched", async () => {
+      const bob = visitors.bob;
+      const confirmed = await bob.call('POST', '/api/confirmations', { action: 'register', event_id: OPEN_EVENT, name: 'Bob Chen', email: 'bob@example.com' });
+      expect(confirmed.status).toBe(201);
+      const body = confirmed.body as { draft: { id: string; version: number }; confirmationToken: string };
+      const commit = { draft_id: body.draft.id, draft_version: body.draft.version, confirmation_token: body.confirmationToken };
+      const registered = await bob.call('POST', '/api/registrations', commit, { headers: { 'idempotency-key': randomUUID() } });
+      expect(registered.status).toBe(201);
+      const registrationId = (registered.body as { registration: { id: string } }).registration.id;
+      // The same click again, a new key: the draft is used up, so the site refuses it.
+      const again = await bob.call('POST', '/api/registrations', commit, { headers: { 'idempotency-key': randomUUID() } });
+      expect(again.status).toBeGreaterThanOrEqual(400);
+
+      const shown = await page('/activity', 'bob');
+      expect(shown.text).toContain('what you did yourself on this site');
+      expect(shown.text).not.toContain('An agent in your browser');
+      expect(shown.text).not.toMatch(/approve_registration|register_for_event/);
+      // A tag's edge reads as a space in `text`: after "(" too.
+      const text = shown.text.replace(/\( /g, '(');
+      expect(text).toContain(`You registered (registration ${registrationId}, event ${OPEN_EVENT}).`);
+      expect(text).toContain(`You reviewed and confirmed a registration (event ${OPEN_EVENT}).`);
+      expect(shown.text).toContain('You tried to register. Not done: its confirmation was already used or had expired, so it needs your review again.');
+      expect(shown.text).not.toContain('not possible as things stood');
+      const own = tagsNamed(shown.html, 'li').filter((item) => item['data-testid'] === 'activity-own');
+      expect(own).toHaveLength(3);
+      expect(shown.links).toContain(`/events/${OPEN_EVENT}`);
+      expect(shown.links).toContain('/registrations');
+      // The agent's own call, made before, still reads as the agent's.
+      expect(shown.text).toContain('Bob Secret Agent');
     });
 
     it('says so, and shows nothing, for a link to older activity that is not one the site wrote', async () => {

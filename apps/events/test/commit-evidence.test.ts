@@ -32,7 +32,7 @@ async function recordsOf(tool: string): Promise<Array<{ outcome: string; resulti
   return rows.map((row) => ({ outcome: row.outcome_code, resultingIds: JSON.parse(row.resulting_ids) as string[] }));
 }
 
-it('register_for_event and cancel_registration name the registration they made or cancelled, replays included', async () => {
+it('register_for_event and cancel_registration name the registration they made or cancelled (and its event), replays included', async () => {
   const confirmed = await person.call('POST', '/api/confirmations', {
     action: 'register',
     event_id: OPEN_EVENT,
@@ -48,8 +48,8 @@ it('register_for_event and cancel_registration name the registration they made o
   // The same click again (a retry): the stored answer, nothing registered twice.
   expect((await person.call('POST', '/api/registrations', register, { 'idempotency-key': key })).body['registration']).toMatchObject({ id: registrationId });
   expect(await recordsOf('register_for_event')).toEqual([
-    { outcome: 'SUCCESS', resultingIds: [registrationId] },
-    { outcome: 'SUCCESS', resultingIds: [registrationId] },
+    { outcome: 'SUCCESS', resultingIds: [registrationId, OPEN_EVENT] },
+    { outcome: 'SUCCESS', resultingIds: [registrationId, OPEN_EVENT] },
   ]);
 
   const cancelConfirmed = await person.call('POST', '/api/confirmations', { action: 'cancel', registration_id: registrationId });

@@ -206,16 +206,29 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     expect((await person.call('GET', '/api/oauth-grants')).body).toEqual({ grants: [] });
   });
 
-  it('gives a token that can search but not save when the person unticks events:prepare', async () => {
+  it('gives a token that can search but not save when the person unticks events:prepare: saving is refused 403 insufficient_scope naming events:prepare, with its audit record', async () => {
     const person = await openSitePerson(site.url);
     const { client, provider } = await signInClient(person, ['events:prepare']);
     expect(provider.saved.tokens?.scope).toBe('events:read');
     const found = (await client.callTool({ name: 'search_events', arguments: { keyword: 'WebMCP' } })) as CallToolResult;
     expect(found.isError).toBeFalsy();
-    const refused = (await client.callTool({ name: 'save_event', arguments: { event_id: OPEN_EVENT } })) as CallToolResult;
-    expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    // Step-up (MCP authorization, "Scope Challenge Handling"): 403 naming the scope save_event needs, so the client can ask the person for it.
+    const refused = await postSaveEvent(site.mcpUrl, provider.saved.tokens!.access_token);
+    expect(refused.status).toBe(403);
+    const challenge = refused.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="events:prepare"');
+    expect(challenge).toContain(`resource_metadata="${site.oauth.resourceMetadataUrl}"`);
     expect(await person.savedEventIds()).toEqual([]);
+    // The refusal keeps its audit record, with who was refused.
+    const records = await fixture.db
+      .selectFrom('agentready_audit_record')
+      .select(['tool', 'outcome_code', 'principal_kind'])
+      .where('tool', '=', 'save_event')
+      .where('outcome_code', '=', 'FORBIDDEN')
+      .execute();
+    expect(records).toContainEqual({ tool: 'save_event', outcome_code: 'FORBIDDEN', principal_kind: 'oauth' });
     expect((await person.call('GET', '/api/oauth-grants')).body).toMatchObject({ grants: [{ clientName: TEST_CLIENT_NAME, scopes: [READ_WORDS] }] });
   });
 
@@ -246,6 +259,46 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     // The person's own Allow on the page still works afterwards.
     const client = await finishSignIn(provider, await decide(page, 'allow'));
     expect((await client.callTool({ name: 'search_events', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it('lays each scope’s checkbox beside its words and styles Allow and Deny as the site’s buttons, and works without the page’s script', async () => {
+    const person = await openSitePerson(site.url);
+    const { provider, authorizationUrl } = await startSignIn();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    context.setDefaultTimeout(10_000);
+    cleanups.push(() => context.close());
+    const [name, value] = person.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: site.url }]);
+    const page = await context.newPage();
+    await page.goto(authorizationUrl.href);
+    for (const scope of ['events:read', 'events:prepare']) {
+      const box = (await page.locator(byTestId(`consent-scope-${scope}`)).boundingBox())!;
+      const words = (await page
+        .locator('label', { has: page.locator(byTestId(`consent-scope-${scope}`)) })
+        .locator('span')
+        .boundingBox())!;
+      // Beside, not above: the checkbox's middle is on the words' line, and left of them.
+      expect(box.y + box.height / 2, scope).toBeGreaterThan(words.y);
+      expect(box.y + box.height / 2, scope).toBeLessThan(words.y + words.height);
+      expect(box.x + box.width, scope).toBeLessThanOrEqual(words.x);
+    }
+    const background = (testId: string) => page.locator(byTestId(testId)).evaluate((element) => getComputedStyle(element).backgroundColor);
+    // The browser's own button colour, as an unstyled button on this page gets it (there is no script here: the page's own Deny, reset).
+    const plain = await page.locator(byTestId('consent-deny')).evaluate((element) => {
+      const probe = document.createElement('button');
+      element.parentElement!.append(probe);
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    });
+    expect(await background('consent-allow')).not.toBe(plain);
+    expect(await background('consent-deny')).not.toBe(plain);
+    expect(await background('consent-allow')).not.toBe(await background('consent-deny'));
+    await page.locator(byTestId('consent-scope-events:prepare')).uncheck();
+    await page.locator(byTestId('consent-allow')).click();
+    await page.waitForURL((url) => url.href.startsWith(redirect.url));
+    await finishSignIn(provider, new URL(page.url()).searchParams);
+    expect(provider.saved.tokens).toMatchObject({ scope: 'events:read' });
   });
 
   it('registers no WebMCP tool on the consent page, which has no accessibility violations, signed in or not', async () => {
@@ -312,6 +365,8 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
     expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="${site.oauth.resourceMetadataUrl}"`);
+    // The 401 names the site's scopes, too.
+    expect(refused.headers.get('www-authenticate')).toContain('scope="events:read events:prepare"');
     expect((await person.call('GET', '/api/oauth-grants')).body).toEqual({ grants: [] });
   });
 

@@ -206,6 +206,38 @@ describe("the agent's prepare_event_registration on this page", () => {
   });
 });
 
+describe('the attendee rules, said at Review', () => {
+  it('takes at most 100 characters in the name field, as Submit allows', async () => {
+    await openRegisterPage(ENGLISH_EVENT);
+    expect(await page.getAttribute(byTestId('register-name'), 'maxlength')).toBe('100');
+    await page.locator(byTestId('register-name')).pressSequentially('M'.repeat(120));
+    expect((await page.inputValue(byTestId('register-name'))).length).toBe(100);
+  });
+
+  it('says a name Submit would refuse next to the field, in words for a person, and keeps the form', async () => {
+    await openRegisterPage(ENGLISH_EVENT);
+    // Pasted text can carry a hidden text-direction character, which Submit's rule refuses.
+    await page.fill(byTestId('register-name'), 'Lin\u202EMei');
+    await page.fill(byTestId('register-email'), 'lin.mei@example.com');
+    await page.click(byTestId('review-button'));
+    const problem = page.locator(byTestId('register-name-error'));
+    await problem.waitFor();
+    expect(await problem.innerText()).toBe(
+      'A name must be one line of visible text: remove line breaks and hidden or text-direction characters (they may come with pasted text).',
+    );
+    expect(await page.getAttribute(byTestId('register-name'), 'aria-invalid')).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('register-name');
+    expect(await page.locator(byTestId('submit-button')).count()).toBe(0);
+
+    // Typing a good name clears it, and Review goes on.
+    await page.fill(byTestId('register-name'), 'Lin Mei');
+    expect(await problem.count()).toBe(0);
+    await page.click(byTestId('review-button'));
+    await page.locator(byTestId('submit-button')).waitFor();
+    expect(await server.db.selectFrom('registrations').select('attendee_name').execute()).toEqual([]);
+  });
+});
+
 describe('Submit pressed twice at once', () => {
   it('sends one registration, and the page says the person is registered', async () => {
     await openRegisterPage(OPEN_EVENT);

@@ -290,6 +290,17 @@ describe('an event page fetched without a cookie, as curl or a crawler gets it',
   });
 });
 
+describe('times', () => {
+  it('are said once on every page to be Taipei time (UTC+8), the rule of every site here, and written with that offset', async () => {
+    for (const path of ['/', '/events', `/events/${OPEN_EVENT}`, '/registrations', '/connect']) {
+      const page = await fetchPage(path, person.cookie);
+      expect(bodyText(page.html), path).toContain('Times on this site are Taipei time (UTC+8).');
+    }
+    const registrations = await fetchPage('/registrations', person.cookie);
+    expect(bodyText(registrations.html)).toMatch(/Registered on .+\(\+08:00\)/);
+  });
+});
+
 describe('the 404 page', () => {
   it('answers an unknown path 404 with the site header, "Page not found" and ways on', async () => {
     for (const path of ['/nope', '/events/evt-webmcp-intro/nope', '/Events?keyword=x']) {

@@ -49,6 +49,8 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     const refused = await callSuggestGifts(site.mcpUrl, undefined);
     expect(refused.status).toBe(401);
     const challenge = refused.headers.get('www-authenticate') ?? '';
+    // It names the site's scopes (RFC 6750 §3), which the client then asks the person for.
+    expect(challenge).toContain('scope="giftgenius:suggest giftgenius:checkout"');
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
     expect(metadataUrl).toBe(`${site.url}/.well-known/oauth-protected-resource/mcp`);
     const metadata = (await (await fetch(metadataUrl!)).json()) as Record<string, unknown>;

@@ -28,6 +28,25 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
   });
   afterAll(async () => site?.close());
 
+  it('answers the icon its pages name, and /favicon.ico, which browsers ask for anyway', async () => {
+    const page = parse(await (await fetch(`${site.url}/signin`)).text());
+    const named = page.querySelector('link[rel=icon]')?.getAttribute('href');
+    expect(named).toBe('/favicon.svg');
+    for (const path of [named!, '/favicon.ico']) {
+      const icon = await fetch(`${site.url}${path}`);
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type'), path).toBe('image/svg+xml');
+      expect(await icon.text(), path).toContain('<svg');
+    }
+  });
+
+  it('says on its pages that times are Taipei time (UTC+8), the rule of every site here', async () => {
+    for (const path of ['/', '/signin']) {
+      const page = parse(await (await fetch(`${site.url}${path}`)).text());
+      expect(page.querySelector('[data-testid=time-zone-note]')?.text, path).toBe('Times on this site are Taipei time (UTC+8).');
+    }
+  });
+
   /** The sign-in form posted as a browser would, redirects not followed. */
   async function signIn(email: string, password: string, options: { next?: string; origin?: string } = {}) {
     const response = await fetch(`${site.url}/signin`, {
@@ -86,7 +105,9 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
     const blocked = await signIn(person.email, person.password);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
-    expect(blocked.html).toContain('Try again later');
+    // When, said once.
+    expect(blocked.html.match(/try again/gi)).toHaveLength(1);
+    expect(blocked.html).toContain('Try again in 15 minutes.');
     expect(blocked.cookies.filter((line) => line.startsWith('gg_session='))).toEqual([]);
   });
 

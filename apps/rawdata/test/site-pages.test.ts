@@ -45,6 +45,18 @@ describe('/autonomy', () => {
     const reasons = page.querySelectorAll('[data-testid=autonomy-row]').map((row) => row.querySelectorAll('td')[2]?.text.trim() ?? '');
     expect(reasons.every((reason) => reason.length > 20)).toBe(true);
   });
+
+  it('answers the icon its pages name, and /favicon.ico, which browsers ask for anyway', async () => {
+    const page = parse(await (await fetch(`${site.url}/autonomy`)).text());
+    const named = page.querySelector('link[rel=icon]')?.getAttribute('href');
+    expect(named).toBe('/favicon.svg');
+    for (const path of [named!, '/favicon.ico']) {
+      const icon = await fetch(`${site.url}${path}`);
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type'), path).toBe('image/svg+xml');
+      expect(await icon.text(), path).toContain('<svg');
+    }
+  });
 });
 
 describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) => {
@@ -76,6 +88,54 @@ describe.each(DIALECTS)('applications and the operator queue (%s)', (dialect) =>
   afterEach(async () => {
     await agent.close();
     await site.close();
+  });
+
+  it('shows every time in Taipei time with its offset, and says so on the page, as the other sites do', async () => {
+    await submittedApplication();
+    const listed = await person.get('/applications');
+    const times = listed.page.querySelectorAll('main time');
+    expect(times.length).toBeGreaterThan(0);
+    for (const time of times) {
+      const instant = new Date(time.getAttribute('datetime')!);
+      const taipeiHour = String((instant.getUTCHours() + 8) % 24).padStart(2, '0');
+      expect(time.text).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} ${taipeiHour}:\\d{2} \\(\\+08:00\\)$`));
+    }
+    expect(testIdText(listed.page, 'time-zone-note')).toBe('Times on this site are Taipei time (UTC+8).');
+  });
+
+  it('makes a new code on a second Confirm (what a reload of the code page sends) and ends the first, as the page says', async () => {
+    const { draft } = await agentPrepares(agent, INTERNAL_CHOICES);
+    const first = await personConfirms(person, draft.draft_id, { tick: false });
+    expect(testIdText(first.page, 'code-replaced')).toBe(
+      'Reloading this page or confirming again makes a new code, and this one stops working: give your agent the code you saw last.',
+    );
+    const second = await personConfirms(person, draft.draft_id, { tick: false, version: first.version });
+    expect(second.status).toBe(200);
+    expect(second.code).not.toBe(first.code);
+    expect(await agentSubmits(agent, draft.draft_id, first.version, first.code)).toMatchObject({ ok: false, code: 'CONFIRMATION_REQUIRED' });
+    expect(await agentSubmits(agent, draft.draft_id, second.version, second.code)).toMatchObject({ ok: true });
+  });
+
+  it("lets the person answer the draft's open question on the review page: a new version, changed by them, and nothing left to decide", async () => {
+    const { draft } = await agentPrepares(agent, { ...INTERNAL_CHOICES, preferences: { ...INTERNAL_CHOICES.preferences, target_environment: null } });
+    const review = await person.get(reviewPathOf(draft.draft_id));
+    const form = review.page.querySelector('[data-testid="answer-preferences.target_environment"]');
+    expect(form?.getAttribute('action')).toBe(`/drafts/${draft.draft_id}/answer`);
+    const offered = form!.querySelectorAll('input[name=choice]').map((input) => input.getAttribute('value'));
+    expect(offered).toContain('sandbox');
+
+    const answered = await person.post(`/drafts/${draft.draft_id}/answer`, {
+      draft_version: String(draft.draft_version),
+      field: 'preferences.target_environment',
+      choice: 'sandbox',
+    });
+    expect(answered.status).toBe(303);
+    const after = await person.get(reviewPathOf(draft.draft_id));
+    expect(testIdText(after.page, 'draft-version')).toBe(String(draft.draft_version + 1));
+    expect(after.page.querySelector('[data-testid="answer-preferences.target_environment"]')).toBeNull();
+    expect(after.html).toContain(`Version ${draft.draft_version + 1} by you, on this page`);
+    // Confirm works on the answered version.
+    expect((await personConfirms(person, draft.draft_id, { tick: false })).code).toMatch(/\S/);
   });
 
   it('/operator is a 403 page for an analyst who is not an operator, and their decision is refused', async () => {

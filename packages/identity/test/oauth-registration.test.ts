@@ -36,6 +36,34 @@ describe('registering an OAuth client', () => {
     },
   );
 
+  it('refuses a sign-in whose redirect URI the client never registered with a page that says what was refused and why', async () => {
+    const registered = (await (await register('https://app.example/cb')).json()) as { client_id: string };
+    const authorize = new URL(`${site.url}/oauth/authorize`);
+    authorize.search = new URLSearchParams({
+      client_id: registered.client_id,
+      redirect_uri: 'https://elsewhere.example/cb',
+      response_type: 'code',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      scope: 'read',
+    }).toString();
+    const answer = await fetch(authorize, { redirect: 'manual' });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('location')).toBeNull();
+    const page = await answer.text();
+    expect(page).toContain('This sign-in request was refused');
+    expect(page).toContain('The app asked to send you back to <code>https://elsewhere.example/cb</code>, an address it never registered with this site.');
+    // Not the library's sentence, written for developers.
+    expect(page).not.toContain("client's registered redirect_uris");
+  });
+
+  it('refuses a sign-in from a client the site does not know, saying so', async () => {
+    const authorize = new URL(`${site.url}/oauth/authorize`);
+    authorize.search = new URLSearchParams({ client_id: 'no-such-client', redirect_uri: 'https://app.example/cb', response_type: 'code' }).toString();
+    const page = await (await fetch(authorize, { redirect: 'manual' })).text();
+    expect(page).toContain('The app that sent you here is not registered with this site');
+  });
+
   it.each(['https://app.example/cb', 'http://127.0.0.1:53682/callback', 'http://localhost:8976/cb', 'http://[::1]:4000/cb'])('takes %s', async (uri) => {
     const answer = await register(uri);
     expect(answer.status).toBe(201);

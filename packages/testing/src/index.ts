@@ -26,3 +26,4 @@ export { findAccessibilityViolations } from './accessibility-audit.ts';
 export type { AccessibilityViolation } from './accessibility-audit.ts';
 export { buildForProduction } from './production-build.ts';
 export { deeplyNestedArguments, flatArguments, toolCallMessage, timedAnswer } from './nested-bodies.ts';
+export { wordsBrokenInTables } from './table-words.ts';

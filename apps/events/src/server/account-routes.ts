@@ -6,14 +6,7 @@
  * and CSRF token); the visitor's saved events join the account.
  */
 import { Hono, type Context } from 'hono';
-import {
-  callerAddressOf,
-  clearSessionCookies,
-  sessionCookiePolicy,
-  setSessionCookie,
-  type SessionCookiePolicy,
-  type StartedSession,
-} from '@agentready/identity';
+import { callerAddressOf, clearSessionCookies, sessionCookiePolicy, setSessionCookie, type StartedSession } from '@agentready/identity';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import type { SignInAttempt, SignInLimits } from 'agentready/runtime';
 import { respondWithFailure, type ApiFailure } from './error-responses.ts';
@@ -47,28 +40,22 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
   const { identity, signInLimits } = options;
   const routes = new Hono<EventsEnv>();
   const policyOf = (c: Context) => sessionCookiePolicy(options.siteUrl, c.req.url);
+  const entry = accountEntry(options);
 
   routes.post('/account/sign-up', async function signUp(c) {
     const body = await parseJsonBody(c, credentialsBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
-    // Sign-ups spend the same per-address budget as sign-ins, so one place cannot mint accounts (or probe addresses) without end.
-    const limited = await signInLimits?.attempt(signInAttemptOf(c, `sign-up ${body.value.email}`));
-    if (limited) return respondWithFailure(c, limited);
-    const result = await identity.signUp(body.value, requiredSession(c).sessionId);
-    if (!result.ok) return respondWithFailure(c, result);
-    return signedIn(c, policyOf(c), result.value, 201);
+    const entered = await entry.enter(c, 'signup', body.value, requiredSession(c).sessionId);
+    if (!entered.ok) return respondWithFailure(c, entered.failure);
+    return c.json(signedInBody(entered.session), 201);
   });
 
   routes.post('/account/sign-in', async function signIn(c) {
     const body = await parseJsonBody(c, credentialsBodySchema);
     if (!body.ok) return respondWithFailure(c, body.failure);
-    const attempt = signInAttemptOf(c, body.value.email);
-    const limited = await signInLimits?.attempt(attempt);
-    if (limited) return respondWithFailure(c, limited);
-    const result = await identity.signIn(body.value, requiredSession(c).sessionId);
-    if (!result.ok) return respondWithFailure(c, result);
-    await signInLimits?.succeeded(attempt);
-    return signedIn(c, policyOf(c), result.value, 200);
+    const entered = await entry.enter(c, 'signin', body.value, requiredSession(c).sessionId);
+    if (!entered.ok) return respondWithFailure(c, entered.failure);
+    return c.json(signedInBody(entered.session), 200);
   });
 
   routes.post('/account/sign-out', async function signOut(c) {
@@ -103,10 +90,50 @@ export function accountRoutes(options: AccountRoutesOptions): Hono<EventsEnv> {
   return routes;
 }
 
-function signedIn(c: Context, policy: SessionCookiePolicy, session: StartedSession, status: 200 | 201): Response {
-  clearSessionCookies(c, policy);
-  setSessionCookie(c, policy, session);
-  return c.json({ signedIn: true, csrfToken: session.csrfToken, stateVersion: session.stateVersion }, status);
+/** The answer to a sign-in or sign-up the page's script sent: the new session's CSRF token and state version. */
+function signedInBody(session: StartedSession) {
+  return { signedIn: true, csrfToken: session.csrfToken, stateVersion: session.stateVersion };
+}
+
+/** Signing in or up, as both the page's script (`/api/account/*`) and the plain form (`POST /signin`, `/signup`) do it. */
+export type AccountEntry = {
+  /**
+   * Signs up (`signup`) or in (`signin`) with `credentials`, counting the
+   * attempt against the sign-in limits first; on success the visitor
+   * session `previousSessionId` (its saved events join the account) is
+   * replaced by a new session whose cookie is set on `c`.
+   *
+   * @returns the new session; or the refusal: INVALID_INPUT with `field`
+   *   (the account rules), UNAUTHENTICATED (wrong e-mail or password),
+   *   CONFLICT (an account exists), RATE_LIMITED with `retryAfterSeconds`,
+   *   TEMPORARY_FAILURE.
+   */
+  enter(
+    c: Context,
+    kind: 'signin' | 'signup',
+    credentials: { email: string; password: string },
+    previousSessionId: number | null,
+  ): Promise<{ ok: true; session: StartedSession } | { ok: false; failure: ApiFailure }>;
+};
+
+/** The one way into an account, for {@link accountRoutes} and the sign-in pages' form posts. */
+export function accountEntry(options: AccountRoutesOptions): AccountEntry {
+  const { identity, signInLimits } = options;
+  return {
+    async enter(c, kind, credentials, previousSessionId) {
+      // Sign-ups spend the same per-address budget as sign-ins, so one place cannot mint accounts (or probe addresses) without end.
+      const attempt = signInAttemptOf(c, kind === 'signup' ? `sign-up ${credentials.email}` : credentials.email);
+      const limited = await signInLimits?.attempt(attempt);
+      if (limited) return { ok: false, failure: limited };
+      const result = kind === 'signup' ? await identity.signUp(credentials, previousSessionId) : await identity.signIn(credentials, previousSessionId);
+      if (!result.ok) return { ok: false, failure: result };
+      if (kind === 'signin') await signInLimits?.succeeded(attempt);
+      const policy = sessionCookiePolicy(options.siteUrl, c.req.url);
+      clearSessionCookies(c, policy);
+      setSessionCookie(c, policy, result.value);
+      return { ok: true, session: result.value };
+    },
+  };
 }
 
 function notSignedIn(): ApiFailure {

@@ -41,7 +41,7 @@ import { routeRateLimit } from './route-rate-limit.ts';
 import { savedEventsRoutes } from './saved-events-routes.ts';
 import { sessionMiddleware } from './session-middleware.ts';
 import { sessionRoutes } from './session-routes.ts';
-import { accountRoutes } from './account-routes.ts';
+import { accountEntry, accountRoutes } from './account-routes.ts';
 import { consentPageData } from './oauth-consent.ts';
 import { listOAuthGrants, oauthGrantsRoutes } from './oauth-grants-routes.ts';
 import { readRequestSession } from './session-middleware.ts';
@@ -196,7 +196,8 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   if (tokenCreations) app.post('/api/access-tokens', routeRateLimit(tokenCreations, 'Too many access tokens were created'));
   app.route('/api', sessionRoutes());
   const signInLimits = signInLimitsOf(options);
-  app.route('/api', accountRoutes({ identity, siteUrl, ...(signInLimits !== undefined && { signInLimits }) }));
+  const accountOptions = { identity, siteUrl, ...(signInLimits !== undefined && { signInLimits }) };
+  app.route('/api', accountRoutes(accountOptions));
   app.route('/api', eventsRoutes(services));
   app.route('/api', savedEventsRoutes(services));
   app.route('/api', registrationsRoutes({ services, db, logger, now, drain: calls, ...(options.idempotency && { idempotency: options.idempotency }) }));
@@ -220,6 +221,7 @@ export function createEventsApp(options: EventsAppOptions): EventsApp {
   mountPages(app, {
     ...pageSources,
     identity,
+    accountEntry: accountEntry(accountOptions),
     ...(oauth !== undefined && {
       consent: (c: Context, principal: Principal | null, uid: string) => consentPageData(c, oauth, principal, uid),
       consentHeaders: consentPageSecurityHeaders,
@@ -243,7 +245,7 @@ function eventsMcpRoute(options: EventsAppOptions, pipeline: InvocationPipeline,
     // A personal access token says what it is by its prefix; anything else may be an OAuth access token.
     verifyAccessToken: async (token) =>
       isAccessTokenShape(token) ? services.verifyAccessToken(token) : ((await oauth?.verifyOAuthAccessToken(token)) ?? null),
-    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl }),
+    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl, oauthScopes: oauth.scopes }),
     ...(options.mcp?.allowedHostnames !== undefined && { allowedHostnames: options.mcp.allowedHostnames }),
     ...(options.mcp?.siteUrl !== undefined && { siteUrl: options.mcp.siteUrl }),
     logger: options.logger,
@@ -253,6 +255,10 @@ function eventsMcpRoute(options: EventsAppOptions, pipeline: InvocationPipeline,
 /** Unexpected errors and unknown paths answer the envelope's failure branch under /api, and reveal nothing. */
 function answerErrorsAsEnvelopes(app: Hono<EventsEnv>, logger: Logger): void {
   app.onError(function answerUnexpectedError(error, c) {
+    if (error instanceof HTTPException && error.status === 403) {
+      // hono/csrf's refusal of a form posted from another origin.
+      return respondWithFailure(c, { code: 'FORBIDDEN', message: 'This form was sent from another site, so nothing was done.' });
+    }
     if (error instanceof HTTPException && error.status < 500) {
       return respondWithFailure(c, { code: 'INVALID_INPUT', message: 'The request could not be read.' });
     }

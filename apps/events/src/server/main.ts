@@ -29,7 +29,6 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
-import { pino } from 'pino';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { DEMO_ACCOUNTS, ensureDemoAccounts } from '../store/demo-accounts.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
@@ -38,10 +37,10 @@ import { Redis } from 'ioredis';
 import type { OAuthAuthorizationServer } from '@agentready/identity/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { createEventsOAuth } from './oauth-consent.ts';
-import { superviseSiteProcess } from 'agentready/runtime';
+import { superviseSiteProcess, createSiteLogger } from 'agentready/runtime';
 import { AUDIT_RETENTION_DAYS_RANGE, readAllowedHostnames, readShutdownGraceMs, readSiteUrl, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 
-const logger = pino({ name: 'agentready-events' });
+const logger = createSiteLogger('agentready-events');
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || '127.0.0.1';
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {

@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import type { InvocationPipeline, VerifiedAccessToken } from 'agentready/runtime';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from 'agentready/mcp';
 import type { Logger } from 'pino';
+import type { EffectClass } from 'agentready';
 import { withoutAccessTokens } from '../domain/access-tokens.ts';
 import { eventsMcpServerOptions } from '../tools/events-mcp-server.ts';
 
@@ -27,6 +28,8 @@ export type McpRouteOptions = {
   siteUrl?: string;
   /** With OAuth sign-in: the Protected Resource Metadata URL that every 401 names (RFC 9728 §5.1). */
   resourceMetadataUrl?: string;
+  /** With OAuth sign-in: its scopes and their effects, named in challenges (403 insufficient_scope for an OAuth token that does not cover a tool). */
+  oauthScopes?: Readonly<Record<string, readonly EffectClass[]>>;
   logger: Logger;
 };
 
@@ -44,6 +47,7 @@ export function mcpRoute(options: McpRouteOptions): { routes: Hono; endpoint: Mc
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
     verifyAccessToken: options.verifyAccessToken,
     ...(options.resourceMetadataUrl !== undefined && { resourceMetadataUrl: options.resourceMetadataUrl }),
+    ...(options.oauthScopes !== undefined && { oauthScopes: options.oauthScopes }),
     onError: (error) => logger.warn({ err: withoutAccessTokens(error) }, 'MCP request refused or failed'),
   });
   const routes = new Hono();

@@ -10,6 +10,7 @@ import type { EventsServices } from '../domain/events-services.ts';
 import { clientNameForDisplay } from 'agentready';
 import { CONSENT_NEEDS_FULL_LOAD } from '@agentready/identity/oauth';
 import { eventsCatalog } from '../tools/catalog.ts';
+import { siteCommitCatalog } from '../tools/site-commits.ts';
 import type { OAuthGrantView } from '../web/api-shapes.ts';
 import type { ActivityPageData, PageContent, PageData } from '../web/page-data.ts';
 import { matchRoute, nextPathOf } from '../web/routes.ts';
@@ -125,7 +126,7 @@ async function loadActivityPage(sources: PageDataSources, principal: Principal |
     entries: entries.map((entry) => ({
       ...entry,
       clientName: shownClientName(entry.clientName),
-      toolTitle: eventsCatalog.get(entry.tool)?.title ?? entry.tool,
+      toolTitle: eventsCatalog.get(entry.tool)?.title ?? siteCommitCatalog.get(entry.tool)?.title ?? entry.tool,
     })),
     next,
     older: before !== undefined,

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { csrf } from 'hono/csrf';
 import { html, raw } from 'hono/html';
 import type { Logger } from 'pino';
 import { renderToString } from 'preact-render-to-string';
@@ -23,12 +24,16 @@ import type { Principal } from 'agentready';
 import type { EventsIdentity } from '../domain/events-identity.ts';
 import { SITE_NAME, type ConsentPageData, type PageData } from '../web/page-data.ts';
 import { pageHeadTags } from '../web/page-head-tags.ts';
-import { matchRoute, PAGE_PATHS } from '../web/routes.ts';
+import { signInRefusalOf } from '../web/pages/sign-in-page.tsx';
+import { matchRoute, nextPathOf, PAGE_PATHS } from '../web/routes.ts';
 import { SiteShell } from '../web/site-shell.tsx';
 import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
 import { loadPageData, type PageDataSources } from './page-data-loader.ts';
-import { clearSessionCookies } from '@agentready/identity';
+import { clearSessionCookies, PASSWORD_MIN_LENGTH } from '@agentready/identity';
+import type { AccountEntry } from './account-routes.ts';
+import { parseToolInput } from 'agentready';
+import { credentialsBodySchema } from './request-schemas.ts';
 import { readRequestSession } from './session-middleware.ts';
 
 /** Where `vite build` writes the client. */
@@ -42,6 +47,8 @@ export type PagesOptions = PageDataSources & {
   consent?: (c: Context, principal: Principal | null, uid: string) => Promise<ConsentPageData>;
   /** The origin an OAuth consent page's form leads back to, for its `form-action`. */
   consentHeaders?: (formActionOrigins: readonly string[]) => MiddlewareHandler;
+  /** Signing in and up for the sign-in pages' plain form posts (`POST /signin`, `/signup`). */
+  accountEntry: AccountEntry;
   /** Folder of the built client. */
   webRoot: string;
   logger: Logger;
@@ -86,6 +93,7 @@ export function mountPages(app: Hono<EventsEnv>, options: PagesOptions): void {
   }
   const template = readPageTemplate(templatePath);
   app.use('/assets/*', serveStatic({ root: options.webRoot }));
+  mountSignInForms(app, options, template);
   app.get('*', async function renderPage(c) {
     const requested = new URL(c.req.url);
     // The path is set on the site's own URL, never parsed against it: a path such as `//other.example/connect` stays a path.
@@ -109,6 +117,72 @@ export function mountPages(app: Hono<EventsEnv>, options: PagesOptions): void {
     c.header('Cache-Control', 'no-store');
     return c.html(renderDocument(template, data, location), pageStatus(data));
   });
+}
+
+/**
+ * `POST /signin` and `POST /signup`: the sign-in pages' form as the browser
+ * sends it without the page's script (`email`, `password`, `next`,
+ * form-encoded). A post from another origin is refused 403 before anything
+ * is read (hono/csrf's Origin check: the visitor has no CSRF token yet). On
+ * success the new session's cookie is set and the answer is 303 to `next`;
+ * a refusal renders the same page with it (next to its field, or above the
+ * button) and the e-mail address typed, with the refusal's status (400, 401,
+ * 409, 429 with `Retry-After`). `POST /signout`, the header's Sign out
+ * without the script: ends the session, clears its cookie, 303 to `/`.
+ */
+function mountSignInForms(app: Hono<EventsEnv>, options: PagesOptions, template: PageTemplate): void {
+  const sameOrigin = csrf(options.siteUrl !== undefined ? { origin: new URL(options.siteUrl).origin } : {});
+  // The header's Sign out without the page's script: the session ends, its cookie is cleared, and the home page comes back.
+  app.post('/signout', sameOrigin, async function signOutByForm(c) {
+    const { policy, lookup } = await readRequestSession(c, options.identity, options.siteUrl);
+    if (lookup.status === 'active') await options.identity.signOut(lookup.session.sessionId);
+    clearSessionCookies(c, policy);
+    return c.redirect('/', 303);
+  });
+  for (const kind of ['signin', 'signup'] as const) {
+    app.post(`/${kind}`, sameOrigin, async function postCredentials(c) {
+      const form = await c.req.parseBody();
+      const field = (name: string) => (typeof form[name] === 'string' ? form[name] : '');
+      const next = nextPathOf(field('next'));
+      const parsed = parseToolInput(credentialsBodySchema, { email: field('email'), password: field('password') });
+      const { lookup } = await readRequestSession(c, options.identity, options.siteUrl);
+      const entered = parsed.ok
+        ? await options.accountEntry.enter(c, kind, parsed.value, lookup.status === 'active' ? lookup.session.sessionId : null)
+        : { ok: false as const, failure: parsed.failure };
+      if (entered.ok) return c.redirect(next, 303);
+      const { failure } = entered;
+      const data: PageData = {
+        route: kind,
+        next,
+        passwordMinLength: PASSWORD_MIN_LENGTH,
+        refusal: signInRefusalOf(failure),
+        email: field('email').slice(0, 254),
+        viewer: { signedIn: false },
+      };
+      const location = new URL(options.siteUrl ?? new URL(c.req.url).origin);
+      location.pathname = `/${kind}`;
+      location.search = new URLSearchParams({ next }).toString();
+      c.header('Cache-Control', 'no-store');
+      if (failure.retryAfterSeconds !== undefined) c.header('Retry-After', String(failure.retryAfterSeconds));
+      return c.html(renderDocument(template, data, location), signInFormStatus(failure.code));
+    });
+  }
+}
+
+/** The status of a refused sign-in form post, by the refusal's code. */
+function signInFormStatus(code: string): 400 | 401 | 409 | 429 | 500 {
+  switch (code) {
+    case 'UNAUTHENTICATED':
+      return 401;
+    case 'CONFLICT':
+      return 409;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'TEMPORARY_FAILURE':
+      return 500;
+    default:
+      return 400;
+  }
 }
 
 /** The template split at its three slots. */

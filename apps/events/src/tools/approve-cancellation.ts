@@ -15,6 +15,6 @@ export const approveCancellation = defineEventsTool({
   output: confirmationOutput,
 
   async handler(input, { app, principal }) {
-    return confirmationOutcome(await app.confirmCancellation(principal!, input.registration_id));
+    return confirmationOutcome(await app.confirmCancellation(principal!, input.registration_id), [input.registration_id]);
   },
 });

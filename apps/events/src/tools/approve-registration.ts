@@ -29,6 +29,6 @@ export const approveRegistration = defineEventsTool({
       email: input.email,
       draft: input.draft_id !== undefined && input.draft_version !== undefined ? { id: input.draft_id, version: input.draft_version } : undefined,
     };
-    return confirmationOutcome(await app.confirmRegistration(principal!, review));
+    return confirmationOutcome(await app.confirmRegistration(principal!, review), [input.event_id]);
   },
 });

@@ -29,7 +29,9 @@ export const cancelRegistration = defineEventsTool({
       draftVersion: input.draft_version,
       confirmationToken: input.confirmation_token,
     };
-    const result = await app.cancelRegistration(principal!, request, (trx, cancelled) => commit!.completeWithin(trx, committed(cancelled)));
-    return result.ok ? committed(result.value) : refusalOutcome(result);
+    const result = await app.cancelRegistration(principal!, request, (trx, cancelled) =>
+      commit!.completeWithin(trx, committed(cancelled, [cancelled.registration.id])),
+    );
+    return result.ok ? committed(result.value, [result.value.registration.id]) : refusalOutcome(result);
   },
 });

@@ -22,7 +22,8 @@ export const registerForEvent = defineEventsTool({
 
   async handler(input, { app, principal, commit }) {
     const request = { draftId: input.draft_id, draftVersion: input.draft_version, confirmationToken: input.confirmation_token };
-    const result = await app.registerForEvent(principal!, request, (trx, created) => commit!.completeWithin(trx, committed(created)));
-    return result.ok ? committed(result.value) : refusalOutcome(result);
+    const touched = (created: { registration: { id: string; event: { id: string } } }) => [created.registration.id, created.registration.event.id];
+    const result = await app.registerForEvent(principal!, request, (trx, created) => commit!.completeWithin(trx, committed(created, touched(created))));
+    return result.ok ? committed(result.value, touched(result.value)) : refusalOutcome(result);
   },
 });

@@ -27,24 +27,21 @@ type DraftEvidence = { draft: { id: string; version: number; hash: string }; con
 
 /**
  * A commit's success outcome: its data, and the evidence of the draft and
- * confirmation it used and of the registration it made or cancelled (its
- * id, as `resultingIds`: every commit names what it changed).
+ * confirmation it used and of what it touched (`touched`: public IDs, the
+ * registration and its event, which the person's activity page links to).
  */
-export function committed<T extends { evidence: DraftEvidence; registration: { id: string } }>(value: T) {
+export function committed<T extends { evidence: DraftEvidence }>(value: T, touched: string[] = []) {
   const { evidence, ...data } = value;
-  return {
-    ok: true as const,
-    data,
-    evidence: { draft: evidence.draft, confirmationId: evidence.confirmationId, resultingIds: [value.registration.id] },
-  };
+  return { ok: true as const, data, evidence: { draft: evidence.draft, confirmationId: evidence.confirmationId, resultingIds: touched } };
 }
 
-/** An approval's outcome: the minted token, or the domain's refusal. */
+/** An approval's outcome: the minted token, or the domain's refusal; `touched` the public IDs it was about (the event, the registration). */
 export function confirmationOutcome(
   result: DomainResult<{ confirmationToken: string; confirmationId: string; draft: { id: string; version: number; hash: string }; expiresAt: string }>,
+  touched: string[] = [],
 ): ToolOutcome<z.input<typeof confirmationOutput>> {
   if (!result.ok) return refusalOutcome(result);
-  return { ok: true, data: result.value, evidence: { draft: result.value.draft, confirmationId: result.value.confirmationId } };
+  return { ok: true, data: result.value, evidence: { draft: result.value.draft, confirmationId: result.value.confirmationId, resultingIds: touched } };
 }
 
 /** A domain refusal as a commit step's failure (its internal reason left out). */

@@ -160,3 +160,10 @@ export function formatPlacesLeft(remaining: number): string {
   if (remaining <= 0) return 'No places left';
   return remaining === 1 ? '1 place left' : `${remaining} places left`;
 }
+
+/**
+ * The sentence every page ends with: the site's one rule for times, the same
+ * on the project's other sites. Times are written in the site's time zone
+ * (the server's `toSiteIso`, domain/site-time.ts) with their offset.
+ */
+export const TIME_ZONE_NOTE = 'Times on this site are Taipei time (UTC+8).';

@@ -93,12 +93,17 @@ export type ConsentPageData = {
   error: string | null;
 };
 
+/** Why a sign-in or sign-up did not go through: about one field, or (field null) the form as a whole; in words for the person. */
+export type SignInRefusal = { field: 'email' | 'password' | null; message: string };
+
 /**
  * `/signin` and `/signup`: where to go once signed in (`next`, already
  * checked to be a path of this site: routes.ts `nextPathOf`) and the
- * password's length rule, as the server enforces it.
+ * password's length rule, as the server enforces it. After a form post the
+ * server refused (the page without its script): why (`refusal`) and the
+ * e-mail address typed, filled in again.
  */
-export type SignInPageData = { route: 'signin' | 'signup'; next: string; passwordMinLength: number };
+export type SignInPageData = { route: 'signin' | 'signup'; next: string; passwordMinLength: number; refusal?: SignInRefusal; email?: string };
 
 /** Who is looking at a page: whether the request's session is signed in to an account (never which account). */
 export type Viewer = { signedIn: boolean };

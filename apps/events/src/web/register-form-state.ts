@@ -12,6 +12,7 @@
  * person's value should a fill arrive anyway (the person typed while the
  * call was on its way).
  */
+import { attendeeFieldProblem } from '../domain/attendee-rules.ts';
 import type { RegistrationDraft } from './api-shapes.ts';
 
 /** The form's two fields. */
@@ -31,7 +32,7 @@ export type RegisterStep =
   | { kind: 'registered'; eventTitle: string };
 
 /** Where the page moves focus after a change (each request a new object, so the same target twice moves focus twice). */
-export type FocusRequest = { target: 'name' | 'review-button' | 'review-heading' | 'error' | 'success' };
+export type FocusRequest = { target: 'name' | 'email' | 'review-button' | 'review-heading' | 'error' | 'success' };
 
 /** Everything the registration page shows that can change. */
 export type RegisterState = {
@@ -47,6 +48,8 @@ export type RegisterState = {
    */
   draft: DraftShown | null;
   step: RegisterStep;
+  /** Why Review refused a field, in words for the person, said next to it; cleared when the person types in it. */
+  problems: Partial<Record<AttendeeField, string>>;
   focus: FocusRequest | null;
 };
 
@@ -78,6 +81,7 @@ export function initialRegisterState(draft: RegistrationDraft | null): RegisterS
     preparedByAgent: name !== '' || email !== '',
     draft: draft ? { id: draft.id, version: draft.version } : null,
     step: { kind: 'form' },
+    problems: {},
     focus: null,
   };
 }
@@ -91,7 +95,10 @@ export function initialRegisterState(draft: RegistrationDraft | null): RegisterS
  *   it the agent's, and shows the agent's notice; from the review step (not
  *   while submitting) it returns to the form, focus on Review. Never submits.
  *   The draft version it carries becomes the one shown.
- * - `review`: the form step's values, trimmed, become the reviewed ones.
+ * - `review`: the form step's values, trimmed, become the reviewed ones when
+ *   each keeps the attendee rules (the ones Submit's server keeps,
+ *   domain/attendee-rules.ts); otherwise the form stays, each broken rule is
+ *   said next to its field, and focus goes to the first such field.
  * - `back`, `submitting`, `refused`, `registered`: the review step's buttons and Submit's answer.
  */
 export function registerReducer(state: RegisterState, action: RegisterAction): RegisterState {
@@ -101,6 +108,7 @@ export function registerReducer(state: RegisterState, action: RegisterAction): R
       return {
         ...state,
         values: { ...state.values, [action.field]: action.value },
+        problems: withoutProblem(state.problems, action.field),
         sources: { ...state.sources, [action.field]: action.value === '' ? null : 'person' },
       };
     case 'agent-filled': {
@@ -109,7 +117,17 @@ export function registerReducer(state: RegisterState, action: RegisterAction): R
     }
     case 'review':
       if (step.kind !== 'form') return state;
-      return { ...state, step: { kind: 'review', reviewed: trimmed(state.values), submitting: false, error: null }, focus: { target: 'review-heading' } };
+      {
+        const problems = fieldProblems(state.values);
+        const first = FIELDS.find((field) => problems[field] !== undefined);
+        if (first !== undefined) return { ...state, problems, focus: { target: first } };
+      }
+      return {
+        ...state,
+        problems: {},
+        step: { kind: 'review', reviewed: trimmed(state.values), submitting: false, error: null },
+        focus: { target: 'review-heading' },
+      };
     case 'back':
       if (step.kind !== 'review' || step.submitting) return state;
       return { ...state, step: { kind: 'form' }, focus: { target: 'name' } };
@@ -145,6 +163,22 @@ function agentFilled(state: RegisterState, given: Partial<AttendeeValues>): Regi
     step: leavesReview ? { kind: 'form' } : state.step,
     focus: state.step.kind === 'registered' ? state.focus : { target: 'review-button' },
   };
+}
+
+/** Each field's broken attendee rule, in the person's words; empty when none is broken. */
+function fieldProblems(values: AttendeeValues): Partial<Record<AttendeeField, string>> {
+  const problems: Partial<Record<AttendeeField, string>> = {};
+  for (const field of FIELDS) {
+    const problem = attendeeFieldProblem(field, values[field]);
+    if (problem !== null) problems[field] = problem;
+  }
+  return problems;
+}
+
+function withoutProblem(problems: Partial<Record<AttendeeField, string>>, field: AttendeeField): Partial<Record<AttendeeField, string>> {
+  if (problems[field] === undefined) return problems;
+  const { [field]: _cleared, ...rest } = problems;
+  return rest;
 }
 
 function trimmed(values: AttendeeValues): AttendeeValues {

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { PageData, Viewer } from './page-data.ts';
 import type { RouteRenderedArgs } from './page-controls.ts';
 import { loadDocument, PageVisitContext, useEnhanced, usePageSite, useSingleFlight, ViewerContext } from './page-hooks.ts';
+import { TIME_ZONE_NOTE } from './event-format.ts';
 import { PageView } from './page-view.tsx';
 import type { RouteInfo } from './routes.ts';
 import type { SiteNavigation } from './site-navigation.ts';
@@ -77,9 +78,10 @@ export function SiteHeader({ path, viewer }: { path: string; viewer: Viewer }) {
 }
 
 /**
- * Sign out: `POST /api/account/sign-out` with the CSRF token, then the home
- * page loads afresh (the session is gone). Disabled until the page's script
- * runs; a refusal is said next to it.
+ * Sign out: a plain form posting to `/signout` (the home page comes back,
+ * signed out) until the page's script runs; then `POST /api/account/sign-out`
+ * with the CSRF token, and the home page loads afresh (the session is gone).
+ * A refusal is said next to it. It reads as the links beside it.
  */
 function SignOutButton() {
   const site = usePageSite();
@@ -101,8 +103,17 @@ function SignOutButton() {
   }
 
   return (
-    <>
-      <button type="button" class="link-button" data-testid="sign-out" disabled={!enhanced || signingOut} onClick={() => void once(signOut)}>
+    <form
+      method="post"
+      action="/signout"
+      class="inline-form"
+      onSubmit={(event) => {
+        if (!enhanced) return;
+        event.preventDefault();
+        void once(signOut);
+      }}
+    >
+      <button type="submit" class="link-button" data-testid="sign-out" disabled={signingOut}>
         Sign out
       </button>
       {error !== null && (
@@ -110,7 +121,7 @@ function SignOutButton() {
           {error}
         </span>
       )}
-    </>
+    </form>
   );
 }
 
@@ -136,6 +147,9 @@ export function SiteShell({ data, route, visit, announce }: SiteShellProps) {
           </div>
         </PageVisitContext.Provider>
       </main>
+      <footer class="site-footer">
+        <p data-testid="time-zone-note">{TIME_ZONE_NOTE}</p>
+      </footer>
     </ViewerContext.Provider>
   );
 }

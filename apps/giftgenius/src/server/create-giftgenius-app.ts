@@ -98,7 +98,7 @@ export function createGiftGeniusApp(options: GiftGeniusAppOptions): GiftGeniusAp
     ...(siteUrl !== undefined && { siteUrl }),
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
     verifyAccessToken: async (token) => (await oauth?.verifyOAuthAccessToken(token)) ?? null,
-    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl, everyToolNeedsPerson: true }),
+    ...(oauth !== undefined && { resourceMetadataUrl: oauth.resourceMetadataUrl, everyToolNeedsPerson: true, oauthScopes: oauth.scopes }),
     onError: (error) => logger.warn({ err: error }, 'MCP request refused or failed'),
   });
   const app = new Hono();

@@ -18,8 +18,7 @@
  */
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
-import { pino } from 'pino';
-import { superviseSiteProcess } from 'agentready/runtime';
+import { superviseSiteProcess, createSiteLogger } from 'agentready/runtime';
 import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, refuseSetting, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 import { createProviderClient } from '../provider/provider-client.ts';
 import { DEFAULT_PROVIDER_KEY, DEFAULT_PROVIDER_PORT, startProviderStandIn } from '../provider/provider-main.ts';
@@ -31,7 +30,7 @@ import { createGiftGeniusApp } from './create-giftgenius-app.ts';
 import { createGiftGeniusOAuth } from './giftgenius-oauth.ts';
 import { readWidgetDocument } from './widget-document.ts';
 
-const logger = pino({ name: 'agentready-giftgenius' });
+const logger = createSiteLogger('agentready-giftgenius');
 
 const port = wholeNumberSetting(logger, 'PORT', { fallback: 3200, min: 0, max: 65_535 });
 const host = process.env.HOST || '127.0.0.1';

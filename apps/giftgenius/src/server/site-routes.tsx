@@ -94,6 +94,9 @@ type SiteRouteDeps = {
 
 const STYLESHEET = readFileSync(new URL('../web/giftgenius-site.css', import.meta.url), 'utf8');
 
+/** The site's icon; the browser asks for `/favicon.ico` on pages that name none, so both paths answer it. */
+const ICON = readFileSync(new URL('../web/favicon.svg', import.meta.url), 'utf8');
+
 /** Where a sign-in goes when it was asked for no other page of the site. */
 const AFTER_SIGN_IN = '/account';
 
@@ -108,6 +111,9 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
     await next();
     if (!c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'no-store');
   });
+  for (const path of ['/favicon.svg', '/favicon.ico']) {
+    routes.get(path, (c) => c.body(ICON, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' }));
+  }
   routes.get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300' }));
   routes.get('/', (c) => {
     const mcpUrl = oauth?.resource ?? new URL('/mcp', deps.siteUrl ?? c.req.url).href;
@@ -129,12 +135,8 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
     const signedIn = await sessions.signIn(c, { email, password: typeof form['password'] === 'string' ? form['password'] : '' });
     if (signedIn.ok) return c.redirect(next, 303);
     const limited = signedIn.code === 'RATE_LIMITED';
-    const problem =
-      signedIn.code === 'UNAUTHENTICATED'
-        ? 'That e-mail address and password do not match an account.'
-        : limited
-          ? `${signedIn.message} Try again later.`
-          : signedIn.message;
+    // A refusal for too many tries already says when to try again (agentready/runtime's sign-in limits).
+    const problem = signedIn.code === 'UNAUTHENTICATED' ? 'That e-mail address and password do not match an account.' : signedIn.message;
     const status = limited ? 429 : signedIn.code === 'UNAUTHENTICATED' ? 401 : 503;
     const retryAfter = signedIn.retryAfterSeconds !== undefined ? { 'Retry-After': String(signedIn.retryAfterSeconds) } : undefined;
     return c.html(renderPage({ title: 'Sign in', person: null, children: <SignInForm next={next} email={email} problem={problem} /> }), status, retryAfter);

@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { renderSiteDocument, SignOutForm } from '@agentready/identity/pages';
+import { TIME_ZONE_NOTE } from './site-time.ts';
 
 /** The site's name, as pages show it. */
 export const SITE_NAME = 'GiftGenius';
@@ -27,7 +28,15 @@ export type PageDocument = { title: string; person: SignedInPerson; children: Co
  * @returns the document, `<!doctype html>` first.
  */
 export function renderPage({ title, person, children }: PageDocument): string {
-  return renderSiteDocument({ siteName: SITE_NAME, title, stylesheet: STYLESHEET_PATH, navigation: <SiteNavigation person={person} />, children });
+  return renderSiteDocument({
+    siteName: SITE_NAME,
+    title,
+    stylesheet: STYLESHEET_PATH,
+    icon: '/favicon.svg',
+    navigation: <SiteNavigation person={person} />,
+    children,
+    footer: <p data-testid="time-zone-note">{TIME_ZONE_NOTE}</p>,
+  });
 }
 
 function SiteNavigation({ person }: { person: SignedInPerson }) {

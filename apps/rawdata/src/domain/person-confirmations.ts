@@ -43,7 +43,9 @@ export function confirmReadiness(evaluation: DraftEvaluation): ConfirmReadiness 
 }
 
 /**
- * Mints a confirmation token for the draft version the person reviewed.
+ * Mints a confirmation token for the draft version the person reviewed; the
+ * person's earlier unused code for this draft stops working (one code at a
+ * time, as the code page says).
  *
  * @param request.sensitiveDataConfirmed the person ticked that the classified
  *   or restricted data and its de-identification are right.
@@ -89,7 +91,8 @@ export async function confirmApplicationDraft(
   if (evaluation.validation.status !== 'valid') {
     return refusedWith({ code: 'INVALID_INPUT', message: 'The draft is not ready to confirm.', nextAction: 'Reload the page and review the current version.' });
   }
-  const minted = await ctx.confirmations.mint(principal!, { action: DATA_COPY_ACTION, draft });
+  // One working code per draft: confirming again (a reload of the code page re-posts Confirm) makes a new code and ends the last.
+  const minted = await ctx.confirmations.mint(principal!, { action: DATA_COPY_ACTION, draft, replacesEarlier: true });
   if (!minted.ok) return refusedWith(minted.failure);
   return succeeded({
     confirmationToken: minted.minted.token,

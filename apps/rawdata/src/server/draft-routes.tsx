@@ -9,7 +9,8 @@
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApplicationPayload, DraftChoices } from '../domain/application-draft.ts';
-import { findApplicationDraft, listDraftRevisions, type DraftRevision } from '../domain/application-drafts.ts';
+import { findApplicationDraft, listDraftRevisions, reviseApplicationDraft, type DraftRevision } from '../domain/application-drafts.ts';
+import { reviewAnswerChange } from '../domain/review-answers.ts';
 import { findApplicationOfDraft } from '../domain/application-records.ts';
 import { CodeGenerationError, itemCode } from '../domain/code-generation.ts';
 import { confirmReadiness } from '../domain/person-confirmations.ts';
@@ -31,6 +32,27 @@ export function draftRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     const person = await personOf(c, ctx);
     if (!person) return signInFirst(c);
     return showReview(c, ctx, person, c.req.param('id'));
+  });
+  // The person answers a question of the evaluation on the review page: a new version, changed by the person; back to the review.
+  routes.post('/drafts/:id/answer', async (c) => {
+    const form = await c.req.parseBody({ all: true });
+    const person = await personOf(c, ctx);
+    if (!person || !hasSessionCsrfToken(c, form['csrf_token'])) return refusedPost(c);
+    const draftId = c.req.param('id');
+    const given = form['choice'];
+    const choices = (Array.isArray(given) ? given : given === undefined ? [] : [given]).filter((choice): choice is string => typeof choice === 'string');
+    const changes = reviewAnswerChange(typeof form['field'] === 'string' ? form['field'] : '', choices);
+    if (changes === null) {
+      return showReview(c, ctx, person, draftId, { problem: { message: 'Choose an answer to the question, then press Use this answer.' }, status: 400 });
+    }
+    const request = { draftId, draftVersion: Number(form['draft_version']), changes };
+    const revised = await reviseApplicationDraft(ctx, c.get('principal'), request, { by: 'person' });
+    if (!revised.ok) {
+      const { failure } = revised;
+      const problem = { message: failure.message, ...(failure.nextAction !== undefined && { nextAction: failure.nextAction }) };
+      return showReview(c, ctx, person, draftId, { problem, status: statusOfFailure(failure.code) });
+    }
+    return c.redirect(`/drafts/${encodeURIComponent(draftId)}/review`, 303);
   });
   routes.post('/drafts/:id/confirm', async (c) => {
     const form = await c.req.parseBody();

@@ -17,8 +17,7 @@
  */
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
-import { pino } from 'pino';
-import { superviseSiteProcess } from 'agentready/runtime';
+import { superviseSiteProcess, createSiteLogger } from 'agentready/runtime';
 import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, refuseSetting, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 import { DEMO_ANALYSTS, ensureDemoAnalysts } from '../store/analyst-accounts.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
@@ -26,7 +25,7 @@ import { prepareRawdataDatabase } from '../store/prepare-database.ts';
 import type { RawdataDatabase } from '../store/schema.ts';
 import { createRawdataApp } from './create-rawdata-app.ts';
 
-const logger = pino({ name: 'agentready-rawdata' });
+const logger = createSiteLogger('agentready-rawdata');
 
 const port = wholeNumberSetting(logger, 'PORT', { fallback: 3100, min: 0, max: 65_535 });
 const host = process.env.HOST || '127.0.0.1';

@@ -32,6 +32,9 @@ export type PageRouteDeps = { ctx: RawdataContext; pipeline: InvocationPipeline;
 
 const STYLESHEET = readFileSync(new URL('../web/rawdata.css', import.meta.url), 'utf8');
 
+/** The site's icon; the browser asks for `/favicon.ico` on pages that name none, so both paths answer it. */
+const ICON = readFileSync(new URL('../web/favicon.svg', import.meta.url), 'utf8');
+
 /** Where `npm run build:web -w apps/rawdata` writes the request form's script. */
 export const REQUEST_FORM_SCRIPT_FILE = fileURLToPath(new URL('../../dist/web/assets/request-form.js', import.meta.url));
 
@@ -45,6 +48,9 @@ export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     if (script === null) return c.text('The request form script is not built (npm run build:web -w apps/rawdata); the form works without it.', 404);
     return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
   });
+  for (const path of ['/favicon.svg', '/favicon.ico']) {
+    routes.get(path, (c) => c.body(ICON, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' }));
+  }
   routes.get('/', (c) => c.redirect(c.get('session') ? '/applications' : '/signin'));
   routes.get('/autonomy', async (c) => {
     const page = <AutonomyPage rows={rawdataAutonomyMatrix()} words={AUTONOMY_WORDS} />;
@@ -61,7 +67,8 @@ export function pageRoutes(deps: PageRouteDeps): Hono<RawdataEnv> {
     const signedIn = await sessions.signIn(c, { email, password: typeof form['password'] === 'string' ? form['password'] : '' });
     if (!signedIn.ok) {
       const limited = signedIn.code === 'RATE_LIMITED';
-      const problem = limited ? `${signedIn.message} Try again later.` : 'That e-mail address and password do not match an account.';
+      // A refusal for too many tries already says when to try again (agentready/runtime's sign-in limits).
+      const problem = limited ? signedIn.message : 'That e-mail address and password do not match an account.';
       const page = <SignInPage next={next} email={email} problem={problem} />;
       return c.html(
         renderPage({ title: 'Sign in', person: null, children: page }),

@@ -6,6 +6,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { renderSiteDocument, SignOutForm } from '@agentready/identity/pages';
+import { TIME_ZONE_NOTE } from './site-time.ts';
 
 /** The site's name, as pages and the MCP server show it. */
 export const SITE_NAME = 'Rawdata requests';
@@ -32,9 +33,11 @@ export function renderPage({ title, person, scripts, children }: PageDocument): 
     siteName: SITE_NAME,
     title,
     stylesheet: '/assets/rawdata.css',
+    icon: '/favicon.svg',
     scripts,
     navigation: <SiteNavigation person={person} />,
     children,
+    footer: <p data-testid="time-zone-note">{TIME_ZONE_NOTE}</p>,
   });
 }
 

@@ -19,10 +19,10 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { ToolContract } from '../contract/define-tool.ts';
-import { requiresPrincipal } from '../contract/effects.ts';
+import { requiresPrincipal, type EffectClass } from '../contract/effects.ts';
 import type { Principal } from '../contract/tool-call.ts';
 import type { VerifiedAccessToken } from '../runtime/pipeline.ts';
-import { BATCH_REFUSAL, MAX_MESSAGE_DEPTH, recordRefusedToolCalls } from './message-refusals.ts';
+import { BATCH_REFUSAL, MAX_MESSAGE_DEPTH, recordRefusedToolCalls, sentToolCall } from './message-refusals.ts';
 import { cutJsonNesting } from '../contract/input-depth.ts';
 import { prepareMcpToolServer, preparedToolServer, type McpToolServerOptions } from './tool-server.ts';
 
@@ -78,6 +78,21 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
    * (only tools whose effect needs a person are challenged).
    */
   everyToolNeedsPerson?: boolean;
+  /**
+   * With `resourceMetadataUrl`: the authorization server's scopes, each name
+   * and the effect classes it allows (@agentready/identity/oauth's
+   * `oauth.scopes`). Then every challenge names scopes (`scope="…"`, RFC
+   * 6750 §3): a 401's, all of the site's (the client asks for them and the
+   * person chooses on the consent page); and a `tools/call` with an
+   * OAuth access token whose scope does not cover the tool is answered 403
+   * `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` (MCP
+   * authorization, "Scope Challenge Handling": the client asks the person
+   * for more and calls again), with the refusal's audit record (FORBIDDEN,
+   * with the principal). A personal access token that does not cover the
+   * tool still gets the FORBIDDEN tool result: it cannot be stepped up.
+   * Default: none (no scope named; FORBIDDEN as a tool result).
+   */
+  oauthScopes?: Readonly<Record<string, readonly EffectClass[]>>;
   /**
    * Errors the SDK reports outside any response, and progress notifications
    * that were not sent (for the log).
@@ -170,16 +185,18 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
     if (Array.isArray(body.parsed)) return Response.json(BATCH_REFUSAL.reply, { status: 400 });
     const parsedBody = body.read && body.json ? { parsedBody: body.parsed } : {};
     const authorization = request.headers.get('authorization');
+    // A 401 names every scope of the site: the client asks for them, and the person chooses on the consent page.
+    const requiredScopes = options.oauthScopes === undefined ? [] : Object.keys(options.oauthScopes);
     if (authorization === null) {
       if (options.resourceMetadataUrl !== undefined && callsToolNeedingPerson(body.parsed, options.catalog, options.everyToolNeedsPerson === true))
-        return signInChallenge(options.resourceMetadataUrl);
+        return signInChallenge(options.resourceMetadataUrl, requiredScopes);
       return handler.fetch(request, parsedBody);
     }
     let authInfo: AuthInfo;
     try {
       authInfo = await verifyBearerToken(`Bearer ${bearerTokenOf(authorization)}`, { verifier });
     } catch (error) {
-      if (error instanceof OAuthError) return bearerAuthChallengeResponse(error, resourceMetadataOption);
+      if (error instanceof OAuthError) return bearerAuthChallengeResponse(error, { ...resourceMetadataOption, requiredScopes });
       // The token store failed, not the token: say so, and that a retry may work.
       options.onError?.(error instanceof Error ? error : new Error(String(error)));
       return Response.json(
@@ -187,19 +204,72 @@ export function createMcpHttpEndpoint<T extends ToolContract>(options: McpHttpEn
         { status: 503, headers: { 'Retry-After': '1' } },
       );
     }
+    const stepUp = await scopeChallenge(body.parsed, principalOf(authInfo));
+    if (stepUp) return stepUp;
     return handler.fetch(request, { authInfo, ...parsedBody });
+  }
+
+  /**
+   * 403 insufficient_scope, with the refusal's evidence, for a `tools/call`
+   * whose OAuth access token does not cover the tool; undefined otherwise.
+   */
+  async function scopeChallenge(message: unknown, principal: Principal | null): Promise<Response | undefined> {
+    if (options.oauthScopes === undefined || principal?.kind !== 'oauth' || principal.scope === undefined) return undefined;
+    const tool = calledTool(message, options.catalog);
+    if (tool === undefined || principal.scope.includes(tool.effect)) return undefined;
+    const scopes = coveringScope(options.oauthScopes, tool.effect);
+    if (scopes.length === 0) return undefined;
+    const call = sentToolCall((message as { params?: unknown }).params);
+    await options.pipeline.recordRefusal(
+      { ...call, principal, surface: 'mcp' },
+      {
+        code: 'FORBIDDEN',
+        message: 'The access this client was given does not cover this tool.',
+        nextAction: `Ask the person to approve this client again with the scope ${scopes.join(' ')}, then call again.`,
+      },
+    );
+    const refusal = new OAuthError(OAuthErrorCode.InsufficientScope, `This tool needs the scope ${scopes.join(' ')}, which this access token does not carry.`);
+    return markRecorded(bearerAuthChallengeResponse(refusal, { ...resourceMetadataOption, requiredScopes: scopes }));
   }
 
   return {
     async fetch(request) {
       const body = await requestBodyOf(request);
       const response = await answer(body.request, body);
-      // A refused request ran nothing; the tool calls it carried still leave their evidence.
-      if (REFUSED_BEFORE_ANY_SERVER.has(response.status) && body.read) await recordRefusedToolCalls(options.pipeline, body.parsed, response.status);
+      // A refused request ran nothing; the tool calls it carried still leave their evidence (once: a step-up refusal left its own).
+      if (REFUSED_BEFORE_ANY_SERVER.has(response.status) && body.read && !recorded.has(response))
+        await recordRefusedToolCalls(options.pipeline, body.parsed, response.status);
       return response;
     },
     close: () => handler.close(),
   };
+}
+
+/** Answers whose tool calls already left their evidence. */
+const recorded = new WeakSet<Response>();
+
+function markRecorded(response: Response): Response {
+  recorded.add(response);
+  return response;
+}
+
+/** The catalog's tool a JSON-RPC message calls (`tools/call`), or undefined. */
+function calledTool(message: unknown, catalog: McpToolServerOptions<ToolContract>['catalog']): ToolContract | undefined {
+  if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') return undefined;
+  const name = (message as { params?: { name?: unknown } }).params?.name;
+  return typeof name === 'string' ? catalog.get(name) : undefined;
+}
+
+/**
+ * The one scope to ask for so a call of an `effect` tool is covered: of the
+ * scopes that allow it, the one that allows the fewest effects (the least
+ * the person is asked to give); empty when none allows it.
+ */
+function coveringScope(scopes: Readonly<Record<string, readonly EffectClass[]>>, effect: EffectClass): string[] {
+  const covering = Object.entries(scopes)
+    .filter(([, effects]) => effects.includes(effect))
+    .sort(([, a], [, b]) => a.length - b.length);
+  return covering.length === 0 ? [] : [covering[0]![0]];
 }
 
 /**
@@ -218,16 +288,23 @@ function callsToolNeedingPerson(message: unknown, catalog: McpToolServerOptions<
  * 401 for a request that came without credentials to a call that needs them:
  * a Bearer challenge with no error code (RFC 6750 §3.1: the request carried
  * no authentication information) naming the Protected Resource Metadata
- * (RFC 9728 §5.1), which is what starts an MCP client's OAuth flow.
+ * (RFC 9728 §5.1), which is what starts an MCP client's OAuth flow, and
+ * the scopes the call needs (`scope`, RFC 6750 §3) when they are known.
  */
-function signInChallenge(resourceMetadataUrl: string): Response {
+function signInChallenge(resourceMetadataUrl: string, scopes: readonly string[]): Response {
   return Response.json(
     {
       jsonrpc: '2.0',
       error: { code: -32001, message: 'This tool acts for a person: sign in through the authorization server this endpoint names, then call again.' },
       id: null,
     },
-    { status: 401, headers: { 'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` } },
+    {
+      status: 401,
+      headers: {
+        // Scope names are RFC 6749 scope-tokens (no quote or backslash), so they sit in the quoted string as they are.
+        'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"${scopes.length > 0 ? `, scope="${scopes.join(' ')}"` : ''}`,
+      },
+    },
   );
 }
 

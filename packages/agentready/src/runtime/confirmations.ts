@@ -46,6 +46,9 @@ export type MintOutcome = { ok: true; minted: MintedConfirmation } | { ok: false
 /** What {@link ConfirmationStore.consumeWithin} answers. */
 export type ConsumeOutcome = { ok: true; consumed: ConsumedConfirmation; draft: Draft } | { ok: false; failure: FailureDetails };
 
+/** What a token is minted for: the action, the draft version (and hash) confirmed, and whether it replaces the owner's earlier unused tokens for that draft. */
+export type MintInput = { action: string; draft: { id: string; version: number; hash?: string }; replacesEarlier?: boolean };
+
 /** Confirmation tokens of every owner (see {@link createConfirmationStore}). */
 export type ConfirmationStore = {
   /**
@@ -58,8 +61,13 @@ export type ConfirmationStore = {
    * NOT_FOUND (field `draft_id`); `draft.version` or `draft.hash` (when given)
    * not the current one → CONFLICT (field `draft_version`) naming the current
    * version. Stores only the token's SHA-256.
+   *
+   * With `replacesEarlier`, the owner's unused tokens for this action and
+   * draft stop working as this one is minted (their use answers "has
+   * expired"): a site that mints again on the same page (a reload re-posts
+   * its form) then has one working code at a time, and says so.
    */
-  mint(principal: Principal, input: { action: string; draft: { id: string; version: number; hash?: string } }): Promise<MintOutcome>;
+  mint(principal: Principal, input: MintInput): Promise<MintOutcome>;
   /**
    * Mints a token as {@link mint} does, for a person who confirms in an MCP
    * Apps view (a widget the chat host renders) instead of on the site: any
@@ -73,7 +81,7 @@ export type ConfirmationStore = {
    * `["app"]`). A principal acting for no account is refused FORBIDDEN;
    * other refusals as {@link mint}.
    */
-  mintForAppView(principal: Principal, input: { action: string; draft: { id: string; version: number; hash?: string } }): Promise<MintOutcome>;
+  mintForAppView(principal: Principal, input: MintInput): Promise<MintOutcome>;
   /**
    * Consumes the token inside the caller's transaction `trx` and re-checks the
    * draft's current state there; a refusal changes nothing. Refusals, in this
@@ -115,7 +123,7 @@ export function createConfirmationStore(db: Kysely<any>, options: ConfirmationSt
   const now = options.now ?? (() => new Date());
   const lifetimeMs = options.lifetimeMs ?? CONFIRMATION_TOKEN_LIFETIME_MS;
   const drafts = createDraftStore(db, { now });
-  async function mintToken(principal: Principal, input: { action: string; draft: { id: string; version: number; hash?: string } }): Promise<MintOutcome> {
+  async function mintToken(principal: Principal, input: MintInput): Promise<MintOutcome> {
     const current = await drafts.find(principal.id, input.draft.id);
     const refusal = mintRefusal(current, input);
     if (refusal) return { ok: false, failure: refusal };
@@ -123,21 +131,35 @@ export function createConfirmationStore(db: Kysely<any>, options: ConfirmationSt
     const minted = { token: `cft_${randomBytes(32).toString('base64url')}`, confirmationId: `cnf-${randomBytes(16).toString('base64url')}` };
     const mintedAt = now();
     const expiresAt = new Date(mintedAt.getTime() + lifetimeMs);
-    await runtimeDb
-      .insertInto('agentready_confirmation')
-      .values({
-        id: minted.confirmationId,
-        token_hash: tokenHash(minted.token),
-        owner_id: principal.id,
-        action: input.action,
-        draft_id: draft.id,
-        draft_version: draft.version,
-        draft_hash: draft.hash,
-        created_at: mintedAt.toISOString(),
-        expires_at_ms: expiresAt.getTime(),
-        used_at: null,
-      })
-      .execute();
+    await runtimeDb.transaction().execute(async (trx) => {
+      if (input.replacesEarlier) {
+        // Ended now, not deleted: their use is refused as expired, not as unknown.
+        await trx
+          .updateTable('agentready_confirmation')
+          .set({ expires_at_ms: mintedAt.getTime() })
+          .where('owner_id', '=', principal.id)
+          .where('action', '=', input.action)
+          .where('draft_id', '=', draft.id)
+          .where('used_at', 'is', null)
+          .where('expires_at_ms', '>', mintedAt.getTime())
+          .execute();
+      }
+      await trx
+        .insertInto('agentready_confirmation')
+        .values({
+          id: minted.confirmationId,
+          token_hash: tokenHash(minted.token),
+          owner_id: principal.id,
+          action: input.action,
+          draft_id: draft.id,
+          draft_version: draft.version,
+          draft_hash: draft.hash,
+          created_at: mintedAt.toISOString(),
+          expires_at_ms: expiresAt.getTime(),
+          used_at: null,
+        })
+        .execute();
+    });
     return { ok: true, minted: { ...minted, expiresAt } };
   }
   return {

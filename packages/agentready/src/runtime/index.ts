@@ -27,3 +27,5 @@ export type { ConfirmationStore } from './confirmations.ts';
 export { readTraceArguments } from './trace-arguments.ts';
 export { runTraceCommand } from './trace-command.ts';
 export type { CommandOutput } from './trace-command.ts';
+export { createSiteLogger } from './site-logger.ts';
+export type { SiteLoggerOptions } from './site-logger.ts';

@@ -70,6 +70,8 @@ export type OAuthAuthorizationServer = {
   resource: string;
   /** The Protected Resource Metadata URL of the resource (RFC 9728 §3.1): `<origin>/.well-known/oauth-protected-resource/mcp`. */
   resourceMetadataUrl: string;
+  /** Its scopes: each name and the effect classes it allows (the option it was made with), for the resource's challenges (`createMcpHttpEndpoint`'s `oauthScopes`). */
+  scopes: OAuthScopeEffects;
   /** Paths the provider answers, as Hono route patterns (its endpoints, the authorization endpoint's resume path `/oauth/authorize/:uid`, `/.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`). */
   endpointPaths: readonly string[];
   /** Answers one request to an endpoint path on Node's request and response; resolves once answered. */
@@ -142,6 +144,7 @@ export async function createOAuthAuthorizationServer(options: OAuthAuthorization
         request.url = request.url.replace('/.well-known/oauth-authorization-server', '/.well-known/openid-configuration');
       await callback(request, response);
     },
+    scopes: options.scopes,
     protectedResourceMetadata: () => ({
       resource,
       authorization_servers: [issuer],

@@ -102,15 +102,47 @@ export function providerConfiguration(input: ProviderConfigurationInput): Config
 
 /**
  * The page a browser sees when an authorization request cannot go on (an
- * unknown client, a redirect URI that was not registered): the OAuth error
- * code and the library's short description, HTML-escaped, nothing else.
+ * unknown client, a redirect URI that was not registered): what was refused
+ * and why, in words for the person ({@link refusalWords}), then the OAuth
+ * error code for whoever set the app up; every value HTML-escaped. The
+ * library's own sentence is never shown: it speaks to developers.
  */
 async function renderSafeError(ctx: KoaContextWithOIDC, out: { error?: string; error_description?: string }): Promise<void> {
+  const code = out.error ?? 'server_error';
+  const askedRedirect = ctx.oidc?.params?.['redirect_uri'];
+  const words = refusalWords(code, typeof askedRedirect === 'string' ? askedRedirect.slice(0, 300) : null);
   ctx.type = 'html';
   ctx.body =
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in request refused</title></head><body>' +
-    `<h1>This sign-in request cannot go on</h1><p>${escapeHtml(out.error ?? 'server_error')}: ${escapeHtml(out.error_description ?? '')}</p>` +
-    '<p>Start again from your MCP client.</p></body></html>';
+    `<h1>This sign-in request was refused</h1><p data-testid="refusal">${words}</p>` +
+    `<p>Start again from the app that sent you here. If it happens again, tell whoever set the app up: the site answered <code>${escapeHtml(code)}</code>.</p>` +
+    '</body></html>';
+}
+
+/**
+ * What was refused and why, as HTML (values escaped), by the OAuth error
+ * code (RFC 6749 §4.1.2.1, RFC 7591 §3.2.2; RFC 6749 §3.1.2.4 says not to
+ * redirect to an unregistered redirect URI, which is why this page shows).
+ */
+function refusalWords(code: string, redirectUri: string | null): string {
+  switch (code) {
+    case 'invalid_redirect_uri':
+    case 'redirect_uri_mismatch':
+      return redirectUri === null
+        ? 'The app did not say where to send you back to, and it registered more than one address, so the site cannot know which is its own.'
+        : `The app asked to send you back to <code>${escapeHtml(redirectUri)}</code>, an address it never registered with this site. Your sign-in could end up somewhere else, so it was not started.`;
+    case 'invalid_client':
+      return 'The app that sent you here is not registered with this site (or its registration has ended), so the site does not know who is asking.';
+    case 'invalid_scope':
+      return 'The app asked for access this site does not offer.';
+    case 'invalid_target':
+      return 'The app asked for access to something other than this site’s MCP endpoint.';
+    case 'unsupported_response_type':
+    case 'invalid_request':
+      return 'The app’s request was incomplete or not in the form this site takes, so nothing was asked of you.';
+    default:
+      return 'The site could not take this request just now.';
+  }
 }
 
 function escapeHtml(text: string): string {

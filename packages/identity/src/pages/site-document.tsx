@@ -16,12 +16,16 @@ export type SiteDocumentProps = {
   title: string;
   /** Path of the site's stylesheet (`/assets/site.css`). */
   stylesheet: string;
+  /** Path of the site's icon, an SVG (`/favicon.svg`), for the browser's tab. Default: none. */
+  icon?: string;
   /** Module scripts (paths) the page loads, deferred, in this order. Default: none. */
   scripts?: readonly string[];
   /** The header's navigation (an app's `<nav>`), after the site's name. */
   navigation: ComponentChildren;
   /** The page's content. */
   children: ComponentChildren;
+  /** What every page says at its end (`<footer class="site-footer">`), such as the time zone its times are in. Default: none. */
+  footer?: ComponentChildren;
 };
 
 /**
@@ -36,13 +40,14 @@ export function renderSiteDocument(props: SiteDocumentProps): string {
   return `<!doctype html>${renderToString(<SiteDocument {...props} />)}`;
 }
 
-function SiteDocument({ siteName, title, stylesheet, scripts = [], navigation, children }: SiteDocumentProps) {
+function SiteDocument({ siteName, title, stylesheet, icon, scripts = [], navigation, children, footer }: SiteDocumentProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${siteName}`}</title>
+        {icon !== undefined && <link rel="icon" href={icon} type="image/svg+xml" />}
         <link rel="stylesheet" href={stylesheet} />
         {scripts.map((src) => (
           <script key={src} type="module" src={src} defer />
@@ -56,6 +61,7 @@ function SiteDocument({ siteName, title, stylesheet, scripts = [], navigation, c
           {navigation}
         </header>
         <main id="main">{children}</main>
+        {footer !== undefined && <footer class="site-footer">{footer}</footer>}
       </body>
     </html>
   );

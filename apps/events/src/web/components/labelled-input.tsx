@@ -9,8 +9,12 @@ import type { Ref } from 'preact';
 
 /** Props of {@link LabelledInput}. */
 export type LabelledInputProps = {
-  /** The input's `id` and `name`; the hint and error ids derive from it. */
+  /** The input's `id` (and its `name` unless `name` is given); the hint and error ids derive from it. */
   id: string;
+  /** The name the field is posted under when the form is sent without the page's script. Default: the id. */
+  name?: string;
+  /** What the field holds when the page is rendered (the e-mail address of a refused try). Default: empty. */
+  defaultValue?: string;
   label: string;
   type: 'email' | 'password';
   /** The `autocomplete` token (HTML, "Autofill"): `email`, `current-password` or `new-password`. */
@@ -27,12 +31,13 @@ export type LabelledInputProps = {
  * The field. The input is uncontrolled: what a person typed before the
  * page's script ran stays in it, and the form reads the values on submit.
  */
-export function LabelledInput({ id, label, type, autocomplete, hint, error, inputRef, testId }: LabelledInputProps) {
+export function LabelledInput({ id, name, defaultValue, label, type, autocomplete, hint, error, inputRef, testId }: LabelledInputProps) {
   const described = [hint === null ? null : `${id}-hint`, error === null ? null : `${id}-error`].filter((part) => part !== null).join(' ');
   const attributes = {
     ref: inputRef,
     id,
-    name: id,
+    name: name ?? id,
+    ...(defaultValue !== undefined && { defaultValue }),
     autocomplete,
     required: true,
     maxLength: type === 'email' ? 254 : 256,

@@ -3,11 +3,14 @@
  * The registration page's form step: name and e-mail, and Review.
  */
 import type { Ref } from 'preact';
+import { ATTENDEE_NAME_MAX_LENGTH } from '../../domain/attendee-rules.ts';
 import type { AttendeeField, AttendeeValues } from '../register-form-state.ts';
 
 /** Props of {@link RegistrationFormStep}. */
 export type RegistrationFormStepProps = {
   values: AttendeeValues;
+  /** Why Review refused a field, in the person's words, said under it. */
+  problems: Partial<Record<AttendeeField, string>>;
   /** False while the review (or the result) is on screen: the form stays in the page, hidden. */
   shown: boolean;
   /**
@@ -25,7 +28,7 @@ export type RegistrationFormStepProps = {
 };
 
 /** The form. Its inputs are the page's state: each keystroke is reported with `onType`. */
-export function RegistrationFormStep({ values, shown, interactive, nameRef, emailRef, reviewRef, onType, onReview }: RegistrationFormStepProps) {
+export function RegistrationFormStep({ values, problems, shown, interactive, nameRef, emailRef, reviewRef, onType, onReview }: RegistrationFormStepProps) {
   return (
     <form
       class="register-form"
@@ -45,10 +48,14 @@ export function RegistrationFormStep({ values, shown, interactive, nameRef, emai
           type="text"
           autocomplete="name"
           required
+          maxLength={ATTENDEE_NAME_MAX_LENGTH}
+          aria-invalid={problems.name === undefined ? undefined : 'true'}
+          aria-describedby={problems.name === undefined ? undefined : 'register-name-error'}
           data-testid="register-name"
           value={values.name}
           onInput={(typed) => onType('name', typed.currentTarget.value)}
         />
+        <FieldProblem id="register-name-error" problem={problems.name} />
       </div>
       <div class="field">
         <label for="register-email">E-mail</label>
@@ -60,10 +67,13 @@ export function RegistrationFormStep({ values, shown, interactive, nameRef, emai
           autocomplete="email"
           required
           maxLength={254}
+          aria-invalid={problems.email === undefined ? undefined : 'true'}
+          aria-describedby={problems.email === undefined ? undefined : 'register-email-error'}
           data-testid="register-email"
           value={values.email}
           onInput={(typed) => onType('email', typed.currentTarget.value)}
         />
+        <FieldProblem id="register-email-error" problem={problems.email} />
       </div>
       <div class="form-actions">
         <button ref={reviewRef} type="submit" class="button button-primary" data-testid="review-button" disabled={!interactive}>
@@ -71,5 +81,15 @@ export function RegistrationFormStep({ values, shown, interactive, nameRef, emai
         </button>
       </div>
     </form>
+  );
+}
+
+/** A field's refusal under it (test id: its id), or nothing. */
+function FieldProblem({ id, problem }: { id: string; problem: string | undefined }) {
+  if (problem === undefined) return null;
+  return (
+    <p class="field-error" id={id} data-testid={id}>
+      {problem}
+    </p>
   );
 }

@@ -1,9 +1,12 @@
 /**
  * @module
  * `/activity`: what the agents a signed-in person connected did for them,
- * newest first: when (in the site's time zone), which client or access
- * token, which tool, the outcome in words, and what it touched (links to the
- * event, or to the registrations page). Filtered by client and paged with
+ * and what the person did themselves on the site's own pages (confirming,
+ * registering, cancelling: the `ui` surface), newest first. An agent's call
+ * reads: when (in the site's time zone), which client or access token, which
+ * tool, the outcome in words, and what it touched; the person's own action
+ * reads "You registered …", marked apart, with what it touched. Touched
+ * events link to their page, registrations to the registrations page. Filtered by client and paged with
  * plain links, which work before (and without) the script. Nobody signed in:
  * a sign-in link instead.
  */
@@ -21,7 +24,7 @@ const OUTCOME_WORDS: Record<string, string> = {
   SELECTION_REQUIRED: 'Stopped: you were asked to choose',
   CURRENT_TARGET_MISMATCH: 'Refused: not what the page showed',
   STALE_TOOL: 'Refused: the page had changed',
-  CONFLICT: 'Refused: not possible as things stood',
+  CONFLICT: 'Refused: it could no longer be done (the event was full or closed, it was already done, or the details had changed)',
   CONFIRMATION_REQUIRED: 'Waiting for your confirmation',
   UNAUTHENTICATED: 'Refused: not connected as you',
   SESSION_EXPIRED: 'Refused: the session had ended',
@@ -50,7 +53,7 @@ export function ActivityPage({ data }: { data: ActivityPageData }) {
   return (
     <>
       <h1>Activity</h1>
-      <p class="lead">What the agents you connected did for you, newest first.</p>
+      <p class="lead">What the agents you connected did for you, and what you did yourself on this site, newest first.</p>
       {data.clients.length > 1 && <ClientFilter clients={data.clients} filter={filter} />}
       {data.error !== null && (
         <p class="message message-error" data-testid="activity-error" role="alert">
@@ -101,7 +104,7 @@ function ClientFilter({ clients, filter }: { clients: ActivityClientView[]; filt
           return (
             <li key={client.clientName ?? ''}>
               <a href={activityHref(target, null)} aria-current={current ? 'page' : undefined}>
-                {clientWords(client.shownName, client.principalKind)}
+                {filterWords(client)}
               </a>
             </li>
           );
@@ -112,6 +115,7 @@ function ClientFilter({ clients, filter }: { clients: ActivityClientView[]; filt
 }
 
 function ActivityItem({ entry }: { entry: ActivityEntryView }) {
+  if (entry.surface === PERSON_SURFACE) return <OwnActionItem entry={entry} />;
   return (
     <li class="activity-item" data-testid="activity-item">
       <p>
@@ -143,6 +147,56 @@ function ActivityItem({ entry }: { entry: ActivityEntryView }) {
   );
 }
 
+/** The surface of the site's own pages, where the person clicks (their confirmations and commits, tools/site-commits.ts). */
+const PERSON_SURFACE = 'ui';
+
+/** What the person did on the site's own pages, by step, as they would say it; and when it was refused. */
+const OWN_ACTION_WORDS: Record<string, { done: string; refused: string }> = {
+  approve_registration: { done: 'You reviewed and confirmed a registration', refused: 'You tried to confirm a registration' },
+  register_for_event: { done: 'You registered', refused: 'You tried to register' },
+  approve_cancellation: { done: 'You confirmed a cancellation', refused: 'You tried to confirm a cancellation' },
+  cancel_registration: { done: 'You cancelled a registration', refused: 'You tried to cancel a registration' },
+};
+
+/** Why the person's own step was not done, where the agents' words would mislead (a used confirmation is not "waiting" for one). */
+const OWN_OUTCOME_WORDS: Record<string, string> = {
+  CONFIRMATION_REQUIRED: 'Not done: its confirmation was already used or had expired, so it needs your review again',
+  CONFLICT: 'Not done: the event was full or closed, it was already done, or the details had changed',
+};
+
+/** The person's own action: in their words, apart from the agents' calls (class `activity-own`), with what it touched. */
+function OwnActionItem({ entry }: { entry: ActivityEntryView }) {
+  const words = OWN_ACTION_WORDS[entry.tool] ?? { done: `You used ${entry.toolTitle}`, refused: `You tried ${entry.toolTitle}` };
+  const done = entry.outcomeCode === 'SUCCESS';
+  return (
+    <li class="activity-item activity-own" data-testid="activity-own">
+      <p>
+        <time dateTime={entry.occurredAt}>{formatDateTime(entry.occurredAt)}</time>: <strong>{done ? words.done : words.refused}</strong>
+        {entry.resultingIds.length > 0 && (
+          <>
+            {' '}
+            (
+            {entry.resultingIds.map((id, index) => (
+              <span key={id}>
+                {index > 0 && ', '}
+                <TouchedLink id={id} />
+              </span>
+            ))}
+            )
+          </>
+        )}
+        .
+      </p>
+      {!done && (
+        <p data-testid="activity-outcome">{OWN_OUTCOME_WORDS[entry.outcomeCode] ?? OUTCOME_WORDS[entry.outcomeCode] ?? `Ended with ${entry.outcomeCode}`}.</p>
+      )}
+      <p class="card-note" data-testid="activity-reference">
+        Reference for the site&#39;s operator: <code>{entry.traceId}</code>
+      </p>
+    </li>
+  );
+}
+
 /** An event's page for `evt-…`, the registrations page for `reg-…`, else the ID as text. */
 function TouchedLink({ id }: { id: string }) {
   if (id.startsWith('evt-')) return <a href={eventPath(id)}>event {id}</a>;
@@ -154,6 +208,13 @@ function TouchedLink({ id }: { id: string }) {
 function clientWords(clientName: string | null, kind: ActivityClientView['principalKind']): string {
   if (clientName !== null) return clientName;
   return kind === 'session' ? 'An agent in your browser' : 'An unnamed client';
+}
+
+/** A client of the filter, in words: the person's own browser holds both its agent's calls and the person's own actions. */
+function filterWords(client: ActivityClientView): string {
+  return client.clientName === null && client.principalKind === 'session'
+    ? 'Your browser (you and its agent)'
+    : clientWords(client.shownName, client.principalKind);
 }
 
 /** `/activity` with the filter and, for an older page, its cursor. */

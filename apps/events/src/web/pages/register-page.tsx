@@ -13,6 +13,7 @@
  * form, a link to the sign-in page that comes back here.
  */
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
+import { attendeeFieldProblem } from '../../domain/attendee-rules.ts';
 import type { ApiFailure } from '../api-client.ts';
 import type { EventDetail } from '../api-shapes.ts';
 import { EventMissing } from '../components/event-missing.tsx';
@@ -26,6 +27,7 @@ import {
   initialRegisterState,
   registerReducer,
   type AttendeeField,
+  type AttendeeValues,
   type FocusRequest,
   type RegisterAction,
   type RegisterState,
@@ -109,7 +111,14 @@ function unavailableReason(event: EventDetail): string | null {
  * to know. The site's message stands when the event says nothing more or
  * cannot be loaded.
  */
-async function refusalMessage(api: EventsApi, eventId: string, refusal: ApiFailure): Promise<string> {
+async function refusalMessage(api: EventsApi, eventId: string, refusal: ApiFailure, reviewed: AttendeeValues): Promise<string> {
+  // A field's refusal is said in the person's words, not the API's ("Field "name": …").
+  if (refusal.code === 'INVALID_INPUT' && (refusal.field === 'name' || refusal.field === 'email')) {
+    return (
+      attendeeFieldProblem(refusal.field, reviewed[refusal.field]) ??
+      `The ${refusal.field === 'name' ? 'name' : 'e-mail address'} was not accepted. Go back and check it.`
+    );
+  }
   if (refusal.code !== 'CONFLICT' || refusal.field !== 'draft_id') return refusal.message;
   const current = await api.getEvent(eventId);
   return (current.ok ? unavailableReason(current.data.event) : null) ?? refusal.message;
@@ -136,7 +145,7 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
     // The draft version on screen: the server refuses it if the agent has changed the draft since.
     const answer = await site.api.register({ eventId: event.id, ...step.reviewed, draft: state.draft ?? undefined });
     if (answer.ok) dispatch({ type: 'registered', eventTitle: answer.data.registration.event.title || event.title });
-    else dispatch({ type: 'refused', message: await refusalMessage(site.api, event.id, answer.error) });
+    else dispatch({ type: 'refused', message: await refusalMessage(site.api, event.id, answer.error, step.reviewed) });
   }
 
   return (
@@ -170,6 +179,7 @@ function RegisterForEvent({ event, state, dispatch }: RegisterForEventProps) {
           </div>
           <RegistrationFormStep
             values={state.values}
+            problems={state.problems}
             shown={step.kind === 'form'}
             interactive={interactive}
             nameRef={refs.name}

@@ -2,7 +2,10 @@
  * @module
  * `/signin` and `/signup` (with `?next=`, a path of this site the server
  * already checked, routes.ts `nextPathOf`): e-mail and password, and the
- * link to the other page. Sign in posts `POST /api/account/sign-in`, sign up
+ * link to the other page. The form is a plain one: without the page's script
+ * it posts `email`, `password` and `next` to `/signin` or `/signup`, and the
+ * server answers with the page at `next` or this page with its refusal. The
+ * script only enhances it: sign in posts `POST /api/account/sign-in`, sign up
  * `POST /api/account/sign-up`, with the visitor session's CSRF token; on
  * success the page at `next` loads afresh, as the session and its token
  * changed. A refusal about a field is said next to it; any other (wrong
@@ -10,14 +13,10 @@
  * agent no tools (route-tools.ts): a password is the person's to type.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ApiFailure } from '../api-client.ts';
 import { LabelledInput, passwordRule } from '../components/labelled-input.tsx';
-import type { SignInPageData } from '../page-data.ts';
+import type { SignInPageData, SignInRefusal } from '../page-data.ts';
 import { loadDocument, useEnhanced, usePageSite, useRouteControls, useSingleFlight, useViewer } from '../page-hooks.ts';
 import { signInPath, signUpPath } from '../routes.ts';
-
-/** Why the last try did not sign the person in: about one field, or the form as a whole. */
-type Refusal = { field: 'email' | 'password' | null; message: string };
 
 /** The sign-in or sign-up page, by `data.route`. */
 export function SignInPage({ data }: { data: SignInPageData }) {
@@ -63,8 +62,9 @@ export function SignInPage({ data }: { data: SignInPageData }) {
 }
 
 /**
- * The form. Submit stays disabled until the page's script runs, so neither a
- * click nor Enter sends the password the browser's own way.
+ * The form: a plain post to `/signin` or `/signup` until the page's script
+ * runs, which then sends it through the API and keeps the person on the page
+ * while it answers.
  */
 function CredentialsForm({ data }: { data: SignInPageData }) {
   const site = usePageSite();
@@ -72,7 +72,7 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
   const once = useSingleFlight();
   const signingUp = data.route === 'signup';
   const [sending, setSending] = useState(false);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [refusal, setRefusal] = useState<SignInRefusal | null>(data.refusal ?? null);
   const email = useRef<HTMLInputElement>(null);
   const password = useRef<HTMLInputElement>(null);
   const formMessage = useRef<HTMLParagraphElement>(null);
@@ -93,7 +93,7 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
       return;
     }
     setSending(false);
-    setRefusal(refusalOf(answer.error));
+    setRefusal(signInRefusalOf(answer.error));
   }
 
   const fieldError = (field: 'email' | 'password') => (refusal?.field === field ? refusal.message : null);
@@ -102,14 +102,19 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
       class="account-form"
       data-testid={signingUp ? 'signup-form' : 'signin-form'}
       method="post"
+      action={signingUp ? '/signup' : '/signin'}
       noValidate
       onSubmit={(event) => {
+        if (!enhanced) return;
         event.preventDefault();
-        if (enhanced) void once(send);
+        void once(send);
       }}
     >
+      <input type="hidden" name="next" value={data.next} />
       <LabelledInput
         id="account-email"
+        name="email"
+        {...(data.email !== undefined && { defaultValue: data.email })}
         label="E-mail"
         type="email"
         autocomplete="email"
@@ -120,6 +125,7 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
       />
       <LabelledInput
         id="account-password"
+        name="password"
         label="Password"
         type="password"
         autocomplete={signingUp ? 'new-password' : 'current-password'}
@@ -134,7 +140,7 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
         </p>
       )}
       <div class="form-actions">
-        <button type="submit" class="button button-primary" data-testid="account-submit" disabled={!enhanced || sending}>
+        <button type="submit" class="button button-primary" data-testid="account-submit" disabled={sending}>
           {signingUp ? 'Create account' : 'Sign in'}
         </button>
       </div>
@@ -142,21 +148,12 @@ function CredentialsForm({ data }: { data: SignInPageData }) {
   );
 }
 
-/** A refusal as the form shows it: next to the field it names, or, with when to try again, for the form. */
-function refusalOf(error: ApiFailure): Refusal {
+/**
+ * A refusal of the server (the API's failure, or the form post's) as the
+ * form shows it: next to the field it names, else for the form. A refusal
+ * for too many tries (RATE_LIMITED) already says when to try again, once.
+ */
+export function signInRefusalOf(error: { field?: string | undefined; message: string }): SignInRefusal {
   if (error.field === 'email' || error.field === 'password') return { field: error.field, message: error.message };
-  if (error.code === 'RATE_LIMITED' && error.retryAfterSeconds !== undefined) {
-    return { field: null, message: `${error.message} You can try again ${waitWords(error.retryAfterSeconds)}.` };
-  }
   return { field: null, message: error.message };
-}
-
-/** "in 30 seconds", "in 1 minute", "in 15 minutes": a wait in seconds as a person reads it, rounded up. */
-export function waitWords(seconds: number): string {
-  if (seconds < 60) {
-    const whole = Math.max(1, Math.ceil(seconds));
-    return `in ${whole} second${whole === 1 ? '' : 's'}`;
-  }
-  const minutes = Math.ceil(seconds / 60);
-  return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
 }

@@ -3,6 +3,7 @@
  * connected (OAuth grants), each with Revoke, and their recent checkouts
  * with a link to each one's payment page.
  */
+import { SITE_TIME_ZONE } from '../site-time.ts';
 
 /** A connected app as the page lists it. */
 export type ConnectedAppRow = {
@@ -130,9 +131,9 @@ export function AccountPage({ email, csrfToken, apps, checkouts, notice }: Accou
   );
 }
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: SITE_TIME_ZONE });
 
-/** A day as a person reads it (`1 Dec 2026`, UTC), with the exact time for machines. */
+/** A day as a person reads it (`1 Dec 2026`, in the site's time zone, which every page names), with the exact time for machines. */
 function DateText({ date }: { date: Date }) {
   return <time dateTime={date.toISOString()}>{DATE_FORMAT.format(date)}</time>;
 }

@@ -7,7 +7,7 @@
 // biome-ignore-all lint/a11y/useAriaPropsSupportedByRole: the focusable <pre> is named for a screen reader landing on it
 import type { ApplicationRecord, ApplicationSummary } from '../../domain/application-records.ts';
 import { GeneratedCode } from './generated-code.tsx';
-import { shownTime } from './review-page.tsx';
+import { shownTime } from '../site-time.ts';
 
 const STATUS_WORDS = { submitted: 'submitted, waiting for an operator', approved: 'approved', rejected: 'rejected' } as const;
 

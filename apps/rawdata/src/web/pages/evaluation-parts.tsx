@@ -7,6 +7,10 @@
 import { Fragment } from 'preact';
 import type { DraftEvaluation } from '../../domain/application-draft.ts';
 import type { Rule } from '../../domain/rule-set.ts';
+import { ANSWERABLE_QUESTIONS } from '../../domain/review-answers.ts';
+
+/** Where the review page's answers to a question go: the draft version shown, and the session's CSRF token. */
+export type QuestionAnswering = { csrfToken: string; draftId: string; version: number };
 
 const STATUS_WORDS = {
   valid: 'Ready for you to confirm.',
@@ -19,7 +23,7 @@ const STATUS_WORDS = {
  * answers. `alert` marks the issues as an alert (the review page); the form
  * leaves them as text, since it shows them again on every change.
  */
-export function EvaluationSummary({ evaluation, alert = false }: { evaluation: DraftEvaluation; alert?: boolean }) {
+export function EvaluationSummary({ evaluation, alert = false, answering }: { evaluation: DraftEvaluation; alert?: boolean; answering?: QuestionAnswering }) {
   const { status, issues } = evaluation.validation;
   // Only the person's own sensitive-data tick is missing: that is given with Confirm, on the review page.
   const onlyTheTick =
@@ -46,9 +50,15 @@ export function EvaluationSummary({ evaluation, alert = false }: { evaluation: D
           <ul data-testid="needs-confirmation">
             {evaluation.needs_confirmation.map((request) => (
               <li key={request.field}>
-                {request.question}
-                {request.choices && request.choices.length > 0 && (
-                  <span class="facts"> Choices: {request.choices.map((choice) => choice.label).join('; ')}.</span>
+                {answering && request.choices && request.choices.length > 0 && Object.hasOwn(ANSWERABLE_QUESTIONS, request.field) ? (
+                  <AnswerForm answering={answering} field={request.field} question={request.question} choices={request.choices} />
+                ) : (
+                  <>
+                    {request.question}
+                    {request.choices && request.choices.length > 0 && (
+                      <span class="facts"> Choices: {request.choices.map((choice) => choice.label).join('; ')}.</span>
+                    )}
+                  </>
                 )}
               </li>
             ))}
@@ -152,5 +162,41 @@ export function RulesCited({ evaluation, rules }: { evaluation: DraftEvaluation;
         ))}
       </dl>
     </details>
+  );
+}
+
+/**
+ * A question the person answers here (review page): its choices as radio
+ * buttons, or checkboxes where several may be chosen, posted with the draft
+ * version shown to `/drafts/:id/answer`, which makes a new version changed
+ * by the person. Test id `answer-<field>`.
+ */
+function AnswerForm({
+  answering,
+  field,
+  question,
+  choices,
+}: {
+  answering: QuestionAnswering;
+  field: string;
+  question: string;
+  choices: Array<{ id: string; label: string }>;
+}) {
+  const several = ANSWERABLE_QUESTIONS[field]?.several === true;
+  return (
+    <form method="post" action={`/drafts/${encodeURIComponent(answering.draftId)}/answer`} data-testid={`answer-${field}`}>
+      <input type="hidden" name="csrf_token" value={answering.csrfToken} />
+      <input type="hidden" name="draft_version" value={String(answering.version)} />
+      <input type="hidden" name="field" value={field} />
+      <fieldset>
+        <legend>{question}</legend>
+        {choices.map((choice) => (
+          <label key={choice.id} class="choice">
+            <input type={several ? 'checkbox' : 'radio'} name="choice" value={choice.id} required={!several} /> {choice.label}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit">Use this answer</button>
+    </form>
   );
 }

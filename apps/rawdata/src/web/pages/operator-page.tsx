@@ -4,7 +4,7 @@
  * saying why, required).
  */
 import type { OperatorQueueEntry } from '../../domain/application-records.ts';
-import { shownTime } from './review-page.tsx';
+import { shownTime } from '../site-time.ts';
 
 /** What the queue shows. */
 export type OperatorPageProps = { csrfToken: string; queue: OperatorQueueEntry[]; problem?: string };

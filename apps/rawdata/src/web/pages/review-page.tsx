@@ -9,6 +9,7 @@
  */
 // biome-ignore-all lint/a11y/noNoninteractiveTabindex: a <pre> that may scroll sideways takes the focus so a keyboard can scroll it (axe: scrollable-region-focusable)
 // biome-ignore-all lint/a11y/useAriaPropsSupportedByRole: the focusable <pre> is named for a screen reader landing on it
+import { shownTime } from '../site-time.ts';
 import type { ApplicationPayload, DraftEvaluation } from '../../domain/application-draft.ts';
 import type { DraftAuthor, DraftRevision } from '../../domain/application-drafts.ts';
 import type { GeneratedItemCode } from '../../domain/code-generation.ts';
@@ -62,7 +63,7 @@ export function ReviewPage(props: ReviewPageProps) {
       )}
       <section aria-labelledby="status-heading">
         <h2 id="status-heading">Where this draft stands</h2>
-        <EvaluationSummary evaluation={evaluation} alert />
+        <EvaluationSummary evaluation={evaluation} alert answering={{ csrfToken: props.csrfToken, draftId: props.draftId, version }} />
       </section>
       <ChangesSection {...props} />
       <h2>What the system worked out</h2>
@@ -192,12 +193,11 @@ function ConfirmSection({ csrfToken, draftId, version, readiness, sensitiveNotic
   );
 }
 
-/** An ISO 8601 time as the pages show it: `2026-12-01 12:15 UTC`. */
-export function shownTime(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
-
-/** The page after Confirm: the confirmation code, shown this once. */
+/**
+ * The page after Confirm: the confirmation code, shown this once. Confirming
+ * again (a reload of this page posts Confirm again) makes a new code and the
+ * one shown before stops working; the page says so.
+ */
 export function ConfirmationCodePage({ code, version, expiresAt }: { code: string; version: number; expiresAt: string }) {
   return (
     <section>
@@ -209,6 +209,9 @@ export function ConfirmationCodePage({ code, version, expiresAt }: { code: strin
             {shownTime(expiresAt)}
           </time>
           , and is not shown again.
+        </p>
+        <p data-testid="code-replaced">
+          Reloading this page or confirming again makes a new code, and this one stops working: give your agent the code you saw last.
         </p>
         <output class="secret" data-testid="confirmation-code">
           {code}
