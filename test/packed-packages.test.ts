@@ -316,6 +316,7 @@ describe.each(RUNTIMES)('the packed packages on $label', ({ major, setup }) => {
         const server = await startServer(join(folder, 'node_modules', '.bin', 'tsx'), ['server.ts'], folder, env);
         try {
           const audit = await run(join(folder, 'node_modules', '.bin', 'agentready'), ['audit', `${server.url}/mcp`, '--json'], folder, env);
+          expect(audit.stdout, `no report; the audit said: ${audit.stderr}`).not.toBe('');
           const report = JSON.parse(audit.stdout) as {
             tools: Array<{ name: string }> | number;
             findings: Array<{ rule: string; severity: string; tool?: string }>;

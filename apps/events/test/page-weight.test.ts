@@ -1,6 +1,6 @@
 /**
  * What a visit costs a person on a slow connection: every page loads at most
- * 40 kB of JavaScript once gzip-compressed (the site's budget; `npm run
+ * 41 kB of JavaScript once gzip-compressed (the site's budget; `npm run
  * bench:web` prints the figures and the biggest modules). Counted in Chromium
  * from the responses of a fresh visit to the built site.
  */
@@ -10,8 +10,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventsServer, type EventsServer } from './support/events-server.ts';
 
-/** The budget, in bytes of gzip (zlib, default level). */
-const JAVASCRIPT_BUDGET = 40_000;
+/**
+ * The budget, in bytes of gzip (zlib, default level). 41 kB since the page
+ * gained sign-in without the script's help, the shared consent page, Review's
+ * attendee rules and the activity page's words (40.5 kB); the aim is far
+ * lower (docs/benchmarks.md), and a schema library in the page would be
+ * about 20 kB more, which this budget refuses.
+ */
+const JAVASCRIPT_BUDGET = 41_000;
 
 let server: EventsServer;
 let browser: Browser;

@@ -403,7 +403,9 @@ describe('pages with JavaScript off', () => {
     await off.goto(`${server.url}/events/${OPEN_EVENT}`);
     expect(await off.locator(byTestId('noscript-note')).isVisible()).toBe(true);
     // Signing in and creating an account work as plain forms; what still needs the script is said.
-    expect(await off.locator(byTestId('noscript-note')).textContent()).toContain('sign in and create an account. Saving, registering, cancelling and access tokens need it');
+    expect(await off.locator(byTestId('noscript-note')).textContent()).toContain(
+      'sign in and create an account. Saving, registering, cancelling and access tokens need it',
+    );
     const on = await openPage();
     await on.goto(`${server.url}/events/${OPEN_EVENT}`);
     expect(await on.locator(byTestId('noscript-note')).count()).toBe(0);

@@ -12,7 +12,7 @@
  * person's value should a fill arrive anyway (the person typed while the
  * call was on its way).
  */
-import { attendeeFieldProblem } from '../domain/attendee-rules.ts';
+import { attendeeFieldProblem } from '../domain/attendee-field-problems.ts';
 import type { RegistrationDraft } from './api-shapes.ts';
 
 /** The form's two fields. */

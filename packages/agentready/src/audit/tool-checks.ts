@@ -18,9 +18,22 @@ const COMMIT_DESCRIPTION_WORDS =
 const DESTRUCTIVE_WORDS = /(delet|remov|destroy|eras|drop|purg|wip)/i;
 /** First words of a tool name that only read. */
 const READ_NAME_WORDS = /^(get|search|list|find|show|read|view|lookup|fetch|query|count|describe)$/i;
-/** Verbs that change something (a tool named with one is not read-only). */
+/** Verbs that change something (a tool named with one is not read-only): whole words, so `find_books` or `list_orders` name no change. */
 const CHANGE_WORDS =
-  /^(delete|remove|cancel|pay|send|submit|purchase|buy|order|transfer|destroy|erase|create|add|update|set|write|edit|post|save|register|book|insert|put|patch|upload|move|rename)/i;
+  /^(delete|remove|cancel|pay|send|submit|purchase|buy|order|transfer|destroy|erase|create|add|update|set|write|edit|post|save|register|book|insert|put|patch|upload|move|rename)$/i;
+
+/**
+ * The word of a tool's name that says it changes something, if one does: a
+ * change verb anywhere in the name (`delete_all`, `bulk_delete`), except
+ * that after a first word that reads (`find_`, `list_`) the name's nouns are
+ * what it reads (`find_book`), and only a verb that removes, pays or sends
+ * counts (`search_and_delete`).
+ */
+export function changeWordOf(name: string): string | undefined {
+  const words = nameWords(name);
+  if (READ_NAME_WORDS.test(words[0] ?? '')) return words.slice(1).find((word) => CHANGE_WORDS.test(word) && COMMIT_DESCRIPTION_WORDS.test(word));
+  return words.find((word) => CHANGE_WORDS.test(word));
+}
 /** A description that says what the result holds. */
 const RESULT_WORDS = /\b(returns?|result|answers?|responds?|lists?|gives?|yields?|outputs?|reports?|shows?|tells?|holds?|contains?|with (its|their|the))\b/i;
 /** A description that says a person confirms (or reviews and presses the button themselves). */
@@ -52,7 +65,7 @@ export function inputPropertyNames(tool: AuditedTool): string[] {
  * name says no change (a read-only annotation on `delete_all` is not believed).
  */
 export function isSafeToCall(tool: AuditedTool): boolean {
-  return tool.annotations.readOnlyHint === true && !nameWords(tool.name).some((word) => CHANGE_WORDS.test(word));
+  return tool.annotations.readOnlyHint === true && changeWordOf(tool.name) === undefined;
 }
 
 /**
@@ -117,7 +130,7 @@ function annotationFindings(tool: AuditedTool, description: string, surface: 'mc
   const found: Finding[] = [];
   const { name, annotations } = tool;
   const words = nameWords(name);
-  const changeVerb = words.find((word) => CHANGE_WORDS.test(word));
+  const changeVerb = changeWordOf(name);
   if (surface === 'mcp' && annotations.readOnlyHint === undefined) found.push(finding('annotations-missing', name, 'The tool does not declare readOnlyHint.'));
   if (surface === 'webmcp' && annotations.readOnlyHint !== true && READ_NAME_WORDS.test(words[0] ?? '')) {
     found.push(finding('annotations-missing', name, `Its name says “${words[0]}”, yet the page does not declare readOnlyHint: true.`));

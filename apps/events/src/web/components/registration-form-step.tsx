@@ -3,7 +3,7 @@
  * The registration page's form step: name and e-mail, and Review.
  */
 import type { Ref } from 'preact';
-import { ATTENDEE_NAME_MAX_LENGTH } from '../../domain/attendee-rules.ts';
+import { ATTENDEE_NAME_MAX_LENGTH } from '../../domain/attendee-field-problems.ts';
 import type { AttendeeField, AttendeeValues } from '../register-form-state.ts';
 
 /** Props of {@link RegistrationFormStep}. */

@@ -13,7 +13,7 @@
  * form, a link to the sign-in page that comes back here.
  */
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
-import { attendeeFieldProblem } from '../../domain/attendee-rules.ts';
+import { attendeeFieldProblem } from '../../domain/attendee-field-problems.ts';
 import type { ApiFailure } from '../api-client.ts';
 import type { EventDetail } from '../api-shapes.ts';
 import { EventMissing } from '../components/event-missing.tsx';
