@@ -248,6 +248,7 @@ describe.each(RUNTIMES)('the packed packages on $label', ({ major, setup }) => {
     beforeAll(async () => {
       // The examples' dependencies, and the optional peers the other entries need (ext-apps for widgets, Preact for pages, the test tools).
       const extra = [
+        'ajv',
         'express',
         'hono',
         '@hono/node-server',
