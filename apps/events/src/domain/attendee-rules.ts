@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ATTENDEE_EMAIL_MAX_LENGTH, ATTENDEE_EMAIL_PATTERN, ATTENDEE_NAME_MAX_LENGTH } from './attendee-field-problems.ts';
 import { oneLineTextSchema } from './one-line-text.ts';
 
-export { ATTENDEE_NAME_MAX_LENGTH, attendeeFieldProblem } from './attendee-field-problems.ts';
+export { ATTENDEE_NAME_MAX_LENGTH } from './attendee-field-problems.ts';
 
 /**
  * An attendee name: trimmed, 1 to {@link ATTENDEE_NAME_MAX_LENGTH} characters,
