@@ -336,7 +336,8 @@ describe('3. route lifecycle', () => {
     release();
 
     expect(await pending).toMatchObject({ ok: false, code: 'STALE_TOOL', retryable: false, uiUpdated: false });
-    expect(new URL(page.url()).pathname).toBe('/saved');
+    // The tools go as the person leaves; the address changes once the new page's data and script are here.
+    await page.waitForURL((url) => url.pathname === '/saved');
     expect(postsTo(/^\/api\/registrations/)).toEqual([]);
     expect(await activeRegistrations()).toBe(0);
   });
@@ -405,7 +406,10 @@ describe('a lost session', () => {
     const lost = await call('search_events', { keyword: 'WebMCP' });
     expect(lost).toMatchObject({ ok: false, code: 'UNAUTHENTICATED', retryable: false, uiUpdated: false, nextAction: expect.stringContaining('reload') });
     expect(typeof lost.stateVersion).toBe('number');
-    expect(await call('search_events', { keyword: 'WebMCP' })).toMatchObject({ ok: true, data: { total: 3 } });
+    // The page shows the person signed out before it opens a new session; a call started before that is refused SESSION_EXPIRED.
+    await expect.poll(() => page.locator('[data-testid="account-nav"]').getAttribute('data-signed-in'), { timeout: 10_000 }).toBe('false');
+    const again = await call('search_events', { keyword: 'WebMCP' });
+    expect(again, JSON.stringify(again)).toMatchObject({ ok: true, data: { total: 3 } });
   });
 });
 
