@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditTableBytes, createDatabaseAuditSink, sweepAuditRecords, type AuditEvidence } from '../src/runtime/index.ts';
 import type { RuntimeTables } from '../src/store/index.ts';
 import { requirePostgresForTests } from '@agentready/testing';
+import { searchEvidence } from './support/audit-evidence.ts';
 import { openRuntimeDatabasePair, POSTGRES_TEST_URL, type TestDialect } from './support/runtime-test-databases.ts';
 
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the audit retention tests' });
@@ -27,21 +28,7 @@ const DAY_MS = 24 * 60 * 60_000;
 
 /** A record of a call `agoMs` milliseconds before {@link NOW}, traced `trace`. */
 function evidenceAt(trace: string, agoMs: number): AuditEvidence {
-  return {
-    traceId: trace,
-    occurredAt: new Date(NOW.getTime() - agoMs).toISOString(),
-    tool: 'search_events',
-    surface: 'mcp',
-    principalRef: null,
-    accountRef: null,
-    principalKind: null,
-    clientName: null,
-    authorization: 'not_required',
-    inputSummary: { keyword: { kind: 'text', length: 6 } } as unknown as AuditEvidence['inputSummary'],
-    outcomeCode: 'SUCCESS',
-    resultingIds: [],
-    durationMs: 1,
-  };
+  return searchEvidence(trace, new Date(NOW.getTime() - agoMs).toISOString());
 }
 
 async function auditDatabase(dialect: TestDialect): Promise<Kysely<RuntimeTables>> {

@@ -42,6 +42,7 @@ describe('error codes', () => {
       'IN_PROGRESS',
       'RATE_LIMITED',
       'TEMPORARY_FAILURE',
+      'INTERNAL_ERROR',
       'BLOCKED',
     ]);
     expect(ERROR_CODE_LIST.filter(isRetryable)).toEqual(['IN_PROGRESS', 'RATE_LIMITED', 'TEMPORARY_FAILURE']);

@@ -320,6 +320,26 @@ describe('migrateToLatest on SQLite', () => {
     await expect(db.insertInto('tag').values({ note_id: 42 }).execute()).rejects.toThrow(/FOREIGN KEY/);
   });
 
+  it('runs only what is new when a set gains a migration, and refuses a database that ran one this code does not know', async () => {
+    const { db } = sqliteDatabase();
+    const firstNote = { '001-note': noteMigrations['001-note']! };
+    expect(await migrateToLatest(db, [{ tableName: 'notes_migration', migrations: firstNote }])).toEqual([
+      { tableName: 'notes_migration', applied: ['001-note'] },
+    ]);
+    const withSecond = {
+      ...firstNote,
+      '002-note-title': { up: (inner: Kysely<unknown>) => inner.schema.alterTable('note').addColumn('title', 'text').execute() },
+    };
+    expect(await migrateToLatest(db, [{ tableName: 'notes_migration', migrations: withSecond }])).toEqual([
+      { tableName: 'notes_migration', applied: ['002-note-title'] },
+    ]);
+    expect(await migrateToLatest(db, [{ tableName: 'notes_migration', migrations: withSecond }])).toEqual([{ tableName: 'notes_migration', applied: [] }]);
+    // An older release of the app, on the database a newer one migrated: it is told, not left to run on tables it does not know.
+    const failure = await migrateToLatest(db, [{ tableName: 'notes_migration', migrations: firstNote }]).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/^Migration set "notes_migration" failed: .*002-note-title/);
+  });
+
   it('throws an Error naming the set and the migration, with the cause', async () => {
     const { db } = sqliteDatabase();
     const broken: Record<string, Migration> = {
@@ -379,6 +399,10 @@ describe.runIf(runPostgres)('openDatabase and migrateToLatest on PostgreSQL', ()
       const report = await withTestSchemaLock(POSTGRES_URL, () => migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]));
       expect(report[0]?.applied).toEqual(Object.keys(noteMigrations));
       await db.insertInto('note').values({ id: 1, body: 'hello', at_ms: 1 }).execute();
+    }
+    for (const db of databases) {
+      const again = await withTestSchemaLock(POSTGRES_URL, () => migrateToLatest(db, [{ tableName: 'notes_migration', migrations: noteMigrations }]));
+      expect(again).toEqual([{ tableName: 'notes_migration', applied: [] }]);
     }
   });
 });

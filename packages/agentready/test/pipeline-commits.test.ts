@@ -6,8 +6,10 @@
  * `context.commit.completeWithin`. A retried, doubled, concurrent or
  * crashed-and-retried call orders once; refusals that changed nothing let a
  * corrected retry run; audit evidence keeps the key's SHA-256, never the key.
+ * A `write` tool whose data its output schema rejects rolls its effect back too.
  */
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -73,8 +75,12 @@ function gate(): Gate {
   };
 }
 
-/** What one run of the operation does besides ordering: stop at a gate before its transaction, or throw inside it. */
-type Step = { pause?: Gate; throwInTransaction?: boolean };
+/**
+ * What one run of the operation does besides ordering: stop at a gate before
+ * its transaction, throw inside it (a driver's Error, or a TypeError: a fault of
+ * the site's own code), or answer an order its output schema rejects.
+ */
+type Step = { pause?: Gate; throwInTransaction?: true | 'TypeError'; outputOffSchema?: boolean };
 
 /** What one run of the operation saw: whether it took over, and whether its completeWithin threw LeaseLostError. */
 type Run = { takeover: boolean; leaseLost: boolean };
@@ -98,10 +104,49 @@ for (const dialect of ['sqlite', 'postgres'] as const satisfies readonly TestDia
   });
 }
 
-async function openShop(dialect: TestDialect) {
-  const test = await openRuntimeTestDatabase<TestTables>(dialect, 'pipeline_commits', POSTGRES_URL);
-  cleanups.push(() => test.dispose());
-  const { db } = test;
+const noteItem = defineTool({
+  name: 'note_item',
+  title: 'Note an item',
+  description: 'Notes an item of the person, as an order row.',
+  effect: 'write',
+  input: z.object({ item: z.string().min(1) }),
+  output: z.object({ order: z.object({ id: z.string(), quantity: z.number() }) }),
+});
+
+for (const dialect of ['sqlite', 'postgres'] as const satisfies readonly TestDialect[]) {
+  describe.runIf(dialect === 'sqlite' || runPostgres)(`a write tool on ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`, () => {
+    it('answers data its output schema rejects INTERNAL_ERROR and rolls its effect back, with its audit record', async () => {
+      const test = await openRuntimeTestDatabase<TestTables>(dialect, 'pipeline_write_output', POSTGRES_URL);
+      cleanups.push(() => test.dispose());
+      const { db } = test;
+      await createOrderTable(db);
+      const pipeline = createInvocationPipeline({
+        catalog: withHandlers(defineCatalog([noteItem]), {
+          async note_item({ item }, { principal }) {
+            const id = `ord-${randomUUID()}`;
+            await db
+              .transaction()
+              .execute((trx) => trx.insertInto('test_order').values({ id, owner_id: principal!.id, item, quantity: 1, draft_id: '-' }).execute());
+            // The quantity as text: data the output schema rejects.
+            return { ok: true, data: { order: { id, quantity: '1' as unknown as number } } };
+          },
+        }),
+        stateVersionOf: async () => 0,
+        audit: createDatabaseAuditSink(db),
+        logger: pino({ level: 'silent' }),
+      });
+
+      const answer = await pipeline.invoke({ tool: 'note_item', input: { item: 'green tea' }, principal: ANA, surface: 'mcp' });
+      expect(answer).toMatchObject({ ok: false, code: 'INTERNAL_ERROR', retryable: false });
+      expect(await db.selectFrom('test_order').select('id').execute()).toEqual([]);
+      const records = await db.selectFrom('agentready_audit_record').select(['tool', 'outcome_code']).execute();
+      expect(records).toEqual([{ tool: 'note_item', outcome_code: 'INTERNAL_ERROR' }]);
+    });
+  });
+}
+
+/** The orders the test tools write: one row per order, owned by a principal, from a draft ('-' for none). */
+async function createOrderTable(db: Kysely<TestTables>): Promise<void> {
   await db.schema
     .createTable('test_order')
     .addColumn('id', 'text', (col) => col.primaryKey())
@@ -110,6 +155,13 @@ async function openShop(dialect: TestDialect) {
     .addColumn('quantity', 'integer', (col) => col.notNull())
     .addColumn('draft_id', 'text', (col) => col.notNull())
     .execute();
+}
+
+async function openShop(dialect: TestDialect) {
+  const test = await openRuntimeTestDatabase<TestTables>(dialect, 'pipeline_commits', POSTGRES_URL);
+  cleanups.push(() => test.dispose());
+  const { db } = test;
+  await createOrderTable(db);
   let clockMs = T0;
   const now = () => new Date(clockMs);
   const drafts = createDraftStore(db, { now });
@@ -136,10 +188,12 @@ async function openShop(dialect: TestDialect) {
           const id = `ord-${randomUUID()}`;
           await trx.insertInto('test_order').values({ id, owner_id: ownerId, item, quantity, draft_id: confirmed.draft.id }).execute();
           await drafts.deleteWithin(trx, confirmed.draft.id);
+          if (step.throwInTransaction === 'TypeError') throw new TypeError("Cannot read properties of undefined (reading 'quantity')");
           if (step.throwInTransaction) throw new Error('SQLITE_IOERR: disk I/O error in INSERT INTO test_order');
           const outcome: OrderOutcome = {
             ok: true,
-            data: { order: { id, item, quantity } },
+            // A quantity as text, when the step asks for an output its schema rejects.
+            data: { order: { id, item, quantity: (step.outputOffSchema ? String(quantity) : quantity) as number } },
             evidence: { draft: confirmed.consumed.draft, confirmationId: confirmed.consumed.confirmationId, resultingIds: [id] },
           };
           try {
@@ -360,6 +414,41 @@ function defineCommitTests(dialect: TestDialect): void {
     expect(retried).toMatchObject({ ok: true, code: 'SUCCESS' });
     expect(retried).not.toHaveProperty('replayed');
     expect(shop.runs).toHaveLength(2);
+    expect(await shop.orders()).toHaveLength(1);
+  });
+
+  it('answers an operation that throws a TypeError INTERNAL_ERROR, not retryable: nothing ordered, nothing kept, so the same key runs again', async () => {
+    const shop = await openShop(dialect);
+    const confirmed = await shop.confirmedOrder('green tea', 2);
+    shop.script.push({ throwInTransaction: 'TypeError' });
+
+    const failed = await shop.order(inputFor(confirmed, KEY));
+    expect(failed).toMatchObject({ ok: false, code: 'INTERNAL_ERROR', retryable: false, message: 'The site failed on this call; nothing was changed.' });
+    expect(JSON.stringify(failed)).not.toMatch(/Cannot read|quantity/);
+    expect(await shop.orders()).toEqual([]);
+    expect(await shop.idempotencyRecords()).toEqual([]);
+
+    // The site fixed, the same key runs the operation again: INTERNAL_ERROR was not the key's answer.
+    const again = await shop.order(inputFor(confirmed, KEY));
+    expect(again).toMatchObject({ ok: true, code: 'SUCCESS' });
+    expect(again).not.toHaveProperty('replayed');
+    expect(shop.runs).toHaveLength(2);
+    expect(await shop.orders()).toHaveLength(1);
+    expect((await shop.auditRecords()).map((record) => [record.outcome_code, Number(record.replayed)])).toEqual([
+      ['INTERNAL_ERROR', 0],
+      ['SUCCESS', 0],
+    ]);
+  });
+
+  it('answers an order its output schema rejects INTERNAL_ERROR and rolls it back: nothing ordered, nothing kept', async () => {
+    const shop = await openShop(dialect);
+    const confirmed = await shop.confirmedOrder('green tea', 2);
+    shop.script.push({ outputOffSchema: true });
+
+    expect(await shop.order(inputFor(confirmed, KEY))).toMatchObject({ ok: false, code: 'INTERNAL_ERROR', retryable: false });
+    expect(await shop.orders()).toEqual([]);
+    expect(await shop.idempotencyRecords()).toEqual([]);
+    expect(await shop.order(inputFor(confirmed, KEY))).toMatchObject({ ok: true, code: 'SUCCESS', data: { order: { quantity: 2 } } });
     expect(await shop.orders()).toHaveLength(1);
   });
 

@@ -174,16 +174,46 @@ describe('invocation pipeline', () => {
     expect(result.ok && result.guidance.availableActions).toEqual(['keep_thing']);
   });
 
-  it('answers TEMPORARY_FAILURE when an operation returns data its output schema rejects', async () => {
-    const { pipeline } = build({
+  it('answers INTERNAL_ERROR, not retryable, when an operation returns data its output schema rejects', async () => {
+    const { pipeline, evidence } = build({
       find_thing: async () => ({ ok: true, data: { thing: { id: 7 } } as unknown as { thing: { id: string; label: string } } }),
       keep_thing: async () => ({ ok: true, data: { kept: true } }),
     });
     expect(await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'webmcp' })).toMatchObject({
       ok: false,
-      code: 'TEMPORARY_FAILURE',
-      retryable: true,
+      code: 'INTERNAL_ERROR',
+      retryable: false,
     });
+    expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['find_thing', 'INTERNAL_ERROR']]);
+  });
+
+  it("answers JavaScript's own programming errors INTERNAL_ERROR, and a driver's subclass of one, or fetch's network failure, TEMPORARY_FAILURE", async () => {
+    class DriverTypeError extends TypeError {}
+    const thrown: unknown[] = [
+      new TypeError("Cannot read properties of undefined (reading 'id')"),
+      new RangeError('Invalid array length'),
+      new ReferenceError('thing is not defined'),
+      new SyntaxError('Unexpected token < in JSON at position 0'),
+      new URIError('URI malformed'),
+      new EvalError('eval is off'),
+      new DriverTypeError('invalid connection string'),
+      new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:443') }),
+      new Error('connection refused'),
+      'a string',
+    ];
+    let next = 0;
+    const { pipeline } = build({
+      find_thing: async () => {
+        throw thrown[next++];
+      },
+      keep_thing: async () => ({ ok: true, data: { kept: true } }),
+    });
+    const answers: Array<[string, boolean]> = [];
+    for (const _ of thrown) {
+      const result = await pipeline.invoke({ tool: 'find_thing', input: { id: 'a' }, principal, surface: 'webmcp' });
+      answers.push([result.code, !result.ok && result.retryable]);
+    }
+    expect(answers).toEqual([...Array.from({ length: 6 }, () => ['INTERNAL_ERROR', false]), ...Array.from({ length: 4 }, () => ['TEMPORARY_FAILURE', true])]);
   });
 
   it('still answers, and still leaves evidence, when the state version cannot be read', async () => {

@@ -10,7 +10,16 @@ import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRateLimiter, createSignInLimits, databaseRateLimitStore, type RateLimitStore } from '../src/runtime/index.ts';
+import { z } from 'zod';
+import { defineCatalog, defineTool } from '../src/contract/index.ts';
+import {
+  type AuditEvidence,
+  createInvocationPipeline,
+  createRateLimiter,
+  createSignInLimits,
+  databaseRateLimitStore,
+  type RateLimitStore,
+} from '../src/runtime/index.ts';
 import { migrateToLatest, openDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type RuntimeTables } from '../src/store/index.ts';
 import { createTestSchemaDatabase, requirePostgresForTests } from '@agentready/testing';
 
@@ -160,5 +169,42 @@ describe('when the store fails', () => {
     expect(await open.consume('k')).toMatchObject({ allowed: true });
     const limits = createSignInLimits({ store: databaseRateLimitStore(db), logger });
     expect(await limits.attempt({ account: 'person@example.org' })).toMatchObject({ code: 'TEMPORARY_FAILURE' });
+  });
+
+  it("names, in its log line, the tool call it was counting: the trace id of that call's audit record", async () => {
+    const db = await closedDatabase();
+    const lines: Array<{ msg?: string; traceId?: string }> = [];
+    const written = pino({ level: 'error' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const findThing = defineTool({
+      name: 'find_thing',
+      title: 'Find thing',
+      description: 'Finds a thing.',
+      effect: 'read',
+      input: z.object({}),
+      output: z.object({ found: z.boolean() }),
+      handler: async () => ({ ok: true, data: { found: true } }),
+    });
+    const records: AuditEvidence[] = [];
+    const pipeline = createInvocationPipeline({
+      catalog: defineCatalog([findThing]),
+      stateVersionOf: async () => 0,
+      audit: { record: async (record) => void records.push(record) },
+      logger: written,
+      rateLimit: {
+        limiter: createRateLimiter({
+          store: databaseRateLimitStore(db),
+          name: 'tool-calls',
+          points: 5,
+          durationSeconds: 60,
+          whenStoreFails: 'allow',
+          logger: written,
+        }),
+      },
+    });
+    const principal = { id: 'internal-1', kind: 'session', ref: 'p-1' } as const;
+    for (let call = 0; call < 2; call += 1)
+      expect(await pipeline.invoke({ tool: 'find_thing', input: {}, principal, surface: 'mcp' })).toMatchObject({ ok: true });
+    expect(records).toHaveLength(2);
+    expect(lines.filter((line) => line.msg === 'rate limit store failed').map((line) => line.traceId)).toEqual(records.map((record) => record.traceId));
   });
 });

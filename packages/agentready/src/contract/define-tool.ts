@@ -15,7 +15,9 @@ import { untrustedFieldPaths } from './untrusted-text.ts';
  * A tool's handler: runs one validated call on the server and answers its
  * outcome. It may return more fields than the output schema names (the
  * pipeline drops them) and refuses with `{ ok: false, failure }`, never by
- * throwing: a throw is answered TEMPORARY_FAILURE, its details logged.
+ * throwing: a throw is answered TEMPORARY_FAILURE (a database, a network that
+ * failed), or INTERNAL_ERROR when it is a programming error (a TypeError, say:
+ * a fault of the site's own code), its details logged under the call's trace id.
  */
 export type ToolHandler<I extends z.ZodObject, O extends z.ZodObject, App = unknown> = (
   input: z.output<I>,

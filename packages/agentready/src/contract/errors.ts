@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   IN_PROGRESS: { retryable: true },
   RATE_LIMITED: { retryable: true },
   TEMPORARY_FAILURE: { retryable: true },
+  INTERNAL_ERROR: { retryable: false },
   BLOCKED: { retryable: false },
 } as const satisfies Record<string, { retryable: boolean }>;
 

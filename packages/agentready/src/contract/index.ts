@@ -15,6 +15,8 @@ export type { AutonomyRow } from './autonomy.ts';
 export { succeed, fail, readToolResult } from './envelope.ts';
 export type { ToolResult, ToolSuccess, ToolFailure, Guidance, Candidate, Change, FailureDetails } from './envelope.ts';
 export { envelopeSchema } from './envelope-schema.ts';
+export { TRACE_ID_META_KEY, traceIdOf, withTraceId } from './result-trace-id.ts';
+export type { TraceIdMeta, WithTraceId } from './result-trace-id.ts';
 export { ERROR_CODE_LIST } from './errors.ts';
 export type { ErrorCode } from './errors.ts';
 export type { EffectClass, ToolAnnotations } from './effects.ts';

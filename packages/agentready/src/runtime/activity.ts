@@ -5,6 +5,7 @@
  * for an operator.
  */
 import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { clientNameForDisplay } from '../contract/one-line-text.ts';
 import type { AuditRecordTable, RuntimeTables } from '../store/runtime-migrations.ts';
 
 /** One call as an activity page or a journey shows it. */
@@ -27,6 +28,8 @@ export type ActivityEntry = {
   outcomeCode: string;
   /** Public IDs the call created or changed. */
   resultingIds: string[];
+  /** The public id of the draft the call prepared, confirmed or committed, or null. */
+  draftId: string | null;
   /** Milliseconds from input to envelope. */
   durationMs: number;
 };
@@ -151,6 +154,77 @@ export async function listActivityClients<DB extends RuntimeTables>(appDb: Kysel
   return [...clients.values()].sort((a, b) => (a.clientName ?? '').localeCompare(b.clientName ?? ''));
 }
 
+/**
+ * What a person's activity page asks for, from its query: `?client=<name>`
+ * one client's calls, `?browser=1` those made in the person's own browser
+ * (no client name), `?before=<cursor>` older calls ({@link formatActivityCursor}).
+ */
+export type ActivityPageRequest = { client?: string; browser?: boolean; before?: string };
+
+/** Reads an {@link ActivityPageRequest} from an activity page's query; any other parameter is ignored. */
+export function activityPageRequestOf(params: URLSearchParams): ActivityPageRequest {
+  const client = params.get('client');
+  const before = params.get('before');
+  return { ...(client !== null && { client }), ...(params.get('browser') === '1' && { browser: true }), ...(before !== null && { before }) };
+}
+
+/** A client to filter an activity page by: its name as stored (the filter's value), and `shownName`, as a page shows it. */
+export type ActivityClientShown = ActivityClient & { shownName: string | null };
+
+/**
+ * One page of an account's activity as a person's page shows it: each entry's
+ * `clientName` as a page shows it (an OAuth client's self-chosen name without
+ * what could disguise it, `clientNameForDisplay`); the clients to filter by;
+ * and `next`, the `before` value of the older page, or null. A refusal names
+ * the query field and says why in words for the person.
+ */
+export type ActivityPageRead =
+  | { ok: true; entries: ActivityEntry[]; clients: ActivityClientShown[]; next: string | null }
+  | { ok: false; field: 'before' | 'client'; message: string };
+
+/** Entries per activity page unless told otherwise. */
+export const ACTIVITY_PAGE_SIZE = 20;
+
+/**
+ * The activity of one account for its page ({@link listActivity} and
+ * {@link listActivityClients}, the request checked first).
+ *
+ * @param limit entries per page, 1 to 100 (default {@link ACTIVITY_PAGE_SIZE}).
+ * @returns the page; a refusal (nothing read) for a `before` that is not a
+ *   cursor this toolkit wrote (field `before`), or for both a client and the
+ *   browser at once (field `client`).
+ * @throws RangeError as {@link listActivity} does.
+ */
+export async function readActivityPage<DB extends RuntimeTables>(
+  appDb: Kysely<DB>,
+  accountRef: string,
+  request: ActivityPageRequest,
+  limit: number = ACTIVITY_PAGE_SIZE,
+): Promise<ActivityPageRead> {
+  const before = request.before === undefined ? undefined : parseActivityCursor(request.before);
+  if (before === null) return { ok: false, field: 'before', message: 'This link to older activity is not valid.' };
+  if (request.client !== undefined && request.browser) return { ok: false, field: 'client', message: 'Choose one client, or your browser, not both.' };
+  const client = request.browser ? null : request.client;
+  const page = await listActivity(appDb, {
+    accountRef,
+    limit,
+    ...(client !== undefined && { client }),
+    ...(before !== undefined && { before }),
+  });
+  const clients = await listActivityClients(appDb, accountRef);
+  return {
+    ok: true,
+    entries: page.entries.map((entry) => ({ ...entry, clientName: shownClientName(entry.clientName) })),
+    clients: clients.map((shown) => ({ ...shown, shownName: shownClientName(shown.clientName) })),
+    next: page.next === null ? null : formatActivityCursor(page.next),
+  };
+}
+
+/** A client's name as pages show it: an OAuth client chose its own, so what could disguise it is left out. */
+function shownClientName(name: string | null): string | null {
+  return name === null ? null : clientNameForDisplay(name).text;
+}
+
 /** The most records one journey gathers: a journey is a few calls, never a history. */
 const JOURNEY_LIMIT = 50;
 
@@ -222,6 +296,7 @@ function entryOf(row: AuditRecordTable): ActivityEntry {
     credentialRef: principalKind === 'token' || principalKind === 'oauth' ? row.principal_ref : null,
     outcomeCode: row.outcome_code,
     resultingIds: resultingIdsOf(row.resulting_ids),
+    draftId: row.draft_id,
     durationMs: Number(row.duration_ms),
   };
 }

@@ -5,7 +5,9 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
+import { holdsCallTransactions, runInCallTransaction } from '../store/call-transaction.ts';
 import { dialectOf } from '../store/open-database.ts';
+import { executeWithoutWaitingForDisk } from '../store/relaxed-commit.ts';
 import type { RuntimeTables } from '../store/runtime-migrations.ts';
 import type { InputSummary } from './input-summary.ts';
 
@@ -49,12 +51,31 @@ export type AuditEvidence = {
 
 /** Where evidence goes. Records are only ever added. */
 export type AuditSink = {
+  /** Adds the record of one call; resolves once it is committed (at least as far as surviving this process being killed). */
   record(evidence: AuditEvidence): Promise<void>;
+  /**
+   * Runs the operation of a call that may change something (a `prepare`,
+   * `write` or `commit` tool) so that its record commits in the same
+   * database transaction as its effects (store/call-transaction.ts): the
+   * first transaction `operation` begins on the sink's database stays open
+   * to the end of the call, `seal` runs last inside it (the pipeline writes
+   * the call's record there with {@link AuditSink.record}), then it commits.
+   * When `operation` or `seal` throws, or the commit fails, all of it rolls
+   * back. Absent on a sink that cannot (its records then follow the effects,
+   * and a crash between the two leaves effects without one).
+   */
+  withEffects?<T>(operation: () => Promise<T>, seal: (value: T) => Promise<void>): Promise<T>;
 };
 
 /**
  * An {@link AuditSink} that inserts into `agentready_audit_record` through
- * Kysely (SQLite or PostgreSQL). Run `runtimeMigrations` first.
+ * Kysely (SQLite or PostgreSQL). Run `runtimeMigrations` first. On a
+ * database `openDatabase` opened, it has `withEffects`: a changing call's
+ * record commits with the effects it made on that database, and that commit
+ * waits for the disk. Every other record (a read, a refusal: nothing
+ * changed) commits on its own, on SQLite without waiting for the disk: it
+ * survives the process being killed, and a power cut may lose the last of
+ * them (store/relaxed-commit.ts).
  *
  * @param appDb an app's database whose type includes {@link RuntimeTables}.
  */
@@ -62,34 +83,38 @@ export function createDatabaseAuditSink<DB extends RuntimeTables>(appDb: Kysely<
   // Kysely's database type is invariant; the app's database holds the runtime's tables too.
   const db = appDb as unknown as Kysely<RuntimeTables>;
   return {
+    ...(holdsCallTransactions(appDb) && {
+      withEffects: <T>(operation: () => Promise<T>, seal: (value: T) => Promise<void>) => runInCallTransaction(appDb, operation, seal),
+    }),
     async record(evidence) {
-      await db
-        .insertInto('agentready_audit_record')
-        .values({
-          trace_id: evidence.traceId,
-          occurred_at: evidence.occurredAt,
-          tool: evidence.tool,
-          capability: evidence.capability ?? null,
-          surface: evidence.surface,
-          principal_ref: evidence.principalRef,
-          account_ref: evidence.accountRef,
-          principal_kind: evidence.principalKind,
-          client_name: evidence.clientName,
-          authorization: evidence.authorization,
-          input_summary: JSON.stringify(evidence.inputSummary),
-          outcome_code: evidence.outcomeCode,
-          rule_version: evidence.ruleVersion ?? null,
-          metadata_version: evidence.metadataVersion ?? null,
-          draft_id: evidence.draft?.id ?? null,
-          draft_version: evidence.draft?.version ?? null,
-          draft_hash: evidence.draft?.hash ?? null,
-          confirmation_id: evidence.confirmationId ?? null,
-          idempotency_key_hash: evidence.idempotencyKeyHash ?? null,
-          replayed: evidence.replayed ? 1 : 0,
-          resulting_ids: JSON.stringify(evidence.resultingIds),
-          duration_ms: Math.round(evidence.durationMs),
-        })
-        .execute();
+      const insert = db.insertInto('agentready_audit_record').values({
+        trace_id: evidence.traceId,
+        occurred_at: evidence.occurredAt,
+        tool: evidence.tool,
+        capability: evidence.capability ?? null,
+        surface: evidence.surface,
+        principal_ref: evidence.principalRef,
+        account_ref: evidence.accountRef,
+        principal_kind: evidence.principalKind,
+        client_name: evidence.clientName,
+        authorization: evidence.authorization,
+        input_summary: JSON.stringify(evidence.inputSummary),
+        outcome_code: evidence.outcomeCode,
+        rule_version: evidence.ruleVersion ?? null,
+        metadata_version: evidence.metadataVersion ?? null,
+        draft_id: evidence.draft?.id ?? null,
+        draft_version: evidence.draft?.version ?? null,
+        draft_hash: evidence.draft?.hash ?? null,
+        confirmation_id: evidence.confirmationId ?? null,
+        idempotency_key_hash: evidence.idempotencyKeyHash ?? null,
+        replayed: evidence.replayed ? 1 : 0,
+        resulting_ids: JSON.stringify(evidence.resultingIds),
+        duration_ms: Math.round(evidence.durationMs),
+      });
+      // A record written inside a changing call's transaction commits with its effects, waiting for the disk. Any
+      // other (a read, a refusal: nothing changed) commits on its own, on SQLite without waiting: it survives the process being
+      // killed, and a power cut may lose the last of them (store/relaxed-commit.ts).
+      await executeWithoutWaitingForDisk(db, insert);
     },
   };
 }

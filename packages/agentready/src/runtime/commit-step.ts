@@ -23,7 +23,8 @@ export type StoredCommitAnswer = {
 /**
  * Outcomes that are not kept for a key: nothing happened and a corrected or
  * later call with the same key must run (validation, a missing or stale
- * confirmation, who may call, and failures of the service). Every other
+ * confirmation, who may call, failures of the service, and a fault in the
+ * site's own code, INTERNAL_ERROR, so that the fixed site runs it). Every other
  * outcome, SUCCESS and business refusals such as CONFLICT or NOT_FOUND, is
  * kept and replayed.
  */
@@ -37,6 +38,7 @@ const NOT_KEPT: ReadonlySet<ErrorCode> = new Set([
   'IN_PROGRESS',
   'IDEMPOTENCY_KEY_REUSED',
   'TEMPORARY_FAILURE',
+  'INTERNAL_ERROR',
 ]);
 
 /** Whether an answer with `code` is kept for its idempotency key and replayed (see {@link NOT_KEPT}). */
@@ -58,6 +60,11 @@ export type CommitRun = {
   operate(commit: CommitContext): Promise<StoredCommitAnswer>;
   /** Turns an outcome into the envelope the call answers (projection, guidance), with stateVersion 0; throws when its data does not match the output schema. */
   resultOf(outcome: StorableOutcome): { result: ToolResult<unknown>; evidence: StoredCommitAnswer['evidence'] };
+  /**
+   * Runs the operation and the key's settling as one unit of database work
+   * (the pipeline's call transaction, AuditSink.withEffects). Default: as they come.
+   */
+  within?(work: () => Promise<StoredCommitAnswer>): Promise<StoredCommitAnswer>;
 };
 
 /**
@@ -97,35 +104,41 @@ export async function runCommitUnderKey(run: CommitRun): Promise<ToolResult<unkn
 }
 
 /**
- * Runs the operation under `claim` and settles the key with its answer.
+ * Runs the operation under `claim` and settles the key with its answer, both
+ * inside `run.within` when given (the call's one transaction: the answer is
+ * then kept, or the key released, together with the effects and the call's
+ * audit record).
  *
  * @throws what the operation throws (the key released first), and
  *   LeaseLostError when the operation ended without completeWithin and the
  *   claim no longer holds the key: another call took the work over while
  *   this one was stuck, so this call's refusal (its token already used by
- *   the other, say) is not the key's answer. The pipeline answers
- *   TEMPORARY_FAILURE, and a retry gets the other call's answer.
+ *   the other, say) is not the key's answer; inside `run.within` its effects
+ *   then roll back. The pipeline answers TEMPORARY_FAILURE, and a retry gets
+ *   the other call's answer.
  */
 async function runClaimed(run: CommitRun, claim: IdempotencyClaim): Promise<ToolResult<unknown>> {
-  let answer: StoredCommitAnswer;
   let storedWithin = false;
-  try {
-    answer = await run.operate({
+  const settled = async (): Promise<StoredCommitAnswer> => {
+    const answer = await run.operate({
       takeover: claim.takeover,
       async completeWithin(trx, outcome) {
         await claim.completeWithin(trx as Kysely<any>, run.resultOf(outcome));
         storedWithin = true;
       },
     });
+    // Conditional on the claim: a no-op when completeWithin already kept the answer with the effects.
+    const held = isKeptForKey(answer.result.code) ? await claim.complete(answer) : await claim.release();
+    if (!held && !storedWithin) throw new LeaseLostError();
+    return answer;
+  };
+  try {
+    return (await (run.within ? run.within(settled) : settled())).result;
   } catch (error) {
     // Nothing was kept (a completeWithin in a rolled-back transaction is undone with it): a retry runs again.
     await claim.release();
     throw error;
   }
-  // Conditional on the claim: a no-op when completeWithin already kept the answer with the effects.
-  const settled = isKeptForKey(answer.result.code) ? await claim.complete(answer) : await claim.release();
-  if (!settled && !storedWithin) throw new LeaseLostError();
-  return answer.result;
 }
 
 function badKey(): FailureDetails {

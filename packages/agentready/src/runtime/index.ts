@@ -8,8 +8,17 @@ export { createInvocationPipeline, principalRateLimitKey } from './pipeline.ts';
 export type { InvocationPipeline, Invocation, PipelineOptions, VerifiedAccessToken } from './pipeline.ts';
 export { createDatabaseAuditSink, sweepAuditRecords, auditTableBytes } from './audit-log.ts';
 export type { AuditEvidence, AuditSink } from './audit-log.ts';
-export { listActivity, listActivityClients, findJourney, formatActivityCursor, parseActivityCursor } from './activity.ts';
-export type { ActivityEntry, ActivityPage, ActivityClient, JourneyEntry } from './activity.ts';
+export {
+  listActivity,
+  listActivityClients,
+  findJourney,
+  formatActivityCursor,
+  parseActivityCursor,
+  readActivityPage,
+  activityPageRequestOf,
+  ACTIVITY_PAGE_SIZE,
+} from './activity.ts';
+export type { ActivityEntry, ActivityPage, ActivityClient, ActivityClientShown, ActivityPageRequest, ActivityPageRead, JourneyEntry } from './activity.ts';
 export { createCallDrain } from './call-drain.ts';
 export type { CallDrain, DrainReport } from './call-drain.ts';
 export { drainCallsOnDatabase, superviseSiteProcess } from './site-shutdown.ts';

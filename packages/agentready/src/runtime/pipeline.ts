@@ -47,6 +47,12 @@ export type Invocation = {
   callerAddress?: string;
   /** Where the handler's progress goes, when the caller asked to hear it; handed on as `ToolCallContext.reportProgress`. */
   reportProgress?: ProgressReport;
+  /**
+   * The call's trace id when the surface chose it, to hand it back with the
+   * result (an MCP result's `_meta["agentready/traceId"]`): a UUID the surface
+   * made for this call, never one a caller sent. Default: the pipeline makes one.
+   */
+  traceId?: string;
 };
 
 /**
@@ -132,8 +138,9 @@ export type InvocationPipeline = {
    * @returns the envelope, never throws for anything the caller sent: an unknown
    *   tool is NOT_FOUND, bad input INVALID_INPUT with `field` (a string that breaks
    *   the text rule of every tool input too, contract/text-input.ts), no principal for a
-   *   non-read tool UNAUTHENTICATED, an operation that throws or returns data the
-   *   output schema rejects TEMPORARY_FAILURE (details go to the log under the trace id),
+   *   non-read tool UNAUTHENTICATED, an operation that throws a programming error
+   *   ({@link isProgrammingError}) or returns data the output schema rejects INTERNAL_ERROR,
+   *   one that throws anything else TEMPORARY_FAILURE (details go to the log under the trace id),
    *   and so is a call that arrives once the `drain` began (it does not run); a call
    *   over the `rateLimit` RATE_LIMITED with `retryAfterSeconds` (it does not run); on a
    *   site-only catalog, any call not on surface `ui` by a `session` principal FORBIDDEN (it does not run).
@@ -186,17 +193,20 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
       const started = performance.now();
       const evidence = evidenceOf(call, options);
       const callFinished = options.drain ? options.drain.admit() : () => {};
+      const record: EvidenceRecording = { started, withEffects: false };
       let result: ToolResult<unknown>;
       try {
         result =
           callFinished === null
             ? shuttingDown(0)
-            : await run(call, evidence.traceId, evidence).catch((error: unknown) => {
+            : await run(call, evidence.traceId, evidence, record).catch((error: unknown) => {
                 // Only the pipeline's own steps can get here (handlers are caught in run): still an envelope, still evidence.
                 logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its handler');
-                return temporaryFailure(0);
+                record.withEffects = false;
+                return isProgrammingError(error) ? internalError(0) : temporaryFailure(0);
               });
-        await recordEvidence(options, evidence, result, started);
+        // A changing call's record committed with its effects already; every other call's is written now.
+        if (!record.withEffects) await recordEvidence(options, evidence, result, started);
       } finally {
         callFinished?.();
       }
@@ -205,12 +215,12 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
     recordRefusal: (call, failure) => recordRefusedCall(options as unknown as PipelineOptions<ToolContract>, call, failure),
   };
 
-  async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence): Promise<ToolResult<unknown>> {
+  async function run(invocation: Invocation, traceId: string, evidence: AuditEvidence, record: EvidenceRecording): Promise<ToolResult<unknown>> {
     // A lookup that throws ends here, in invoke's catch: TEMPORARY_FAILURE, with evidence.
     const principal = typeof invocation.principal === 'function' ? await invocation.principal() : invocation.principal;
     Object.assign(evidence, actingFor(principal, invocation.surface));
     const call = { ...invocation, principal };
-    const limited = await rateLimitRefusal(options.rateLimit, call);
+    const limited = await rateLimitRefusal(options.rateLimit, call, traceId);
     if (limited) return fail(limited, await stateVersionOrZero(options, principal, traceId));
     const stateVersion = () => stateVersionOrZero(options, call.principal, traceId);
     const siteOnly = siteOnlyRefusal(catalog, call, evidence);
@@ -228,10 +238,12 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
     if (refusal) return fail(refusal, refusal.code === 'UNAUTHENTICATED' ? 0 : await stateVersion());
 
     const context = callContextOf(call, traceId, options.app);
-    const operate = async (commit?: CommitContext) => {
+    const operate = async (commit?: CommitContext): Promise<StoredCommitAnswer> => {
       const outcome = await handler.call(tool, parsed.value, commit ? { ...context, commit } : context);
-      return resultOf(catalog, logger, tool, outcome, traceId);
+      // An output the schema rejects throws here, so the effects of its call roll back like a thrown handler's.
+      return withEvidence(resultOf(catalog, logger, tool, outcome, traceId), evidence);
     };
+    const within = effectTransaction(options.audit, tool, evidence, record);
     let result: ToolResult<unknown>;
     try {
       result = runsUnderKey(tool)
@@ -243,13 +255,18 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
             input: parsed.value as Record<string, unknown>,
             evidence,
             stateVersion,
-            operate: async (commit) => withEvidence(await operate(commit), evidence),
-            resultOf: (outcome) => keptResultOf(catalog, logger, tool, outcome as ToolOutcome<unknown>, traceId),
+            operate,
+            resultOf: (outcome) => resultOf(catalog, logger, tool, outcome as ToolOutcome<unknown>, traceId),
+            ...(within && { within }),
           })
-        : withEvidence(await operate(), evidence).result;
+        : (await (within ? within(() => operate()) : operate())).result;
     } catch (error) {
-      logger.error({ err: error, traceId, tool: tool.name }, 'tool handler failed');
-      return failedCall(options.drain, await stateVersion());
+      // An output the schema rejected was logged with its issues already.
+      if (!(error instanceof OutputSchemaMismatch)) logger.error({ err: error, traceId, tool: tool.name }, 'tool handler failed');
+      // Whatever the operation did was rolled back with its record: the failure's record is written after.
+      record.withEffects = false;
+      evidence.resultingIds = [];
+      return failedCall(options.drain, error, await stateVersion());
     }
     return { ...result, stateVersion: await stateVersion() };
   }
@@ -262,6 +279,34 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
  */
 function runsUnderKey(tool: ToolContract): boolean {
   return tool.effect === 'commit' || (tool.effect === 'write' && Object.hasOwn(tool.input.shape, 'idempotency_key'));
+}
+
+/** How a call's evidence is written: when the call began (`performance.now()`), and whether its record committed with its effects. */
+type EvidenceRecording = { started: number; withEffects: boolean };
+
+/**
+ * The call transaction of a tool that may change something (`prepare`,
+ * `write`, `commit`) on a sink that offers one ({@link AuditSink.withEffects}):
+ * runs the operation (with its key's settling) and then writes the call's
+ * record inside the transaction of its effects, so both commit together.
+ * A record that cannot be written rolls the effects back (the call then
+ * answers TEMPORARY_FAILURE). Undefined for a `read` tool, or a sink without
+ * one: the record is written after the call, as for every refusal.
+ */
+function effectTransaction(
+  audit: AuditSink,
+  tool: ToolContract,
+  evidence: AuditEvidence,
+  record: EvidenceRecording,
+): ((work: () => Promise<StoredCommitAnswer>) => Promise<StoredCommitAnswer>) | undefined {
+  if (tool.effect === 'read' || audit.withEffects === undefined) return undefined;
+  const seal = async (answer: StoredCommitAnswer) => {
+    evidence.outcomeCode = answer.result.code;
+    evidence.durationMs = performance.now() - record.started;
+    await audit.record(evidence);
+    record.withEffects = true;
+  };
+  return (work) => audit.withEffects!(work, seal);
 }
 
 /** What a handler is told about its call besides its input: who, where, the trace id, the site's services, and where progress goes when the caller asked. */
@@ -307,9 +352,45 @@ async function recordRefusedCall(options: PipelineOptions<ToolContract>, call: I
   return result;
 }
 
-/** TEMPORARY_FAILURE for a call that failed: says so when the process is shutting down. */
-function failedCall(drain: CallDrain | undefined, stateVersion: number) {
-  return drain && !drain.admitting ? shuttingDown(stateVersion) : temporaryFailure(stateVersion);
+/**
+ * The answer to a call whose operation threw `error`: TEMPORARY_FAILURE saying
+ * so when the process is shutting down; INTERNAL_ERROR for a fault in the
+ * site's own code (a programming error, or an output its schema rejects);
+ * TEMPORARY_FAILURE for anything else (a database, a network, a service that failed).
+ */
+function failedCall(drain: CallDrain | undefined, error: unknown, stateVersion: number) {
+  if (drain && !drain.admitting) return shuttingDown(stateVersion);
+  return error instanceof OutputSchemaMismatch || isProgrammingError(error) ? internalError(stateVersion) : temporaryFailure(stateVersion);
+}
+
+/** JavaScript's own errors for a mistake in the code that runs (ECMA-262, "Native Error Types"). */
+const PROGRAMMING_ERROR_TYPES: ReadonlySet<unknown> = new Set([TypeError, RangeError, ReferenceError, SyntaxError, URIError, EvalError]);
+
+/**
+ * Whether `error`, thrown while a call ran, is a programming error: a fault
+ * in the site's own code that the same call will meet again, not a failure
+ * of something the site depends on. It is one when its constructor is
+ * exactly TypeError, RangeError, ReferenceError, SyntaxError, URIError or
+ * EvalError, and it carries no `cause`. A subclass of one of them (a
+ * driver's own error type) is the dependency's failure, and so is an error
+ * with a cause: Node's fetch reports a network that failed as
+ * `TypeError('fetch failed')` with the network's error as its cause.
+ *
+ * The pipeline answers a programming error INTERNAL_ERROR (not retryable),
+ * any other error TEMPORARY_FAILURE (retryable): an exception of the site's
+ * own code is never reported as a dependency's temporary failure, which an
+ * agent would retry for ever.
+ */
+function isProgrammingError(error: unknown): boolean {
+  return error instanceof Error && PROGRAMMING_ERROR_TYPES.has(error.constructor) && !Object.hasOwn(error, 'cause');
+}
+
+/** What the operation's answer throws when its data does not match the tool's output schema (the cause is logged where it is found). */
+class OutputSchemaMismatch extends Error {
+  constructor(toolName: string) {
+    super(`The output of ${toolName} does not match its schema.`);
+    this.name = 'OutputSchemaMismatch';
+  }
 }
 
 /** The principal's state version; a version that cannot be read must not turn a done operation into a failure. */
@@ -328,7 +409,7 @@ function stateVersionOrZero(
 function evidenceOf(call: Invocation, options: Pick<PipelineOptions<ToolContract>, 'now' | 'credentialPattern' | 'catalog'>): AuditEvidence {
   const now = options.now ?? (() => new Date());
   return {
-    traceId: randomUUID(),
+    traceId: call.traceId ?? randomUUID(),
     occurredAt: now().toISOString(),
     tool: auditedToolName(call.tool, credentialTest(options.credentialPattern)),
     capability: options.catalog.get(call.tool)?.capability ?? null,
@@ -349,12 +430,13 @@ function evidenceOf(call: Invocation, options: Pick<PipelineOptions<ToolContract
 async function rateLimitRefusal(
   rateLimit: PipelineOptions<ToolContract>['rateLimit'],
   call: Invocation & { principal: Principal | null },
+  traceId: string,
 ): Promise<FailureDetails | null> {
   if (!rateLimit) return null;
   const keyOf = rateLimit.keyOf ?? principalRateLimitKey;
   const key = keyOf(call.principal, { surface: call.surface, ...(call.callerAddress !== undefined && { callerAddress: call.callerAddress }) });
   if (key === null) return null;
-  const decision = await rateLimit.limiter.consume(key);
+  const decision = await rateLimit.limiter.consume(key, { traceId });
   return decision.allowed ? null : rateLimitFailure(decision, 'Too many tool calls');
 }
 
@@ -405,16 +487,20 @@ function authorizationRefusal(
 
 /**
  * The envelope an outcome answers (stateVersion 0, set by the caller) and
- * the evidence it adds: data projected through the output schema (a
- * mismatch is TEMPORARY_FAILURE, logged), guidance limited to the catalog's names.
+ * the evidence it adds: data projected through the output schema, guidance
+ * limited to the catalog's names. Used for the operation's answer and for the
+ * answer a commit keeps with its effects (`completeWithin`).
+ *
+ * @throws OutputSchemaMismatch when the data does not match the output schema
+ *   (logged with its issues): the call's effects roll back and it answers INTERNAL_ERROR.
  */
-function resultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: ToolOutcome<unknown>, traceId: string): AnswerWithEvidence {
+function resultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: ToolOutcome<unknown>, traceId: string): StoredCommitAnswer {
   const evidence = withoutUndefined(outcome.evidence ?? {});
   if (!outcome.ok) return { result: fail(outcome.failure, 0), evidence };
   const projected = tool.output.safeParse(outcome.data);
   if (!projected.success) {
     logger.error({ traceId, tool: tool.name, issues: projected.error.issues }, 'tool output does not match its schema');
-    return { result: temporaryFailure(0), evidence, projectionFailed: true };
+    throw new OutputSchemaMismatch(tool.name);
   }
   const guidance = outcome.guidance ?? {};
   const unknownActions = (guidance.availableActions ?? []).filter((name) => !catalog.has(name));
@@ -425,21 +511,11 @@ function resultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome:
   return { result: succeed(projected.data, guidance, { stateVersion: 0 }), evidence };
 }
 
-/** {@link resultOf} for an answer kept with a commit's effects: a projection failure throws, so the effects roll back. */
-function keptResultOf(catalog: Catalog, logger: Logger, tool: ToolContract, outcome: ToolOutcome<unknown>, traceId: string): StoredCommitAnswer {
-  const { projectionFailed, ...answer } = resultOf(catalog, logger, tool, outcome, traceId);
-  if (projectionFailed) throw new Error(`The output of ${tool.name} does not match its schema.`);
-  return answer;
-}
-
 /** Whose idempotency keys a call without a principal claims (idempotency.ts scopes a key to its owner and tool). */
 const ANONYMOUS_KEY_OWNER = 'anonymous';
 
 /** Why a pipeline whose catalog holds a commit tool cannot be built without `idempotency`. */
 const NO_LEDGER = 'A catalog with commit tools, or write tools that take idempotency_key, needs the pipeline option `idempotency` (createIdempotencyLedger).';
-
-/** An envelope (stateVersion still 0) with the evidence its operation added. */
-type AnswerWithEvidence = StoredCommitAnswer & { projectionFailed?: true };
 
 /** Adds the operation's evidence to the call's, and hands the answer on. */
 function withEvidence<A extends StoredCommitAnswer>(answer: A, evidence: AuditEvidence): A {
@@ -486,6 +562,19 @@ function outOfScope(effect: EffectClass): FailureDetails {
         ? 'Ask the person to give this client access that covers submitting (a new token with that scope), then call again with the same idempotency key.'
         : 'Ask the person to give this client access that covers this tool (a new token with a wider scope, or approving the client again), then call again.',
   };
+}
+
+/** INTERNAL_ERROR: a fault in the site's own code stopped the call; the operators find it by the call's trace id (the result's `_meta` on MCP). */
+function internalError(stateVersion: number) {
+  return fail(
+    {
+      code: 'INTERNAL_ERROR',
+      message: 'The site failed on this call; nothing was changed.',
+      nextAction:
+        "Do not repeat this call: it fails the same way until the site is fixed. Tell the person the site failed; its operators can find this failure by the call's trace id.",
+    },
+    stateVersion,
+  );
 }
 
 function temporaryFailure(stateVersion: number) {

@@ -15,6 +15,7 @@ import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, RateLimiterSQLit
 import { secondsInWords } from '../contract/retry-after.ts';
 import type { FailureDetails } from '../contract/envelope.ts';
 import { driverHandleOf } from '../store/open-database.ts';
+import { runWithoutWaitingForDisk } from '../store/relaxed-commit.ts';
 import { RATE_LIMIT_TABLE, type RuntimeTables } from '../store/runtime-migrations.ts';
 
 /**
@@ -75,8 +76,12 @@ export type RateLimitDecision =
 /** A rate limit: counts calls per key. Keys are short opaque references (longer than 200 characters, their SHA-256 is counted). */
 export type RateLimiter = {
   readonly name: string;
-  /** Counts one call of `key`; answers whether it may go ahead. Never throws. */
-  consume(key: string): Promise<RateLimitDecision>;
+  /**
+   * Counts one call of `key`; answers whether it may go ahead. Never throws.
+   * `call.traceId`, when given, is named in the log line of a store that
+   * failed, so an operator finds the call it held up (the pipeline passes it).
+   */
+  consume(key: string, call?: { traceId?: string }): Promise<RateLimitDecision>;
   /** Gives `points` (default 1) back to `key`'s count (a call that turned out not to count). */
   reward(key: string, points?: number): Promise<void>;
   /** Forgets `key`'s count and block (a successful sign-in clears its account's failures). */
@@ -117,7 +122,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
   return {
     name,
-    async consume(key) {
+    async consume(key, call) {
       try {
         const counted = await serialize(() => limiter.consume(boundedKey(key)));
         return { allowed: true, remaining: counted.remainingPoints };
@@ -125,7 +130,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         if (outcome instanceof RateLimiterRes) {
           return { allowed: false, reason: 'limited', retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)) };
         }
-        logger.error({ err: outcome, rateLimit: name, whenStoreFails }, 'rate limit store failed');
+        logger.error(
+          { err: outcome, rateLimit: name, whenStoreFails, ...(call?.traceId !== undefined && { traceId: call.traceId }) },
+          'rate limit store failed',
+        );
         return whenStoreFails === 'allow' ? { allowed: true } : { allowed: false, reason: 'store-failed', retryAfterSeconds: STORE_FAILURE_RETRY_SECONDS };
       }
     },
@@ -204,7 +212,8 @@ function storeLimiter(options: RateLimiterOptions): StoreLimiter {
           // In the library (lib/RateLimiterSQLite.js), not in its types.
           await (limiter as unknown as { clearExpired(beforeMs: number): Promise<void> }).clearExpired(sweptAt - SWEEP_INTERVAL_MS);
         }
-        return step();
+        // Counts lost to a power cut cost nothing worth a flush of the disk on every call.
+        return runWithoutWaitingForDisk(handle.database, step);
       }),
   };
 }

@@ -43,6 +43,20 @@ export const ANSWER_DELIVERY_MS = 2_000;
 /** How often, while answers go out, connections that fell idle are closed, in milliseconds. */
 const IDLE_CHECK_MS = 20;
 
+/**
+ * How long a site keeps an idle kept-alive connection open, in milliseconds
+ * (Node's default is 5 s). A client sends its next call on the connection
+ * its last answer came on; when the site's event loop is busy for longer
+ * than this (hundreds of clients calling at once), the idle timer fires
+ * before the loop reads the request already waiting on the connection, the
+ * connection is closed under it, and the call fails (ECONNRESET: a POST is
+ * never retried). 65 s outlasts any pause of a loaded loop, and clients learn
+ * it from `Keep-Alive: timeout=65` (undici closes its idle connections a
+ * second before that). Load balancers keep connections 60 s idle: a site
+ * behind one must keep them longer, or the balancer meets the same closed connection.
+ */
+export const KEEP_ALIVE_IDLE_MS = 65_000;
+
 /** What {@link superviseSiteProcess} sweeps and stops. */
 export type SiteProcessParts = {
   logger: Logger;
@@ -60,8 +74,10 @@ export type SiteProcessParts = {
   db: { destroy(): Promise<void> };
 };
 
-/** The parts of Node's `http.Server` a shutdown uses. */
+/** The parts of Node's `http.Server` a shutdown uses, and the idle time of its kept-alive connections. */
 export type SiteListener = {
+  /** How long an idle kept-alive connection stays open, in milliseconds: set to {@link KEEP_ALIVE_IDLE_MS}. */
+  keepAliveTimeout?: number;
   /** Stops accepting connections; `closed` runs once every open connection has ended. */
   close(closed?: (error?: Error) => void): unknown;
   /** Closes the connections that carry no request in progress (keep-alive connections between requests). */
@@ -71,8 +87,9 @@ export type SiteListener = {
 };
 
 /**
- * Runs a listening site's housekeeping until the process is told to stop:
- * every {@link SWEEP_INTERVAL_MS} (and at start with `sweepOnStart`)
+ * Runs a listening site's housekeeping until the process is told to stop.
+ * Its listener keeps idle connections open {@link KEEP_ALIVE_IDLE_MS}. Every
+ * {@link SWEEP_INTERVAL_MS} (and at start with `sweepOnStart`)
  * `app.sweep()`, its report logged at `info` (a failure at `warn`; the timer
  * does not keep the process alive). On the first SIGINT or SIGTERM:
  *
@@ -91,6 +108,7 @@ export type SiteListener = {
  */
 export function superviseSiteProcess(parts: SiteProcessParts): void {
   const { logger, app, server, db, graceMs } = parts;
+  if (server.keepAliveTimeout !== undefined) server.keepAliveTimeout = KEEP_ALIVE_IDLE_MS;
   async function shutDown(signal: NodeJS.Signals): Promise<void> {
     const signalledAt = Date.now();
     logger.info({ signal, graceMs }, 'shutting down: new calls are refused, calls in flight may finish');

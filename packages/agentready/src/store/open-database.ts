@@ -20,6 +20,7 @@ import {
   sql,
   type DatabaseConnection,
   type DialectAdapter,
+  type Driver,
   type PostgresDialectConfig,
   type TransactionSettings,
   type SqliteDialectConfig,
@@ -30,6 +31,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import { loadPostgresDriver, loadSqliteDriver } from './database-drivers.ts';
+import { CallTransactionDriver, shareCallTransactionsOf } from './call-transaction.ts';
 import { statementCachingDatabase } from './statement-cache.ts';
 import { guardTransactionsOf, TransactionGuard } from './transaction-interruption.ts';
 
@@ -117,7 +119,9 @@ export function driverHandleOf<DB>(db: Kysely<DB>): DatabaseDriverHandle {
  *
  * - SQLite (better-sqlite3): creates the file's folder, turns on WAL journaling
  *   (readers do not block the writer) and foreign keys (off by default in SQLite,
- *   see https://sqlite.org/foreignkeys.html#fk_enable), and begins transactions
+ *   see https://sqlite.org/foreignkeys.html#fk_enable), makes every commit wait
+ *   for the disk (`synchronous = FULL`, https://sqlite.org/pragma.html#pragma_synchronous;
+ *   store/relaxed-commit.ts is the one exception), and begins transactions
  *   `IMMEDIATE` with a 5-second busy timeout, so several processes on one file
  *   (the site and its stdio MCP server) wait for each other's writes instead of failing.
  *   Each SQL text is prepared once and its statement reused (the 500 used
@@ -164,19 +168,19 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
         await canceller.end();
       }
     });
-    const db = new Kysely<DB>({
-      dialect: new GuardedPostgresDialect(
-        {
-          pool,
-          async onCreateConnection(connection) {
-            const { rows } = await connection.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'));
-            if (rows[0]) backendPids.set(connection, rows[0].pid);
-          },
+    const dialect = new GuardedPostgresDialect(
+      {
+        pool,
+        async onCreateConnection(connection) {
+          const { rows } = await connection.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'));
+          if (rows[0]) backendPids.set(connection, rows[0].pid);
         },
-        guard,
-      ),
-    });
+      },
+      guard,
+    );
+    const db = new Kysely<DB>({ dialect });
     guardTransactionsOf(db, guard);
+    shareCallTransactionsOf(db, dialect.callDriver());
     driverHandles.set(db as unknown as Kysely<never>, { dialect: 'postgres', pool });
     return db;
   }
@@ -195,14 +199,20 @@ export function openDatabase<DB>(options: OpenDatabaseOptions): Kysely<DB> {
     // not (an empty file, another program's) must be left exactly as it was, so nothing here writes to it.
     if (!options.mustExist) turnOnWriteAheadLog(database);
     database.pragma('foreign_keys = ON');
+    // A commit waits until the disk has it. Without this, better-sqlite3's build makes a file that is already in WAL
+    // mode open at NORMAL (SQLITE_DEFAULT_WAL_SYNCHRONOUS=1): a power cut could then lose the last commits, effects
+    // included, on every start but a database's first. Records of calls that changed nothing skip it (relaxed-commit.ts).
+    database.pragma('synchronous = FULL');
   } catch (error) {
     database.close();
     throw error;
   }
   const guard = new TransactionGuard();
   // Kysely prepares every query afresh; the same SQL text runs again on the statement prepared the first time.
-  const db = new Kysely<DB>({ dialect: new ImmediateTransactionSqliteDialect({ database: statementCachingDatabase(database) }, guard) });
+  const dialect = new ImmediateTransactionSqliteDialect({ database: statementCachingDatabase(database) }, guard);
+  const db = new Kysely<DB>({ dialect });
   guardTransactionsOf(db, guard);
+  shareCallTransactionsOf(db, dialect.callDriver());
   driverHandles.set(db as unknown as Kysely<never>, { dialect: 'sqlite', database });
   return db;
 }
@@ -265,6 +275,7 @@ function isSqliteBusy(error: unknown): boolean {
 class ImmediateTransactionSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #guard: TransactionGuard;
+  #driver: CallTransactionDriver | undefined;
 
   constructor(config: SqliteDialectConfig, guard: TransactionGuard) {
     super(config);
@@ -272,8 +283,15 @@ class ImmediateTransactionSqliteDialect extends SqliteDialect {
     this.#guard = guard;
   }
 
-  override createDriver(): SqliteDriver {
-    return new ImmediateTransactionSqliteDriver(this.#config, this.#guard);
+  override createDriver(): Driver {
+    this.#driver = new CallTransactionDriver(new ImmediateTransactionSqliteDriver(this.#config, this.#guard));
+    return this.#driver;
+  }
+
+  /** The driver the Kysely made with this dialect runs on (store/call-transaction.ts). */
+  callDriver(): CallTransactionDriver {
+    if (!this.#driver) throw new Error('The dialect made no driver yet.');
+    return this.#driver;
   }
 
   override createAdapter(): DialectAdapter {
@@ -314,6 +332,7 @@ class ImmediateTransactionSqliteDriver extends SqliteDriver {
 class GuardedPostgresDialect extends PostgresDialect {
   readonly #config: PostgresDialectConfig;
   readonly #guard: TransactionGuard;
+  #driver: CallTransactionDriver | undefined;
 
   constructor(config: PostgresDialectConfig, guard: TransactionGuard) {
     super(config);
@@ -321,8 +340,15 @@ class GuardedPostgresDialect extends PostgresDialect {
     this.#guard = guard;
   }
 
-  override createDriver(): PostgresDriver {
-    return new GuardedPostgresDriver(this.#config, this.#guard);
+  override createDriver(): Driver {
+    this.#driver = new CallTransactionDriver(new GuardedPostgresDriver(this.#config, this.#guard));
+    return this.#driver;
+  }
+
+  /** The driver the Kysely made with this dialect runs on (store/call-transaction.ts). */
+  callDriver(): CallTransactionDriver {
+    if (!this.#driver) throw new Error('The dialect made no driver yet.');
+    return this.#driver;
   }
 }
 
@@ -376,6 +402,13 @@ export function autoNumberedKey(db: Kysely<unknown>): (column: ColumnDefinitionB
  * migrates in). On PostgreSQL the migration tables are those of the current
  * schema (the first of `search_path`), whatever other schemas hold.
  *
+ * A set whose table records every one of its migrations, and no other, is
+ * up to date and left to itself after that one read: the Migrator, which
+ * lists the database's tables twice per set and takes its lock, would run
+ * nothing (a migration's record is written in the transaction that ran it).
+ * Any other set, a database with a migration this code does not know
+ * included, goes through the Migrator, which says what is wrong.
+ *
  * @returns the names applied per set (empty lists when already up to date).
  * @throws Error naming the set and the failed migration, with the driver's
  *   error as `cause`; later sets are not run.
@@ -386,8 +419,13 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]):
   // *any* schema for its own (kysely/dist/esm/migration/migrator.js,
   // #doesTableExist); with several schemas in one PostgreSQL database (chosen by
   // `search_path`) it would then skip creating its tables in the current one.
-  const migrationTableSchema = dialectOf(db) === 'postgres' ? await currentSchema(db) : undefined;
+  const postgres = dialectOf(db) === 'postgres';
+  const migrationTableSchema = postgres ? await currentSchema(db) : undefined;
   for (const set of sets) {
+    if (await allRecorded(db, set, postgres ? (migrationTableSchema ?? null) : undefined)) {
+      report.push({ tableName: set.tableName, applied: [] });
+      continue;
+    }
     const migrator = new Migrator({
       db,
       provider: { getMigrations: async () => set.migrations },
@@ -404,6 +442,27 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, sets: MigrationSet[]):
     report.push({ tableName: set.tableName, applied: (results ?? []).map((result) => result.migrationName) });
   }
   return report;
+}
+
+/**
+ * Whether `set`'s migration table records exactly its migrations, each once
+ * (Kysely's table: one row per migration run, column `name`).
+ *
+ * @param schema PostgreSQL's current schema (null when none exists: nothing is
+ *   recorded there), or undefined on SQLite.
+ */
+async function allRecorded<DB>(db: Kysely<DB>, set: MigrationSet, schema: string | null | undefined): Promise<boolean> {
+  if (schema === null) return false;
+  const exists =
+    schema === undefined
+      ? await sql`select 1 from sqlite_master where type = 'table' and name = ${set.tableName}`.execute(db)
+      : await sql`select 1 from information_schema.tables where table_schema = ${schema} and table_name = ${set.tableName}`.execute(db);
+  if (exists.rows.length === 0) return false;
+  const table = sql.table(schema === undefined ? set.tableName : `${schema}.${set.tableName}`);
+  const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+  const recorded = new Set(rows.map((row) => row.name));
+  const known = Object.keys(set.migrations);
+  return recorded.size === rows.length && recorded.size === known.length && known.every((name) => recorded.has(name));
 }
 
 /** How often a migration run that failed while listing tables is tried again. */
