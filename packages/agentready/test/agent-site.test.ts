@@ -17,7 +17,7 @@ import pino from 'pino';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineToolFor } from '../src/contract/index.ts';
+import { defineToolFor, TRACE_ID_META_KEY } from '../src/contract/index.ts';
 import { idempotencyKeySchema } from '../src/runtime/index.ts';
 import { createAgentSite, type AgentSite } from '../src/site/index.ts';
 import { openDatabase, type RuntimeTables } from '../src/store/index.ts';
@@ -261,6 +261,36 @@ describe('createAgentSite over MCP', () => {
   });
 });
 
+/** The tool and outcome of the audit record whose trace id `result` names in `_meta` (TRACE_ID_META_KEY). */
+async function recordNamedBy(result: unknown): Promise<{ tool: string; outcome_code: string } | undefined> {
+  const traceId = (result as { _meta?: Record<string, unknown> })._meta?.[TRACE_ID_META_KEY];
+  expect(traceId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  return evidence
+    .selectFrom('agentready_audit_record')
+    .select(['tool', 'outcome_code'])
+    .where('trace_id', '=', traceId as string)
+    .executeTakeFirst();
+}
+
+describe('createAgentSite’s tool route for its pages', () => {
+  it('answers each call with its trace id in _meta, the id of its audit record, found or not', async () => {
+    const post = (name: string, input: unknown) =>
+      fetch(`${siteUrl}/agentready/tools/${name}`, {
+        method: 'POST',
+        headers: { origin: siteUrl, 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+    const found = await post('find_books', { words: 'dune' });
+    const refused = await post('find_books', { words: '' });
+    const unknown = await post('burn_books', {});
+    expect([found.status, refused.status, unknown.status]).toEqual([200, 200, 404]);
+    const [foundBody, refusedBody, unknownBody] = await Promise.all([found.json(), refused.json(), unknown.json()]);
+    expect(await recordNamedBy(foundBody)).toEqual({ tool: 'find_books', outcome_code: 'SUCCESS' });
+    expect(await recordNamedBy(refusedBody)).toEqual({ tool: 'find_books', outcome_code: 'INVALID_INPUT' });
+    expect(await recordNamedBy(unknownBody)).toEqual({ tool: 'burn_books', outcome_code: 'NOT_FOUND' });
+  });
+});
+
 describe('createAgentSite in its own pages (Chromium WebMCP)', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -276,6 +306,8 @@ describe('createAgentSite in its own pages (Chromium WebMCP)', () => {
     await expect.poll(async () => (await page.webmcp.tools()).map((tool) => tool.name).sort()).toEqual(['find_books', 'order_book', 'wish_book']);
     const found = (await page.webmcp.callTool('find_books', { words: 'dune' })) as { ok: boolean; data: { books: Array<{ id: string }> } };
     expect(found).toMatchObject({ ok: true, data: { books: [{ id: 'dune' }] } });
+    // The agent's result names the call's trace id, as the site recorded it.
+    expect(await recordNamedBy(found)).toEqual({ tool: 'find_books', outcome_code: 'SUCCESS' });
     const wish = { book_id: 'emma', idempotency_key: 'page-wish-0001' };
     expect(await page.webmcp.callTool('wish_book', wish)).toMatchObject({ ok: true, data: { wishes: 1 } });
     // The same key again is the first answer, replayed: one wish.
@@ -393,5 +425,60 @@ describe('createAgentSite and arguments nested as deep as the body limit allows'
       expect((found as CallToolResult).structuredContent).toMatchObject({ ok: true, data: { books: [{ id: 'dune' }] } });
     }
     await client.close();
+  });
+});
+
+describe('createAgentSite behind a TLS-terminating proxy (siteUrl https, requests over http)', () => {
+  let proxied: AgentSite;
+  let proxiedFolder: string;
+
+  beforeAll(async () => {
+    proxiedFolder = mkdtempSync(join(tmpdir(), 'agent-site-proxied-'));
+    proxied = createAgentSite({
+      name: 'Bookshop',
+      tools: [findBooks],
+      database: `file:${join(proxiedFolder, 'shop.sqlite')}`,
+      siteUrl: 'https://shop.example.org',
+      logger: pino({ level: 'silent' }),
+    });
+  });
+  afterAll(async () => {
+    await proxied.close();
+    rmSync(proxiedFolder, { recursive: true, force: true });
+  });
+
+  /** A page's call of find_books, as the proxy passes it on (plain http), with `cookie` if given; answers the cookie lines set. */
+  async function pageCallCookies(site: AgentSite, origin: string, cookie?: string): Promise<string[]> {
+    const answer = await site.fetch(
+      new Request(`${origin.replace(/^https:/, 'http:')}/agentready/tools/find_books`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', ...(cookie !== undefined && { cookie }) },
+        body: JSON.stringify({ words: 'dune' }),
+      }),
+    );
+    expect(answer.status).toBe(200);
+    return answer.headers.getSetCookie();
+  }
+
+  it('gives the visitor a __Host- cookie with Secure, Path=/ and no Domain', async () => {
+    const [line = '', ...others] = await pageCallCookies(proxied, 'https://shop.example.org');
+    expect(others).toEqual([]);
+    expect(line).toMatch(/^__Host-agentready_visitor=/);
+    const attributes = line.split(';').map((part) => part.trim().toLowerCase());
+    expect(attributes).toEqual(expect.arrayContaining(['secure', 'path=/', 'httponly']));
+    expect(attributes.some((part) => part.startsWith('domain='))).toBe(false);
+  });
+
+  it('does not take a plain agentready_visitor cookie, valid as it may be, as the visitor: it starts a __Host- one', async () => {
+    const [line = ''] = await pageCallCookies(proxied, 'https://shop.example.org');
+    const planted = `agentready_visitor=${line.slice(line.indexOf('=') + 1, line.indexOf(';'))}`;
+    const [fresh = ''] = await pageCallCookies(proxied, 'https://shop.example.org', planted);
+    expect(fresh).toMatch(/^__Host-agentready_visitor=/);
+  });
+
+  it('on plain http without a siteUrl, the visitor cookie keeps its plain name, without Secure', async () => {
+    const [line = ''] = await pageCallCookies(site, siteUrl);
+    expect(line).toMatch(/^agentready_visitor=/);
+    expect(line.toLowerCase()).not.toContain('secure');
   });
 });

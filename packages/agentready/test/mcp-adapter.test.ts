@@ -18,12 +18,15 @@ import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool, fail, succeed, untrustedText } from '../src/contract/index.ts';
-import { createMcpHttpEndpoint, createMcpToolServer, type McpToolServerOptions } from '../src/mcp/index.ts';
+import { createMcpHttpEndpoint, createMcpToolServer, type McpToolServerOptions, TRACE_ID_META_KEY } from '../src/mcp/index.ts';
 import { CONFIRMATION_PAGE_META_KEY } from '../src/mcp/confirmation-page-elicitation.ts';
 import { toolResultText } from '../src/mcp/tool-result-text.ts';
 import { createInvocationPipeline, type AuditEvidence } from '../src/runtime/index.ts';
 import type { Principal } from '../src/contract/index.ts';
 import { withHandlers } from './support/catalog-handlers.ts';
+
+/** Any call's trace id, as every tools/call result that ran names it (TRACE_ID_META_KEY). */
+const A_TRACE_ID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 const findBook = defineTool({
   name: 'find_book',
@@ -50,13 +53,17 @@ const reader: Principal = { id: 'row-1', kind: 'token', ref: 'pat-reader' };
 function libraryOptions(evidence: AuditEvidence[], siteUrl?: string): McpToolServerOptions<typeof findBook | typeof prepareLoan> {
   const pipeline = createInvocationPipeline({
     catalog: withHandlers(catalog, {
-      find_book: async ({ book_id }) =>
-        book_id === 'b-1' || book_id === 'b-2'
+      find_book: async ({ book_id }) => {
+        // A fault of the site's own code, and a dependency that failed.
+        if (book_id === 'b-broken') throw new TypeError("Cannot read properties of undefined (reading 'shelf')");
+        if (book_id === 'b-offline') throw new Error('connection refused (catalogue database at 10.0.0.7)');
+        return book_id === 'b-1' || book_id === 'b-2'
           ? {
               ok: true,
               data: { book: { id: book_id, title: book_id === 'b-1' ? 'Dune' : BREAKOUT_TITLE, shelf: 'internal-7' } as { id: string; title: string } },
             }
-          : { ok: false, failure: { code: 'NOT_FOUND', field: 'book_id', message: 'No book has that ID.', nextAction: 'Use an ID from the catalogue.' } },
+          : { ok: false, failure: { code: 'NOT_FOUND', field: 'book_id', message: 'No book has that ID.', nextAction: 'Use an ID from the catalogue.' } };
+      },
       prepare_loan: async ({ book_id }) =>
         book_id === undefined
           ? {
@@ -184,14 +191,15 @@ describe('createMcpToolServer', () => {
     expect(tools.find((tool) => tool.name === 'prepare_loan')!._meta).toBeUndefined();
 
     const found = (await client.callTool({ name: 'find_book', arguments: { book_id: 'b-2' } })) as CallToolResult;
-    expect(found._meta).toEqual({ 'agentready/untrustedContent': { fields: ['data.book.title'] } });
+    expect(found._meta).toEqual({ 'agentready/untrustedContent': { fields: ['data.book.title'] }, [TRACE_ID_META_KEY]: A_TRACE_ID });
     expect(found.structuredContent).toMatchObject({ data: { book: { title: BREAKOUT_TITLE } } });
     expect(found.content).toEqual([{ type: 'text', text: `${JSON.stringify(BREAKOUT_TITLE)} [b-2] is on the shelf. No further tool applies.` }]);
 
     const ambiguous = (await client.callTool({ name: 'prepare_loan', arguments: {} })) as CallToolResult;
-    expect(ambiguous._meta).toEqual({ 'agentready/untrustedContent': { fields: ['candidates[].label'] } });
+    expect(ambiguous._meta).toEqual({ 'agentready/untrustedContent': { fields: ['candidates[].label'] }, [TRACE_ID_META_KEY]: A_TRACE_ID });
     const missing = (await client.callTool({ name: 'find_book', arguments: { book_id: 'b-9' } })) as CallToolResult;
-    expect(missing._meta).toBeUndefined();
+    // No third-party text in a refusal: its trace id only.
+    expect(missing._meta).toEqual({ [TRACE_ID_META_KEY]: A_TRACE_ID });
   });
 
   it('says in text every next step a result offers: target, next tools, where the person finishes, retrying, every choice', () => {
@@ -271,6 +279,36 @@ describe('createMcpToolServer', () => {
     expect(failed.structuredContent).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
     expect(JSON.stringify(failed)).not.toMatch(/SQLITE|token_hash|select/i);
     expect(evidence.map((record) => [record.tool, record.outcomeCode, record.principalRef])).toEqual([['prepare_loan', 'TEMPORARY_FAILURE', null]]);
+  });
+
+  it('answers a handler that throws a TypeError INTERNAL_ERROR, not retryable, with the trace id the audit record keeps', async () => {
+    const evidence: AuditEvidence[] = [];
+    const client = await connectInMemory(libraryOptions(evidence), async () => reader);
+    const failed = (await client.callTool({ name: 'find_book', arguments: { book_id: 'b-broken' } })) as CallToolResult;
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent).toMatchObject({
+      ok: false,
+      code: 'INTERNAL_ERROR',
+      retryable: false,
+      message: 'The site failed on this call; nothing was changed.',
+      nextAction: expect.stringMatching(/^Do not repeat this call.*trace id/),
+    });
+    expect(failed.content).toEqual([{ type: 'text', text: expect.stringMatching(/^INTERNAL_ERROR: The site failed on this call/) }]);
+    expect(JSON.stringify(failed)).not.toMatch(/Cannot read|shelf|again later/);
+    expect(failed._meta).toEqual({ [TRACE_ID_META_KEY]: A_TRACE_ID });
+    expect(evidence.map((record) => [record.tool, record.outcomeCode, record.traceId])).toEqual([
+      ['find_book', 'INTERNAL_ERROR', failed._meta![TRACE_ID_META_KEY]],
+    ]);
+  });
+
+  it('still answers a handler that throws a plain Error (a dependency that failed) TEMPORARY_FAILURE, retryable', async () => {
+    const evidence: AuditEvidence[] = [];
+    const client = await connectInMemory(libraryOptions(evidence), async () => reader);
+    const failed = (await client.callTool({ name: 'find_book', arguments: { book_id: 'b-offline' } })) as CallToolResult;
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });
+    expect(JSON.stringify(failed)).not.toMatch(/refused|10\.0\.0\.7/);
+    expect(evidence.map((record) => [record.tool, record.outcomeCode])).toEqual([['find_book', 'TEMPORARY_FAILURE']]);
   });
 
   it('answers an unknown tool with a JSON-RPC error, and records the call NOT_FOUND', async () => {
@@ -579,6 +617,48 @@ describe("createMcpHttpEndpoint on Node's HTTP server", () => {
         ['find_book', 'SUCCESS'],
       ]);
     } finally {
+      await site.stop();
+    }
+  });
+
+  it('refuses a chunked body over the limit 413 as soon as the limit is passed, read once and never copied', async () => {
+    const evidence: AuditEvidence[] = [];
+    const site = await served(evidence);
+    const clone = vi.spyOn(Request.prototype, 'clone');
+    clone.mockClear();
+    const megabyte = Buffer.alloc(1024 * 1024, ' ');
+    const megabytes = 64;
+    try {
+      const answer = await new Promise<{ status: number; text: string; sentBeforeAnswer: number }>((resolve, reject) => {
+        const sent = httpRequest(site.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+        let written = 0;
+        sent.on('response', (response) => {
+          const sentBeforeAnswer = written;
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text, sentBeforeAnswer }));
+        });
+        // The server may close the connection while this side still writes: what counts is the answer.
+        sent.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+        const pump = () => {
+          while (written < megabytes) {
+            written += 1;
+            if (!sent.write(megabyte)) return void sent.once('drain', pump);
+          }
+          sent.end();
+        };
+        pump();
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+      // Answered while the client was still sending, not after reading the whole body.
+      expect(answer.sentBeforeAnswer).toBeLessThan(megabytes);
+      // Read once from the request's own stream: no copy of the request holds a second 4 MiB.
+      expect(clone).not.toHaveBeenCalled();
+      expect(evidence).toEqual([]);
+    } finally {
+      clone.mockRestore();
       await site.stop();
     }
   });

@@ -13,13 +13,16 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCatalog, defineTool, untrustedText, type ToolResult } from '../src/contract/index.ts';
-import { createMcpHttpEndpoint, createMcpToolServer, type McpToolServerOptions } from '../src/mcp/index.ts';
+import { createMcpHttpEndpoint, createMcpToolServer, type McpToolServerOptions, TRACE_ID_META_KEY } from '../src/mcp/index.ts';
 import { UNTRUSTED_CONTENT_META_KEY } from '../src/mcp/untrusted-content-meta.ts';
 import { mcpToolDefinition } from '../src/mcp/tool-listing.ts';
 import { appWidgets, toolsForApp, toolsForModel, type McpAppWidgets } from '../src/mcp-apps/index.ts';
 import { createInvocationPipeline } from '../src/runtime/index.ts';
 import type { Principal } from '../src/contract/index.ts';
 import { withHandlers } from './support/catalog-handlers.ts';
+
+/** Any call's trace id, as every tools/call result that ran names it (TRACE_ID_META_KEY). */
+const A_TRACE_ID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 const showGifts = defineTool({
   name: 'show_gifts',
@@ -221,6 +224,7 @@ describe('createMcpToolServer with widgets', () => {
     expect(prepared._meta).toEqual({
       'shop/checkout': { confirmationToken: TOKEN },
       [UNTRUSTED_CONTENT_META_KEY]: { fields: ['data.order.giftName'] },
+      [TRACE_ID_META_KEY]: A_TRACE_ID,
     });
     expect(prepared.structuredContent).toMatchObject({ ok: true, data: { order: { id: 'ord-g-1', giftName: 'Tea kit' } } });
     expect(JSON.stringify(prepared.structuredContent)).not.toContain(TOKEN);
@@ -233,10 +237,10 @@ describe('createMcpToolServer with widgets', () => {
     // A tool without widgetOnly answers its whole envelope, as before.
     const shown = (await client.callTool({ name: 'show_gifts', arguments: { interest: 'tea' } })) as CallToolResult;
     expect(shown.structuredContent).toMatchObject({ ok: true, data: { gifts: [{ id: 'g-1', name: 'A tea kit' }] } });
-    expect(shown._meta).toEqual({ [UNTRUSTED_CONTENT_META_KEY]: { fields: ['data.gifts[].name'] } });
+    expect(shown._meta).toEqual({ [UNTRUSTED_CONTENT_META_KEY]: { fields: ['data.gifts[].name'] }, [TRACE_ID_META_KEY]: A_TRACE_ID });
   });
 
-  it('answers TEMPORARY_FAILURE, never the widget field, when widgetOnly leaves an envelope the outputSchema refuses or throws', async () => {
+  it('answers INTERNAL_ERROR, not retryable, never the widget field, when widgetOnly leaves an envelope the outputSchema refuses or throws', async () => {
     const heard: Error[] = [];
     const dropsTheOrder = (envelope: ToolResult<unknown>) => ({ envelope: envelope.ok ? { ...envelope, data: {} } : envelope, meta: { 'shop/checkout': 'x' } });
     const client = await connectInMemory(
@@ -246,9 +250,10 @@ describe('createMcpToolServer with widgets', () => {
 
     const refused = (await client.callTool({ name: 'prepare_order', arguments: { gift_id: 'g-1' } })) as CallToolResult;
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true, stateVersion: 4 });
+    expect(refused.structuredContent).toMatchObject({ ok: false, code: 'INTERNAL_ERROR', retryable: false, stateVersion: 4 });
     expect(JSON.stringify(refused)).not.toContain(TOKEN);
-    expect(refused._meta).toBeUndefined();
+    // The widget's meta never joins a refusal: its trace id only.
+    expect(refused._meta).toEqual({ [TRACE_ID_META_KEY]: A_TRACE_ID });
     expect(heard.map((error) => error.message)).toEqual([
       expect.stringContaining('widgetOnly of tool "prepare_order" failed: its envelope does not match the listed outputSchema'),
     ]);
@@ -258,7 +263,7 @@ describe('createMcpToolServer with widgets', () => {
     };
     const broken = await connectInMemory(shopOptions(shopWidgets({ prepare_order: { widgetOnly: throws } }), (error) => heard.push(error)));
     const thrown = (await broken.callTool({ name: 'prepare_order', arguments: { gift_id: 'g-1' } })) as CallToolResult;
-    expect(thrown.structuredContent).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE' });
+    expect(thrown.structuredContent).toMatchObject({ ok: false, code: 'INTERNAL_ERROR', retryable: false });
     expect(JSON.stringify(thrown)).not.toContain(TOKEN);
     expect(heard.at(-1)?.message).toBe('widgetOnly of tool "prepare_order" failed: no checkout in this envelope');
   });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, fail, publishTool, succeed, type ToolResult } from '../src/contract/index.ts';
+import { defineTool, fail, publishTool, succeed, TRACE_ID_META_KEY, withTraceId, type ToolResult, type WithTraceId } from '../src/contract/index.ts';
 import { createRouteToolRegistry, publishedPageTool, type ModelContext } from '../src/webmcp/index.ts';
 import type { WebMcpTool } from '../src/webmcp/model-context.ts';
 
@@ -49,7 +49,7 @@ function inMemoryContext() {
   return { context, tools };
 }
 
-function setUp(answer: (tool: string, input: unknown) => Promise<ToolResult<unknown>>) {
+function setUp(answer: (tool: string, input: unknown) => Promise<WithTraceId<ToolResult<unknown>>>) {
   const { context, tools } = inMemoryContext();
   const sent: Array<{ tool: string; input: unknown }> = [];
   const registry = createRouteToolRegistry({
@@ -160,5 +160,30 @@ describe('createRouteToolRegistry', () => {
     expect(extra).toMatchObject({ ok: true, uiUpdated: true, data: { form: { label: null } } });
     expect(extra['data']).not.toHaveProperty('internal');
     expect(pageErrors).toEqual(['fill_thing', 'fill_thing']);
+  });
+  it('keeps the trace id the server named in every result it answered, shown, refused or left; a call the page refused names none', async () => {
+    let release: () => void = () => {};
+    let held: Promise<void> = Promise.resolve();
+    const { registry, tools } = setUp(async (tool) => {
+      await held;
+      return tool === 'keep_thing'
+        ? withTraceId(fail({ code: 'CONFLICT', message: 'Already kept.', field: 'thing_id' }, 3), 'trace-of-keep')
+        : withTraceId(succeed({ id: 'a' }, {}, { stateVersion: 3 }), 'trace-of-show');
+    });
+    const onScreen = { id: 'a' };
+    await registry.enter('/things/a', [
+      publishedPageTool({ tool: published.showThing, apply: () => ({ uiUpdated: true, data: onScreen }) }),
+      publishedPageTool({ tool: published.keepThing, routeDecides: ['thing_id'], toServerInput: () => ({ thing_id: 'a' }) }),
+    ]).registered;
+    const traceOf = async (name: string, input: Record<string, unknown>) =>
+      ((await tools.get(name)!.execute(input)) as { _meta?: Record<string, unknown> })._meta?.[TRACE_ID_META_KEY];
+    expect(await traceOf('show_thing', { thing_id: 'a' })).toBe('trace-of-show');
+    expect(await traceOf('keep_thing', {})).toBe('trace-of-keep');
+    expect(await traceOf('show_thing', { thing_id: 'a', extra: 1 })).toBeUndefined();
+    held = new Promise<void>((resolve) => (release = resolve));
+    const left = tools.get('show_thing')!.execute({ thing_id: 'a' });
+    registry.enter('/elsewhere', []);
+    release();
+    expect(await left).toMatchObject({ ok: false, code: 'STALE_TOOL', _meta: { [TRACE_ID_META_KEY]: 'trace-of-show' } });
   });
 });

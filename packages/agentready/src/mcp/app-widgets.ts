@@ -38,6 +38,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Catalog } from '../contract/catalog.ts';
 import { fail, type ToolResult } from '../contract/envelope.ts';
+import { refuseWidgetsOfUnknownTools } from './configuration-checks.ts';
 import type { JsonSchemaObject } from './tool-listing.ts';
 
 /** Who may call a widget's tool (MCP Apps 2026-01-26, "Visibility"): the host's model, the widget (`app`). */
@@ -107,8 +108,9 @@ export type McpAppToolUi = {
    * and the text; its `meta` joins the result's `_meta`. Each field it removes
    * must be optional in the contract's output schema, since the listed
    * `outputSchema` is the contract's: an envelope that schema refuses, or a
-   * throw, is answered TEMPORARY_FAILURE with the reason on `onError`, so
-   * nothing unchecked reaches the model and no widget field does either.
+   * throw, is answered INTERNAL_ERROR (a fault of the site's own code: the same
+   * call meets it again, so it is not retryable) with the reason on `onError`,
+   * so nothing unchecked reaches the model and no widget field does either.
    */
   widgetOnly?: (envelope: ToolResult<unknown>) => McpAppWidgetOnlySplit;
 };
@@ -141,8 +143,8 @@ export type PreparedAppWidgets = {
 
 /** A catalog's widgets ready to serve: checked once, then shared by every server made for them. */
 export type ServedAppWidgets = {
-  /** The `tools/list` entries: the catalog's listing, each tool with a widget entry carrying its `_meta`. */
-  listing: Tool[];
+  /** The `tools/list` entries: the catalog's listing, each tool with a widget entry carrying its `_meta` (derived on the first call, then kept). */
+  listing(): Tool[];
   /** Registers `resources/list`, `resources/read` and `resources/templates/list` on a server that declared `resources`. */
   serveResources(server: Server): void;
   /**
@@ -155,8 +157,9 @@ export type ServedAppWidgets = {
 /**
  * Checks a catalog's widgets and prepares what serves them.
  *
- * @param listing the catalog's `tools/list` entries, in catalog order.
- * @param outputSchemas each tool's listed `outputSchema`, which a `widgetOnly` envelope must pass.
+ * @param listingOf the catalog's listing: its `tools/list` entries, in catalog order, and each
+ *   tool's listed `outputSchema`, which a `widgetOnly` envelope must pass. Called when a listing
+ *   or a split is first needed, not here (converting the schemas is the costly part of a start).
  * @param onError hears each `widgetOnly` that threw or answered an envelope its schema refuses.
  * @throws Error (at start-up) for a tool entry naming no tool of the catalog (the widgets'
  *   own rules are checked when `appWidgets` prepares them).
@@ -164,27 +167,35 @@ export type ServedAppWidgets = {
 export function serveAppWidgets(
   catalog: Catalog,
   widgets: PreparedAppWidgets,
-  listing: readonly Tool[],
-  outputSchemas: ReadonlyMap<string, JsonSchemaObject>,
+  listingOf: () => { listing: readonly Tool[]; outputSchemas: ReadonlyMap<string, JsonSchemaObject> },
   onError?: (error: Error) => void,
 ): ServedAppWidgets {
-  for (const name of widgets.tools.keys()) {
-    if (!catalog.get(name)) throw new Error(`Widgets name tool "${name}", which the catalog does not hold (${catalog.names.join(', ')}).`);
-  }
-  const validator = new AjvJsonSchemaValidator();
-  const splits = new Map(
-    [...widgets.tools].flatMap(([name, { widgetOnly }]) =>
-      widgetOnly ? [[name, { widgetOnly, check: validator.getValidator(outputSchemas.get(name)!) }] as const] : [],
-    ),
-  );
+  refuseWidgetsOfUnknownTools(catalog, widgets.tools.keys());
+  let listing: Tool[] | undefined;
+  let splits: Map<string, { widgetOnly: NonNullable<McpAppToolUi['widgetOnly']>; check: ReturnType<AjvJsonSchemaValidator['getValidator']> }> | undefined;
+  const splitsOf = () => {
+    if (splits) return splits;
+    const { outputSchemas } = listingOf();
+    const validator = new AjvJsonSchemaValidator();
+    splits = new Map(
+      [...widgets.tools].flatMap(([name, { widgetOnly }]) =>
+        widgetOnly ? [[name, { widgetOnly, check: validator.getValidator(outputSchemas.get(name)!) }] as const] : [],
+      ),
+    );
+    return splits;
+  };
   return {
-    listing: listing.map((tool) => {
-      const entry = widgets.tools.get(tool.name);
-      return entry === undefined ? tool : { ...tool, _meta: { ...tool._meta, ...entry.meta } };
-    }),
+    listing() {
+      listing ??= listingOf().listing.map((tool) => {
+        const entry = widgets.tools.get(tool.name);
+        return entry === undefined ? tool : { ...tool, _meta: { ...tool._meta, ...entry.meta } };
+      });
+      return listing;
+    },
     serveResources: (server) => serveRecordedResources(server, widgets.resources),
     widgetOnlySplit(tool, envelope) {
-      const split = splits.get(tool);
+      if (!widgets.tools.get(tool)?.widgetOnly) return undefined;
+      const split = splitsOf().get(tool);
       if (!split) return undefined;
       try {
         const answer = split.widgetOnly(envelope);
@@ -195,9 +206,11 @@ export function serveAppWidgets(
         onError?.(new Error(`widgetOnly of tool "${tool}" failed: ${error instanceof Error ? error.message : String(error)}`));
         const failure = fail(
           {
-            code: 'TEMPORARY_FAILURE',
-            message: 'The service could not put together its answer to this call.',
-            nextAction: 'Try the same call again in a moment.',
+            code: 'INTERNAL_ERROR',
+            // The call itself ran: what it did, if anything, stands; only its answer could not be made.
+            message: 'The site could not put together its answer to this call.',
+            nextAction:
+              "Do not repeat this call: its answer fails the same way until the site is fixed. Tell the person the site failed; its operators can find this failure by the call's trace id.",
           },
           envelope.stateVersion,
         );

@@ -7,8 +7,7 @@
  * @see https://www.jsonrpc.org/specification#error_object
  * @see https://modelcontextprotocol.io/specification/2025-06-18/changelog
  */
-import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
-import { MAX_INPUT_DEPTH, cutJsonNesting } from '../contract/input-depth.ts';
+import { MAX_INPUT_DEPTH } from '../contract/input-depth.ts';
 import type { InvocationPipeline } from '../runtime/pipeline.ts';
 
 /**
@@ -46,53 +45,6 @@ export const BATCH_REFUSAL: MessageRefusal = {
     error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not supported; send one message at a time.' },
   },
 };
-
-const PARSE_ERROR: MessageRefusal = {
-  kind: 'not JSON',
-  reply: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid JSON.' } },
-};
-
-/**
- * Screens one message as received (a stdio line, without its line break),
- * read to {@link MAX_MESSAGE_DEPTH} levels (a line is passed on cut the same
- * way, see stdio-line-screen.ts).
- *
- * @returns null when it is one JSON-RPC message for the SDK to serve;
- *   otherwise its refusal: -32700 for text that is not JSON, -32600 for an
- *   array (a batch, whatever it holds) or for JSON that is not a JSON-RPC
- *   request, notification or response. The reply's `id` is the message's own
- *   when it has a string `method` and a string or number `id` (as the SDK's
- *   HTTP entry echoes it), else null (JSON-RPC 2.0 §5).
- */
-export function refusalOfMessage(text: string): MessageRefusal | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cutJsonNesting(text, MAX_MESSAGE_DEPTH));
-  } catch {
-    return PARSE_ERROR;
-  }
-  if (Array.isArray(parsed)) return { ...BATCH_REFUSAL, parsed };
-  try {
-    parseJSONRPCMessage(parsed);
-    return null;
-  } catch {
-    return {
-      parsed,
-      kind: 'not a JSON-RPC message',
-      reply: {
-        jsonrpc: '2.0',
-        id: readableIdOf(parsed),
-        error: { code: -32600, message: 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.' },
-      },
-    };
-  }
-}
-
-function readableIdOf(message: unknown): string | number | null {
-  if (message === null || typeof message !== 'object') return null;
-  const { method, id } = message as { method?: unknown; id?: unknown };
-  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : null;
-}
 
 /** The most tool calls of one refused request that are recorded (a batch may hold any number). */
 const MAX_REFUSED_TOOL_CALLS_RECORDED = 20;

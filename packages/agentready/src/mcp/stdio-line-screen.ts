@@ -9,9 +9,9 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
  */
 import { Transform } from 'node:stream';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import { parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import { cutJsonNesting } from '../contract/input-depth.ts';
-import { MAX_MESSAGE_DEPTH, refusalOfMessage, type MessageRefusal } from './message-refusals.ts';
+import { BATCH_REFUSAL, MAX_MESSAGE_DEPTH, type MessageRefusal } from './message-refusals.ts';
 
 /** Options of {@link screenStdioLines}. */
 export type StdioLineScreenOptions = {
@@ -68,4 +68,51 @@ export function screenStdioLines(options: StdioLineScreenOptions): Transform {
       done();
     },
   });
+}
+
+const PARSE_ERROR: MessageRefusal = {
+  kind: 'not JSON',
+  reply: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid JSON.' } },
+};
+
+/**
+ * Screens one message as received (a stdio line, without its line break),
+ * read to {@link MAX_MESSAGE_DEPTH} levels (a line is passed on cut the same
+ * way, see {@link screenStdioLines}).
+ *
+ * @returns null when it is one JSON-RPC message for the SDK to serve;
+ *   otherwise its refusal: -32700 for text that is not JSON, -32600 for an
+ *   array (a batch, whatever it holds) or for JSON that is not a JSON-RPC
+ *   request, notification or response. The reply's `id` is the message's own
+ *   when it has a string `method` and a string or number `id` (as the SDK's
+ *   HTTP entry echoes it), else null (JSON-RPC 2.0 §5).
+ */
+export function refusalOfMessage(text: string): MessageRefusal | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(cutJsonNesting(text, MAX_MESSAGE_DEPTH));
+  } catch {
+    return PARSE_ERROR;
+  }
+  if (Array.isArray(parsed)) return { ...BATCH_REFUSAL, parsed };
+  try {
+    parseJSONRPCMessage(parsed);
+    return null;
+  } catch {
+    return {
+      parsed,
+      kind: 'not a JSON-RPC message',
+      reply: {
+        jsonrpc: '2.0',
+        id: readableIdOf(parsed),
+        error: { code: -32600, message: 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.' },
+      },
+    };
+  }
+}
+
+function readableIdOf(message: unknown): string | number | null {
+  if (message === null || typeof message !== 'object') return null;
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : null;
 }

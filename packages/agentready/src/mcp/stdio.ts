@@ -8,7 +8,8 @@ import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@model
 import type { ToolContract } from '../contract/define-tool.ts';
 import { recordRefusedToolCalls, type MessageRefusalKind } from './message-refusals.ts';
 import { screenStdioLines } from './stdio-line-screen.ts';
-import { appWidgetsOf, createMcpToolServer, refuseSiteOnlyCatalog, type McpToolServerOptions, type PrincipalSource } from './tool-server.ts';
+import { refuseSiteOnlyCatalog } from './configuration-checks.ts';
+import { appWidgetsOf, createMcpToolServer, type McpToolServerOptions, type PrincipalSource } from './tool-server.ts';
 
 /** Options of {@link serveMcpOverStdio}. */
 export type McpStdioOptions<T extends ToolContract> = McpToolServerOptions<T> & {

@@ -4,6 +4,7 @@
  * `tools/call` through the pipeline (the one call path of docs/architecture.md), the
  * envelope as `structuredContent`. It translates; it decides nothing.
  */
+import { randomUUID } from 'node:crypto';
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -21,6 +22,7 @@ import { z } from 'zod';
 import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolResult } from '../contract/envelope.ts';
+import { withTraceId } from '../contract/result-trace-id.ts';
 import type { Invocation, InvocationPipeline, PrincipalLookup } from '../runtime/pipeline.ts';
 import { serveAppWidgets, type McpAppWidgetOnlySplit, type PreparedAppWidgets, type ServedAppWidgets } from './app-widgets.ts';
 import {
@@ -30,6 +32,7 @@ import {
   type ConfirmationPageElicitationOptions,
   type ConfirmationPageMeta,
 } from './confirmation-page-elicitation.ts';
+import { refuseSiteOnlyCatalog } from './configuration-checks.ts';
 import { sentToolCall } from './message-refusals.ts';
 import { callProgressOf } from './progress-notifications.ts';
 import { mcpToolDefinition, outputJsonSchema, type JsonSchemaObject } from './tool-listing.ts';
@@ -87,7 +90,8 @@ export type McpToolServerOptions<T extends ToolContract> = {
 /**
  * Who is calling, asked at every `tools/call` (so a token revoked while a
  * stdio connection stays open stops acting at the next call); a lookup that
- * throws answers TEMPORARY_FAILURE.
+ * throws answers as an operation that throws does: INTERNAL_ERROR for a
+ * programming error, TEMPORARY_FAILURE for anything else (a store that failed).
  */
 export type PrincipalSource = PrincipalLookup;
 
@@ -126,15 +130,15 @@ export function createMcpToolServer<T extends ToolContract>(options: McpToolServ
 
 /**
  * What every server built from the same options shares, derived once: the
- * options, the tools' listing and output schemas (zod to JSON Schema), the
- * widgets checked and prepared, the confirmation page
+ * options, the widgets checked and prepared, the confirmation page
  * elicitation and the site's name. The HTTP endpoint, which builds a server
  * per request, prepares this when it is made and only builds the server per request.
+ * The tools' listing and output schemas (zod to JSON Schema, the costliest
+ * part) are derived on the first request that needs them, once per catalog,
+ * so a site does not spend its start on them.
  */
 export type PreparedMcpToolServer<T extends ToolContract> = {
   options: McpToolServerOptions<T>;
-  listing: Tool[];
-  outputSchemas: Map<string, JsonSchemaObject>;
   widgets: ServedAppWidgets | null;
   confirmationPage: ConfirmationPageElicitation | null;
   siteName: string;
@@ -149,11 +153,8 @@ export type PreparedMcpToolServer<T extends ToolContract> = {
  */
 export function prepareMcpToolServer<T extends ToolContract>(options: McpToolServerOptions<T>): PreparedMcpToolServer<T> {
   refuseSiteOnlyCatalog(options.catalog);
-  const { listing, outputSchemas } = listingOf(options.catalog);
   return {
     options,
-    listing,
-    outputSchemas,
     widgets: appWidgetsOf(options),
     confirmationPage: confirmationPageElicitationOf(options),
     siteName: options.serverInfo.title ?? options.serverInfo.name,
@@ -170,7 +171,7 @@ export function preparedToolServer<T extends ToolContract>(
   principalOf: PrincipalSource,
   siteUrl: string | undefined,
 ): Server {
-  const { options, listing, outputSchemas, widgets, confirmationPage, siteName } = prepared;
+  const { options, widgets, confirmationPage, siteName } = prepared;
 
   const server = new AuditedToolCallServer(
     options.serverInfo,
@@ -186,7 +187,7 @@ export function preparedToolServer<T extends ToolContract>(
   );
 
   server.setRequestHandler('tools/list', function listTools() {
-    return { tools: widgets?.listing ?? listing };
+    return { tools: widgets?.listing() ?? listingOf(options.catalog).listing };
   });
   widgets?.serveResources(server);
 
@@ -198,14 +199,18 @@ export function preparedToolServer<T extends ToolContract>(
       await options.pipeline.recordRefusal(call, { code: 'NOT_FOUND', message: 'No tool has that name.' });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool. This server's tools are: ${options.catalog.names.join(', ')}.`);
     }
-    const answer = (envelope: ToolResult<unknown>, page?: ConfirmationPageMeta) =>
-      server.projectCallToolResult(toolCallResult(contract, envelope, page, widgets?.widgetOnlySplit(name, envelope)), outputSchemas.get(name));
+    const answer = (envelope: ToolResult<unknown>, page?: ConfirmationPageMeta, traceId: string | undefined = call.traceId) =>
+      server.projectCallToolResult(
+        withTraceId(toolCallResult(contract, envelope, page, widgets?.widgetOnlySplit(name, envelope)), traceId),
+        listingOf(options.catalog).outputSchemas.get(name),
+      );
     const input = params.arguments ?? {};
     const pageCall = { tool: name, input, principalOf };
     // A retry of the 2026-07-28 flow answers the envelope its signed state carries; the tool does not run again.
     const retried = ctx.mcpReq.requestState() !== undefined || ctx.mcpReq.inputResponses !== undefined;
     const resumed = confirmationPage && retried ? await confirmationPage.resume(pageCall, ctx) : undefined;
-    if (resumed) return answer(resumed.envelope, resumed.page);
+    // The tool did not run for this request: no trace id of its own to name.
+    if (resumed) return answer(resumed.envelope, resumed.page, undefined);
 
     const envelope = withAbsoluteConfirmationUrl(await invokeWithProgress(options, { ...call, input }, ctx), siteUrl);
     // Asked once per call: a retry whose state did not verify is answered as it is, so a client is never asked in a loop.
@@ -238,18 +243,6 @@ async function invokeWithProgress(
   }
 }
 
-/**
- * Stops an MCP surface from serving a site-only catalog (`CatalogOptions.siteOnly`),
- * whose tools only the person uses, on the site (docs/architecture.md, "Who may run a tool").
- *
- * @throws Error when `catalog.siteOnly` is true (a programming error, raised at start-up).
- */
-export function refuseSiteOnlyCatalog(catalog: Catalog): void {
-  if (catalog.siteOnly) {
-    throw new Error(`This catalog is site-only (${catalog.names.join(', ')}): its tools are never offered to agents, so no MCP server may serve it.`);
-  }
-}
-
 // A server is built per HTTP request; a catalog's widgets are checked and prepared once.
 const preparedWidgets = new WeakMap<PreparedAppWidgets, { catalog: Catalog; onError: ((error: Error) => void) | undefined; served: ServedAppWidgets }>();
 
@@ -264,8 +257,7 @@ export function appWidgetsOf(options: Pick<McpToolServerOptions<ToolContract>, '
   if (widgets === undefined) return null;
   const found = preparedWidgets.get(widgets);
   if (found?.catalog === catalog && found.onError === options.onError) return found.served;
-  const { listing, outputSchemas } = listingOf(catalog);
-  const served = serveAppWidgets(catalog, widgets, listing, outputSchemas, options.onError);
+  const served = serveAppWidgets(catalog, widgets, () => listingOf(catalog), options.onError);
   preparedWidgets.set(widgets, { catalog, onError: options.onError, served });
   return served;
 }
@@ -387,6 +379,8 @@ function toolCallOf(params: unknown, principalOf: PrincipalSource, siteUrl: stri
     // Looked up inside the pipeline, so a store that fails answers TEMPORARY_FAILURE, with evidence.
     principal: principalOf,
     surface: 'mcp',
+    // Chosen here, so the result can name it (TRACE_ID_META_KEY); the pipeline records the call under it.
+    traceId: randomUUID(),
     ...(siteUrl !== undefined && { siteUrl }),
   };
 }
@@ -397,9 +391,10 @@ function toolCallOf(params: unknown, principalOf: PrincipalSource, siteUrl: stri
 // prototype, so the pipeline could not refuse it as the unknown field it is.
 const toolCallParams = z.object({ name: z.string(), arguments: z.unknown().optional() });
 
-type CatalogListing = { listing: Tool[]; outputSchemas: Map<string, JsonSchemaObject> };
+/** A catalog's `tools/list` entries, in catalog order, and each tool's listed `outputSchema` by name. */
+export type CatalogListing = { listing: Tool[]; outputSchemas: Map<string, JsonSchemaObject> };
 
-// A server is built per HTTP request; the JSON Schemas of a (frozen) catalog are converted once.
+// A server is built per HTTP request; the JSON Schemas of a (frozen) catalog are converted once, when first needed.
 const listings = new WeakMap<Catalog, CatalogListing>();
 
 function listingOf(catalog: Catalog): CatalogListing {

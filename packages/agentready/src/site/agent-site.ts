@@ -12,6 +12,7 @@
  * Deno), `site.nodeHandler` on Express, Connect or `node:http`, or let
  * `site.listen()` serve it alone.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +28,7 @@ import type { ToolContract } from '../contract/define-tool.ts';
 import { fail } from '../contract/envelope.ts';
 import { MAX_INPUT_DEPTH, parseJsonWithinDepth } from '../contract/input-depth.ts';
 import { publishTool, type PublishedTool } from '../contract/published-tool.ts';
+import { withTraceId } from '../contract/result-trace-id.ts';
 import type { Principal } from '../contract/tool-call.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../mcp/http-endpoint.ts';
 import { successFacts } from '../mcp/tool-result-text.ts';
@@ -139,7 +141,9 @@ const TOOL_CALL_BODY_LIMIT = 64 * 1024;
  * - In the site's pages: `<script type="module" src="/agentready/webmcp.js">`
  *   registers every tool but the commit tools on `document.modelContext`
  *   (agents on WebMCP get no commit tool), calling `POST
- *   /agentready/tools/:name` as the page's visitor; `GET /agentready/tools`
+ *   /agentready/tools/:name` as the page's visitor (it answers the envelope
+ *   with the call's trace id in `_meta["agentready/traceId"]`, which the
+ *   page's result keeps); `GET /agentready/tools`
  *   lists them as published data for a page that registers them itself
  *   (agentready/webmcp, `registerSitePageTools`).
  * - `GET /agentready/confirm/:draftId` shows the person what a
@@ -219,7 +223,7 @@ export function createAgentSite<App = unknown>(options: AgentSiteOptions<App>): 
     app: options.app,
     ready,
     logger,
-    principalOf: async (c, key) => (options.pagePrincipal ? await options.pagePrincipal(c.req.raw) : null) ?? visitorPrincipal(c, key),
+    principalOf: async (c, key) => (options.pagePrincipal ? await options.pagePrincipal(c.req.raw) : null) ?? visitorPrincipal(c, key, options.siteUrl),
   });
   const handles = (pathname: string) => pathname === '/mcp' || pathname === basePath || pathname.startsWith(`${basePath}/`);
   const listener = getRequestListener((request) => app.fetch(request));
@@ -314,16 +318,17 @@ function siteRoutes(parts: SiteRouteParts): Hono {
     const principal = await parts.principalOf(c, await parts.ready);
     // Read to one level past the depth limit: a body nested deeper costs no more than a flat one, and the pipeline refuses it.
     const input = parseJsonWithinDepth(await c.req.text(), MAX_INPUT_DEPTH);
+    // Chosen here, so the answer can name it in `_meta` (TRACE_ID_META_KEY); the pipeline records the call under it.
+    const traceId = randomUUID();
     if (!offered) {
-      return c.json(
-        await parts.agents.recordRefusal(
-          { tool: name, input, principal, surface: 'webmcp' },
-          { code: 'NOT_FOUND', message: 'No tool of this page has that name.' },
-        ),
-        404,
+      const refused = await parts.agents.recordRefusal(
+        { tool: name, input, principal, surface: 'webmcp', traceId },
+        { code: 'NOT_FOUND', message: 'No tool of this page has that name.' },
       );
+      return c.json(withTraceId(refused, traceId), 404);
     }
-    return c.json(await parts.agents.invoke({ tool: name, input, principal, surface: 'webmcp', siteUrl: new URL(c.req.url).origin }));
+    const result = await parts.agents.invoke({ tool: name, input, principal, surface: 'webmcp', siteUrl: new URL(c.req.url).origin, traceId });
+    return c.json(withTraceId(result, traceId));
   });
   app.get(`${basePath}/webmcp.js`, async function pageScript(c) {
     const script = await readFile(new URL('../../dist/browser/agentready-webmcp.js', import.meta.url), 'utf8');

@@ -2,7 +2,8 @@
  * @module A visitor's session on a site made with `createAgentSite`: a random
  * id in a cookie signed with the site's key (Hono's signed cookies, HMAC-SHA256),
  * HttpOnly and SameSite=Lax, `Secure` with the `__Host-` prefix when the site
- * is served over HTTPS (RFC 6265bis, "Cookie Name Prefixes"), so no other
+ * is served over HTTPS or its public URL is https (behind a proxy that
+ * terminates TLS) (RFC 6265bis, "Cookie Name Prefixes"), so no other
  * origin's script reads it and no page on another port or subdomain can set it.
  * It is the principal of the page's own calls (WebMCP tools) and of the
  * person's Confirm.
@@ -24,9 +25,10 @@ const COOKIE_NAME = 'agentready_visitor';
  * valid one.
  *
  * @param key the site's cookie key ({@link visitorCookieKey}).
+ * @param siteUrl the site's public URL when configured; an https one makes the cookie `__Host-` and `Secure` whatever scheme the request came with.
  */
-export async function visitorPrincipal(c: Context, key: string): Promise<Principal> {
-  const secure = new URL(c.req.url).protocol === 'https:';
+export async function visitorPrincipal(c: Context, key: string, siteUrl?: string): Promise<Principal> {
+  const secure = new URL(c.req.url).protocol === 'https:' || (siteUrl !== undefined && new URL(siteUrl).protocol === 'https:');
   let id = secure ? await getSignedCookie(c, key, COOKIE_NAME, 'host') : await getSignedCookie(c, key, COOKIE_NAME);
   if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{24}$/.test(id)) {
     id = randomBytes(18).toString('base64url');

@@ -4,17 +4,25 @@
  * under one AbortController; leaving the route aborts it, which unregisters them.
  * A call still running when its route is left sends nothing more and shows
  * nothing: it answers STALE_TOOL (or, for a write the server already made, the
- * server's result with `uiUpdated: false`).
+ * server's result with `uiUpdated: false`). A result the server answered
+ * keeps the call's trace id in `_meta["agentready/traceId"]`; one the page
+ * answers without reaching the server (its own refusal, STALE_TOOL before
+ * sending, the server out of reach) names none: the site recorded nothing.
  */
 import { fail, type ToolFailure, type ToolResult, type ToolSuccess } from '../contract/envelope.ts';
+import { traceIdOf, withTraceId, type WithTraceId } from '../contract/result-trace-id.ts';
 import type { ModelContext, WebMcpTool } from './model-context.ts';
 import type { PageApplied, PageTool } from './page-tools.ts';
 
 /** Options of {@link createRouteToolRegistry}. */
 export type RouteToolRegistryOptions = {
   modelContext: ModelContext;
-  /** Forwards a call to the server's invocation pipeline; resolves to its envelope. */
-  callServer: (tool: string, input: unknown) => Promise<ToolResult<unknown>>;
+  /**
+   * Forwards a call to the server's invocation pipeline; resolves to its
+   * envelope, with the call's trace id in `_meta` (TRACE_ID_META_KEY) when
+   * the server named one: the result the agent gets keeps it.
+   */
+  callServer: (tool: string, input: unknown) => Promise<WithTraceId<ToolResult<unknown>>>;
   /** The principal's last known state version, for results the page answers itself. */
   stateVersion: () => number;
   /** Told about registrations the browser refused (other than aborts). */
@@ -121,7 +129,7 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
       }
       // The last moment at which nothing has been sent: a route left by now sends nothing.
       if (!scope.active) return stale();
-      let result: ToolResult<unknown>;
+      let result: WithTraceId<ToolResult<unknown>>;
       try {
         result = await options.callServer(published.name, serverInput);
       } catch (error) {
@@ -134,7 +142,9 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
       if (!scope.active) {
         // The route was left while the server answered. A write happened and is reported as it
         // is (nothing re-rendered); a read or a prepare has nothing left to show, so it is stale.
-        return result.ok && (published.effect === 'write' || published.effect === 'commit') ? { ...result, uiUpdated: false } : stale();
+        return result.ok && (published.effect === 'write' || published.effect === 'commit')
+          ? { ...result, uiUpdated: false }
+          : withTraceId(stale(), traceIdOf(result));
       }
       if (!result.ok) return withinPageInput(result, published.inputSchema);
       if (!tool.apply) return result;
@@ -162,7 +172,7 @@ function toWebMcpTool(tool: PageTool, scope: { route: string; active: boolean },
  * route supplied it, e.g. the event on screen) loses `field`: the agent could
  * not send it anyway, and the message still says what is wrong.
  */
-function withinPageInput(result: ToolFailure, inputSchema: Record<string, unknown>): ToolFailure {
+function withinPageInput(result: WithTraceId<ToolFailure>, inputSchema: Record<string, unknown>): WithTraceId<ToolFailure> {
   const properties = (inputSchema['properties'] ?? {}) as Record<string, unknown>;
   if (result.field === undefined || Object.hasOwn(properties, result.field.split('.')[0]!)) return result;
   const { field: _routeSupplied, ...failure } = result;
@@ -175,7 +185,12 @@ function withinPageInput(result: ToolFailure, inputSchema: Record<string, unknow
  * contract's output schema, or the server's own fields), else the server's
  * data, the reason going to `onPageError`.
  */
-function withPageData(result: ToolSuccess<unknown>, applied: PageApplied<unknown>, tool: PageTool, options: RouteToolRegistryOptions): ToolSuccess<unknown> {
+function withPageData(
+  result: WithTraceId<ToolSuccess<unknown>>,
+  applied: PageApplied<unknown>,
+  tool: PageTool,
+  options: RouteToolRegistryOptions,
+): WithTraceId<ToolSuccess<unknown>> {
   const projected = tool.projectData(applied.data, result.data);
   if (projected.ok) return { ...result, data: projected.data, uiUpdated: applied.uiUpdated };
   options.onPageError?.(tool.published.name, new Error(projected.problem));

@@ -2,12 +2,15 @@
  * @module A page of a site made with `createAgentSite` (agentready/site)
  * offering the site's tools on `document.modelContext`: it reads the tools
  * the site publishes for pages (`GET /agentready/tools`), registers them, and
- * sends each call to `POST /agentready/tools/:name` as the page's visitor.
+ * sends each call to `POST /agentready/tools/:name` as the page's visitor;
+ * each result the agent gets names the call's trace id in
+ * `_meta["agentready/traceId"]`, as the site answered it.
  * When a call needs the person (a request they confirm), the page shows it
  * and links to the confirmation page. Browser only; no zod, no framework.
  */
 import { readToolResult, type ToolResult } from '../contract/envelope.ts';
 import type { PublishedTool } from '../contract/published-tool.ts';
+import { traceIdOf, withTraceId } from '../contract/result-trace-id.ts';
 import { findModelContext, type ModelContext } from './model-context.ts';
 import { publishedPageTool } from './page-tools.ts';
 import { createRouteToolRegistry, type RouteScope } from './route-tools.ts';
@@ -57,10 +60,11 @@ export async function registerSitePageTools(options: SitePageToolsOptions = {}):
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(input),
       });
-      const result = readToolResult(await answer.json().catch(() => null));
+      const body: unknown = await answer.json().catch(() => null);
+      const result = readToolResult(body);
       if (result === null) throw new Error(`The site answered ${answer.status} without a tool result.`);
       stateVersion = result.stateVersion;
-      return result;
+      return withTraceId(result, traceIdOf(body));
     },
   });
   const pageTools = tools.map((tool) =>

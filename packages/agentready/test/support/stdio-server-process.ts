@@ -5,28 +5,8 @@
  * channel: the message "close" calls the connection's `close()`, then the
  * channel is let go, so only stdin could keep the process up.
  */
-import { pino } from 'pino';
-import { z } from 'zod';
-import { defineCatalog, defineTool } from '../../src/contract/index.ts';
 import { serveMcpOverStdio } from '../../src/mcp/index.ts';
-import { createInvocationPipeline } from '../../src/runtime/index.ts';
-import { withHandlers } from './catalog-handlers.ts';
-
-const echoText = defineTool({
-  name: 'echo_text',
-  title: 'Echo a text',
-  description: 'Answers the text it is given, unchanged, so a test can see a call go through.',
-  effect: 'read',
-  input: z.object({ text: z.string() }),
-  output: z.object({ text: z.string() }),
-});
-const catalog = defineCatalog([echoText]);
-const pipeline = createInvocationPipeline({
-  catalog: withHandlers(catalog, { echo_text: async ({ text }) => ({ ok: true, data: { text } }) }),
-  stateVersionOf: async () => 0,
-  audit: { record: async () => undefined },
-  logger: pino({ level: 'silent' }),
-});
+import { echoCatalog as catalog, echoPipeline as pipeline } from './echo-tool-pipeline.ts';
 
 const connection = serveMcpOverStdio({
   serverInfo: { name: 'echo', version: '1.0.0' },
