@@ -9,12 +9,15 @@ import type { Browser } from 'playwright-core';
 /** Where Debian's `chromium` package installs the browser. */
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 
+/** The switch that turns Chromium's WebMCP on. */
+const WEBMCP_SWITCH = '--enable-features=WebMCP';
+
 /**
  * The switches every WebMCP test browser runs with: WebMCP on, and the
  * background services that would add noise or network traffic off.
  */
 export const WEBMCP_CHROMIUM_ARGS: readonly string[] = [
-  '--enable-features=WebMCP',
+  WEBMCP_SWITCH,
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -31,12 +34,18 @@ export type LaunchWebMcpChromiumOptions = {
   headless?: boolean;
   /** Further command-line switches, after the WebMCP ones (e.g. `--host-resolver-rules=MAP site.test 127.0.0.1`). Default: none. */
   args?: readonly string[];
+  /**
+   * `false`: the same browser with WebMCP left off (no `document.modelContext`),
+   * as most people's browsers are, for what a page does or loads there. Default: `true`.
+   */
+  webMcp?: boolean;
 };
 
 /**
  * Starts a headless Chromium whose pages expose `document.modelContext`, so
  * `page.webmcp.tools()` and `page.webmcp.callTool(name, input)` reach the
- * browser's own WebMCP rather than a stand-in.
+ * browser's own WebMCP rather than a stand-in (with `webMcp: false`, the
+ * same browser without it).
  *
  * Uses the system binary (Chromium 156 or later); it never downloads one.
  * The caller closes the returned browser.
@@ -64,6 +73,6 @@ export async function launchWebMcpChromium(options: LaunchWebMcpChromiumOptions 
   return chromium.launch({
     executablePath,
     headless: options.headless ?? true,
-    args: [...WEBMCP_CHROMIUM_ARGS, ...(options.args ?? [])],
+    args: [...WEBMCP_CHROMIUM_ARGS.filter((arg) => options.webMcp !== false || arg !== WEBMCP_SWITCH), ...(options.args ?? [])],
   });
 }

@@ -22,11 +22,22 @@ export type SavedOAuthState = {
   authorizationUrl?: URL;
 };
 
-/** An `OAuthClientProvider` registering as `clientName` (default {@link TEST_CLIENT_NAME}) (public client, code + refresh grants) with `redirectUrl`, and what it saved. */
-export function memoryClientProvider(redirectUrl: string, clientName: string = TEST_CLIENT_NAME): OAuthClientProvider & { saved: SavedOAuthState } {
+/**
+ * An `OAuthClientProvider` registering as `clientName` (default
+ * {@link TEST_CLIENT_NAME}) (public client, code + refresh grants) with
+ * `redirectUrl`, and what it saved. With `clientMetadataUrl` (an https URL
+ * with a path) it identifies itself by the client ID metadata document there
+ * wherever the authorization server supports them, and registers otherwise.
+ */
+export function memoryClientProvider(
+  redirectUrl: string,
+  clientName: string = TEST_CLIENT_NAME,
+  options: { clientMetadataUrl?: string } = {},
+): OAuthClientProvider & { saved: SavedOAuthState } {
   const saved: SavedOAuthState = {};
   return {
     saved,
+    ...(options.clientMetadataUrl !== undefined && { clientMetadataUrl: options.clientMetadataUrl }),
     get redirectUrl() {
       return redirectUrl;
     },

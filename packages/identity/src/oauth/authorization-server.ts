@@ -6,15 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
 import type { Kysely } from 'kysely';
-import Provider from 'oidc-provider';
+import type { Configuration, default as Provider } from 'oidc-provider';
 import type { EffectClass } from 'agentready';
 import type { VerifiedAccessToken } from 'agentready/runtime';
 import { OAuthInteractionError, readInteractionOf, finishInteraction, type OAuthInteraction, type OAuthApproval } from './interaction.ts';
 import type { OAuthTables } from './oauth-migrations.ts';
 import { checkScopeEffects, effectsOfScopes, scopeNamesOf, type OAuthScopeEffects } from './oauth-scopes.ts';
-import { OAUTH_ENDPOINT_PATHS, providerConfiguration } from './provider-configuration.ts';
+import { OAUTH_ENDPOINT_PATHS, providerConfiguration, type ClientIdMetadataDocumentOptions } from './provider-configuration.ts';
 import { loadProviderKeys } from './provider-keys.ts';
 
 /** The account a grant acts for, as the host knows it: its internal id and its opaque reference (`acc-…`). */
@@ -46,6 +45,8 @@ export type OAuthAuthorizationServerOptions = {
   now?: () => Date;
   /** Errors inside the provider (for the log). */
   onError?: (error: Error) => void;
+  /** Client ID metadata documents: on by default; `servedOnLoopback` for tests and local development only (see {@link ClientIdMetadataDocumentOptions}). */
+  clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
 };
 
 /** A grant as the person's connections page lists it. */
@@ -92,9 +93,14 @@ const LAST_USE_RESOLUTION_MS = 60_000;
 
 /**
  * Builds the authorization server: loads (or first generates and stores) its
- * signing and cookie keys, then configures oidc-provider (provider-configuration.ts).
+ * signing and cookie keys, and makes the provider's configuration
+ * (provider-configuration.ts). oidc-provider itself is loaded and started on
+ * the first call that needs it (an endpoint, an interaction, a token to
+ * verify, a client's name), not here: a site starts without paying for it,
+ * and calls arriving while it loads wait for it.
  *
  * @throws TypeError when `siteUrl` is not an absolute http(s) URL or the scope map is unusable ({@link checkScopeEffects}).
+ * @throws TypeError when `clientIdMetadataDocuments.servedOnLoopback` is not as {@link ClientIdMetadataDocumentOptions} says.
  * @throws Error when the database cannot be read (the keys are loaded here).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  * @example
@@ -109,28 +115,42 @@ export async function createOAuthAuthorizationServer(options: OAuthAuthorization
   const resource = new URL(options.resourcePath ?? '/mcp', issuer).href;
   const scopeNames = Object.keys(options.scopes);
   const now = options.now ?? (() => new Date());
-  const provider = new Provider(
-    issuer,
-    providerConfiguration({
-      db: options.db,
-      keys: await loadProviderKeys(options.db, now),
-      resource,
-      scopeNames,
-      interactionPath: options.interactionPath ?? '/oauth/interaction',
-      accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 600,
-      refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 14 * DAY_SECONDS,
-      grantTtlSeconds: options.grantTtlSeconds ?? 30 * DAY_SECONDS,
-      accountExists: async (accountId) => (await options.findAccount(accountId)) !== null,
-    }),
-  );
-  provider.on('server_error', (_ctx, error) => options.onError?.(error));
-  const callback = provider.callback();
-  const grants = grantStore(options.db, options.scopes, resource, now);
+  // The library's error classes, once it is loaded (its configuration throws them only while it answers a request).
+  let libraryErrors: ProviderErrors | undefined;
+  // The keys are read (or made) and the configuration checked now, so that a database that cannot be read, or a
+  // setting the configuration refuses, stops the start.
+  const configuration = providerConfiguration({
+    db: options.db,
+    keys: await loadProviderKeys(options.db, now),
+    errors: () => libraryErrors!,
+    resource,
+    secureCookies: site.protocol === 'https:',
+    scopeNames,
+    interactionPath: options.interactionPath ?? '/oauth/interaction',
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 600,
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 14 * DAY_SECONDS,
+    grantTtlSeconds: options.grantTtlSeconds ?? 30 * DAY_SECONDS,
+    accountExists: async (accountId) => (await options.findAccount(accountId)) !== null,
+    clientIdMetadataDocuments: options.clientIdMetadataDocuments ?? {},
+  });
+  const scheme = site.protocol.slice(0, -1);
+  const asComingToIssuer = (request: IncomingMessage) => comingToIssuer(request, scheme);
+  // The library (oidc-provider on koa: a third of a site's start) is loaded on the first call that needs it,
+  // not at start: pages and /mcp without a token answer meanwhile, and calls arriving while it loads wait for it.
+  let library: Promise<ProviderLibrary> | undefined;
+  const loaded = () => {
+    library ??= startProvider(issuer, configuration, options.onError, (errors) => (libraryErrors = errors)).catch((error: unknown) => {
+      library = undefined;
+      throw error;
+    });
+    return library;
+  };
+  const grants = grantStore(options.db, options.scopes, resource, now, async (clientId) => (await loaded()).provider.Client.find(clientId));
 
   return {
     issuer,
     resource,
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(resource)),
+    resourceMetadataUrl: protectedResourceMetadataUrl(resource),
     // The authorization endpoint resumes at `<authorization>/:uid` once the host finished an interaction.
     endpointPaths: [
       ...Object.values(OAUTH_ENDPOINT_PATHS),
@@ -139,9 +159,11 @@ export async function createOAuthAuthorizationServer(options: OAuthAuthorization
       '/.well-known/openid-configuration',
     ],
     async handle(request, response) {
+      asComingToIssuer(request);
       // RFC 8414 §3: the library serves the same document under OpenID Connect Discovery's name.
       if (request.url?.startsWith('/.well-known/oauth-authorization-server'))
         request.url = request.url.replace('/.well-known/oauth-authorization-server', '/.well-known/openid-configuration');
+      const { callback } = await loaded();
       await callback(request, response);
     },
     scopes: options.scopes,
@@ -152,16 +174,68 @@ export async function createOAuthAuthorizationServer(options: OAuthAuthorization
       bearer_methods_supported: ['header'],
       ...(options.resourceName !== undefined && { resource_name: options.resourceName }),
     }),
-    readInteraction: (request, response) => readInteractionOf(provider, request, response, { resource, scopes: options.scopes }),
-    approveInteraction: (request, response, approval) => finishInteraction(provider, request, response, { resource, scopes: options.scopes }, approval),
-    denyInteraction: (request, response) => finishInteraction(provider, request, response, { resource, scopes: options.scopes }, 'denied'),
-    verifyOAuthAccessToken: (token) => verifyAccessToken(provider, { resource, scopes: options.scopes, findAccount: options.findAccount, grants }, token),
+    readInteraction: async (request, response) =>
+      readInteractionOf((await loaded()).provider, asComingToIssuer(request), response, { resource, scopes: options.scopes }),
+    approveInteraction: async (request, response, approval) =>
+      finishInteraction((await loaded()).provider, asComingToIssuer(request), response, { resource, scopes: options.scopes }, approval),
+    denyInteraction: async (request, response) =>
+      finishInteraction((await loaded()).provider, asComingToIssuer(request), response, { resource, scopes: options.scopes }, 'denied'),
+    verifyOAuthAccessToken: async (token) =>
+      verifyAccessToken(await loaded(), { resource, scopes: options.scopes, findAccount: options.findAccount, grants }, token),
     listGrants: (accountId) => grants.list(accountId),
     revokeGrant: (accountId, grantRef) => grants.revoke(accountId, grantRef),
   };
 }
 
 export { OAuthInteractionError };
+
+/** oidc-provider's error classes (its `errors` export). */
+type ProviderErrors = typeof import('oidc-provider').errors;
+
+/** The configured provider, its Node request handler, and the library's error classes. */
+type ProviderLibrary = { provider: Provider; callback: ReturnType<Provider['callback']>; errors: ProviderErrors };
+
+/**
+ * Loads oidc-provider and starts a provider of `issuer` with `configuration`
+ * (provider-configuration.ts) for {@link createOAuthAuthorizationServer}'s
+ * server; `onLoaded` hears the library's error classes before the provider is made.
+ *
+ * @throws Error when the library cannot be loaded, or refuses the configuration (the calls waiting for it fail; the next call tries again).
+ */
+async function startProvider(
+  issuer: string,
+  configuration: Configuration,
+  onError: ((error: Error) => void) | undefined,
+  onLoaded: (errors: ProviderErrors) => void,
+): Promise<ProviderLibrary> {
+  const { default: Provider, errors } = await import('oidc-provider');
+  onLoaded(errors);
+  const provider = new Provider(issuer, configuration);
+  provider.on('server_error', (_ctx, error) => onError?.(error));
+  // The request's scheme is the issuer's, which comingToIssuer writes on each request (see there).
+  provider.proxy = true;
+  return { provider, callback: provider.callback(), errors };
+}
+
+/**
+ * Tells the provider (a Koa app with `proxy` on) that `request` came with the
+ * issuer's scheme: `X-Forwarded-Proto` is set to it, and the other forwarded
+ * headers a caller could send (`X-Forwarded-Host`, `X-Forwarded-For`) are
+ * dropped, so nothing a caller sends decides a URL or an address. A site
+ * behind a TLS-terminating proxy sees plain http while its public URL, the
+ * issuer, is https; its cookies must then be `Secure` (the library refuses to
+ * set one on a request it believes unencrypted) and the address an
+ * authorization resumes at https.
+ *
+ * @param scheme `https` or `http`, the issuer's.
+ * @returns the same request, its headers rewritten.
+ */
+function comingToIssuer(request: IncomingMessage, scheme: string): IncomingMessage {
+  request.headers['x-forwarded-proto'] = scheme;
+  delete request.headers['x-forwarded-host'];
+  delete request.headers['x-forwarded-for'];
+  return request;
+}
 
 /** The opaque reference of a grant id, for audit evidence, logs and the connections page. */
 export function grantRefOf(grantId: string): string {
@@ -184,7 +258,7 @@ type VerificationContext = {
  *
  * @throws Error when the store cannot be read (the endpoint answers 503).
  */
-async function verifyAccessToken(provider: Provider, context: VerificationContext, token: string): Promise<VerifiedAccessToken | null> {
+async function verifyAccessToken({ provider, errors }: ProviderLibrary, context: VerificationContext, token: string): Promise<VerifiedAccessToken | null> {
   const accessToken = await provider.AccessToken.find(token);
   if (!accessToken || accessToken.isExpired || typeof accessToken.exp !== 'number') return null;
   const { accountId, grantId, clientId } = accessToken;
@@ -193,7 +267,11 @@ async function verifyAccessToken(provider: Provider, context: VerificationContex
   const grant = await provider.Grant.find(grantId);
   if (!grant || grant.accountId !== accountId || grant.clientId !== clientId) return null;
   const account = await context.findAccount(accountId);
-  const client = await provider.Client.find(clientId);
+  // A client described by its metadata document is fetched again once its cache ends: one that cannot be read now has no valid token.
+  const client = await provider.Client.find(clientId).catch((error: unknown) => {
+    if (error instanceof errors.InvalidClient || error instanceof errors.InvalidClientMetadata) return undefined;
+    throw error;
+  });
   if (!account || !client) return null;
   await context.grants.markUsed(grantId);
   return {
@@ -211,8 +289,24 @@ async function verifyAccessToken(provider: Provider, context: VerificationContex
 
 type GrantStore = ReturnType<typeof grantStore>;
 
-/** A person's grants, read and revoked in the provider's table. */
-function grantStore(db: Kysely<OAuthTables>, scopes: OAuthScopeEffects, resource: string, now: () => Date) {
+/**
+ * A person's grants, read and revoked in the provider's table. A client
+ * described by its metadata document is not in the table: its name comes
+ * from `findClient` (the provider's cache, else its document), and is its
+ * document's host when that cannot be read.
+ */
+function grantStore(
+  db: Kysely<OAuthTables>,
+  scopes: OAuthScopeEffects,
+  resource: string,
+  now: () => Date,
+  findClient: (clientId: string) => Promise<{ clientName?: string | undefined } | undefined>,
+) {
+  async function nameOfDocumentClient(clientId: string): Promise<string | undefined> {
+    if (!clientId.startsWith('https://')) return undefined;
+    const client = await findClient(clientId).catch(() => undefined);
+    return client?.clientName ?? new URL(clientId).host;
+  }
   async function grantsOf(accountId: string) {
     const rows = await db
       .selectFrom('agentready_oauth_artifact')
@@ -233,7 +327,7 @@ function grantStore(db: Kysely<OAuthTables>, scopes: OAuthScopeEffects, resource
           .where('model', '=', 'Client')
           .where('id', '=', payload.clientId)
           .executeTakeFirst();
-        const clientName = client ? (JSON.parse(client.payload) as { client_name?: string }).client_name : undefined;
+        const clientName = client ? (JSON.parse(client.payload) as { client_name?: string }).client_name : await nameOfDocumentClient(payload.clientId);
         const granted = scopeNamesOf(payload.resources?.[resource]);
         summaries.push({
           ref: grantRefOf(row.id),
@@ -267,4 +361,19 @@ function grantStore(db: Kysely<OAuthTables>, scopes: OAuthScopeEffects, resource
         .execute();
     },
   };
+}
+
+/**
+ * The Protected Resource Metadata URL of a resource (RFC 9728 §3.1): the
+ * well-known path inserted between its host and its path, a trailing slash
+ * of the path dropped, its fragment dropped. Written here as the MCP SDK's
+ * `getOAuthProtectedResourceMetadataUrl` does it, so a site does not load the
+ * SDK at start for one URL (it loads it on the first request to `/mcp`).
+ */
+function protectedResourceMetadataUrl(resource: string): string {
+  const url = new URL(resource);
+  const path = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+  url.pathname = `/.well-known/oauth-protected-resource${path === '/' ? '' : path}`;
+  url.hash = '';
+  return url.href;
 }

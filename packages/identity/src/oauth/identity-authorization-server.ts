@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { EffectClass } from 'agentready';
 import type { IdentityTables } from '../identity-migrations.ts';
 import { createOAuthAuthorizationServer, type OAuthAuthorizationServer } from './authorization-server.ts';
+import type { ClientIdMetadataDocumentOptions } from './provider-configuration.ts';
 import { identityAccountLookup, type OAuthScopeLabels } from './consent.ts';
 import type { OAuthTables } from './oauth-migrations.ts';
 
@@ -37,6 +38,8 @@ export type IdentityOAuthServerOptions<DB> = {
   logger: Logger;
   /** The clock. Default: `() => new Date()`. */
   now?: () => Date;
+  /** Client ID metadata documents: on by default; `servedOnLoopback` for tests and local development only. */
+  clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
 };
 
 /**
@@ -57,5 +60,6 @@ export function createIdentityOAuthServer<DB>(options: IdentityOAuthServerOption
     now,
     findAccount: identityAccountLookup({ db: db as unknown as Kysely<IdentityTables>, now }),
     onError: (error) => logger.warn({ err: error }, 'OAuth request refused or failed'),
+    ...(options.clientIdMetadataDocuments !== undefined && { clientIdMetadataDocuments: options.clientIdMetadataDocuments }),
   });
 }

@@ -15,6 +15,7 @@ export type { OAuthTables, OAuthArtifactTable, OAuthKeyTable } from './oauth-mig
 export { effectsOfScopes } from './oauth-scopes.ts';
 export type { OAuthScopeEffects } from './oauth-scopes.ts';
 export { OAUTH_ENDPOINT_PATHS } from './provider-configuration.ts';
+export type { ClientIdMetadataDocumentOptions } from './provider-configuration.ts';
 export { consentPageData, answerConsent, listConnectedApps, identityAccountLookup, CONSENT_NEEDS_FULL_LOAD } from './consent.ts';
 export type {
   OAuthScopeLabels,

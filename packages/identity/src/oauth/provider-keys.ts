@@ -13,7 +13,8 @@ import type { OAuthTables } from './oauth-migrations.ts';
 export type ProviderKeys = { jwks: { keys: JWK[] }; cookieKeys: string[] };
 
 /**
- * Reads the keys, generating and storing them on first use. Two instances
+ * Reads the keys, generating and storing them on first use only (a start
+ * on a database that has them generates none). Two instances
  * starting at once both try to insert; the first row wins (insert … on
  * conflict do nothing) and both read it back, so they end with the same keys.
  *
@@ -26,13 +27,23 @@ export async function loadProviderKeys(db: Kysely<OAuthTables>, now: () => Date)
 }
 
 async function keptValue(db: Kysely<OAuthTables>, purpose: string, now: () => Date, generate: () => unknown): Promise<unknown> {
+  const readKept = () => db.selectFrom('agentready_oauth_key').select('value').where('purpose', '=', purpose).executeTakeFirst();
+  // A key is generated (an RSA key pair takes tens of milliseconds) only when none is kept yet: not at every start.
+  let kept = await readKept();
+  if (kept === undefined) {
+    await keepNew(db, purpose, now, generate);
+    kept = await readKept();
+  }
+  if (kept === undefined) throw new Error(`The OAuth key "${purpose}" could not be stored.`);
+  return JSON.parse(kept.value) as unknown;
+}
+
+async function keepNew(db: Kysely<OAuthTables>, purpose: string, now: () => Date, generate: () => unknown): Promise<void> {
   await db
     .insertInto('agentready_oauth_key')
     .values({ purpose, value: JSON.stringify(generate()), created_at: now().toISOString() })
     .onConflict((conflict) => conflict.column('purpose').doNothing())
     .execute();
-  const row = await db.selectFrom('agentready_oauth_key').select('value').where('purpose', '=', purpose).executeTakeFirstOrThrow();
-  return JSON.parse(row.value) as unknown;
 }
 
 /** An RS256 key (the algorithm every OpenID Provider must offer), private part included, with a random key id. */

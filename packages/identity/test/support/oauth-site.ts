@@ -4,7 +4,8 @@
  * sets, an authorization server for its `/mcp`, a small catalog (one read
  * tool, one prepare tool that says who calls), a consent page that finishes
  * the interaction for one fixed account, all served by Hono on a real
- * listening socket at 127.0.0.1.
+ * listening socket at 127.0.0.1 (client ID metadata documents as the test
+ * says: served on loopback in their tests).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +25,7 @@ import {
   oauthRoutes,
   OAUTH_MIGRATION_TABLE,
   OAuthInteractionError,
+  type ClientIdMetadataDocumentOptions,
   type OAuthAuthorizationServer,
   type OAuthTables,
 } from '../../src/oauth/index.ts';
@@ -117,7 +119,10 @@ export type OAuthSite = { url: string; mcpUrl: string; oauth: OAuthAuthorization
  * and an Allow and a Deny button; Allow signs in {@link TEST_ACCOUNT} with
  * the ticked scopes.
  */
-export async function startOAuthSite(db: Kysely<OAuthTables>): Promise<OAuthSite> {
+export async function startOAuthSite(
+  db: Kysely<OAuthTables>,
+  options: { clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions } = {},
+): Promise<OAuthSite> {
   let app: Hono<{ Bindings: HttpBindings }> | undefined;
   const server = createAdaptorServer({ fetch: (request, env) => app!.fetch(request, env) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -128,6 +133,7 @@ export async function startOAuthSite(db: Kysely<OAuthTables>): Promise<OAuthSite
     scopes: TEST_SCOPES,
     findAccount: async (id) => (id === TEST_ACCOUNT.id ? TEST_ACCOUNT : null),
     resourceName: 'Test site',
+    ...(options.clientIdMetadataDocuments !== undefined && { clientIdMetadataDocuments: options.clientIdMetadataDocuments }),
   });
   const pipeline = createInvocationPipeline({
     catalog,
