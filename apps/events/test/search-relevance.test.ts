@@ -7,8 +7,17 @@
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openMigratedDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations } from 'agentready/store';
+import { IDENTITY_MIGRATION_TABLE, identityMigrations } from '@agentready/identity';
+import { OAUTH_MIGRATION_TABLE, oauthMigrations } from '@agentready/identity/oauth/migrations';
+import { createEventsServices } from '../src/domain/events-services.ts';
+import { EVENTS_MIGRATION_TABLE, eventsMigrations } from '../src/store/events-migrations.ts';
 import { insertEvents, type SeedEvent } from '../src/store/event-seeds.ts';
 import { prepareEventsDatabase } from '../src/store/prepare-database.ts';
+import type { EventsDatabase } from '../src/store/schema.ts';
 import { createTestClock, storeDialects, type StoreDialect } from './support/events-database.ts';
 import { serveOnDialect, type DialectServer } from './support/dialect-server.ts';
 import { bodyText } from './support/served-html.ts';
@@ -58,12 +67,19 @@ const MANY_EVENTS: SeedEvent[] = Array.from({ length: 1005 }, (_, index) =>
   }),
 );
 
+/** 70 events, each titled with its own word beginning "quill": more words than a beginning is listed as. */
+const QUILL_EVENTS: SeedEvent[] = Array.from({ length: 70 }, (_, index) =>
+  madeEvent(`evt-quill-${index}`, `2027-05-${String(1 + (index % 28)).padStart(2, '0')}`, {
+    title: `Quill${String.fromCharCode(97 + Math.floor(index / 26))}${String.fromCharCode(97 + (index % 26))} Evening`,
+  }),
+);
+
 describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
   let server: DialectServer;
 
   beforeAll(async () => {
     server = await serveOnDialect(dialect, createTestClock());
-    await insertEvents(server.fixture.db, [...RANKED_EVENTS, ...MANY_EVENTS], new Date());
+    await insertEvents(server.fixture.db, [...RANKED_EVENTS, ...MANY_EVENTS, ...QUILL_EVENTS], new Date());
   });
   afterAll(async () => {
     await server?.close();
@@ -96,6 +112,17 @@ describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
     expect(await allIds({ keyword: 'micro' })).toContain('evt-rust-microcontrollers-hsinchu');
     expect(await allIds({ keyword: 'rust micro' })).toEqual(['evt-rust-microcontrollers-hsinchu']);
     expect(await allIds({ keyword: 'rust pottery' })).toEqual([]);
+  });
+
+  it('finds every word a beginning starts, however many words start with it, and only those', async () => {
+    const quills = QUILL_EVENTS.map((event) => event.id);
+    expect(new Set(await allIds({ keyword: 'quill' }))).toEqual(new Set(quills));
+    expect(new Set(await allIds({ keyword: 'quillb' }))).toEqual(new Set(quills.slice(26, 52)));
+    expect(await allIds({ keyword: 'quillcr' })).toEqual(['evt-quill-69']);
+    expect(await allIds({ keyword: 'quillcs' })).toEqual([]);
+    expect(await allIds({ keyword: 'quill evening' })).toEqual(await allIds({ keyword: 'quill' }));
+    // Terms of a word that begins them all in the title, topics or elsewhere: each rank still in its place.
+    expect(await allIds({ keyword: 'photo' })).toEqual(await allIds({ keyword: 'photography' }));
   });
 
   it('still finds a part of a Chinese word (入門 in 入門工作坊), also next to English words', async () => {
@@ -233,6 +260,49 @@ describe.runIf(dialects.length === 2)('search on SQLite and PostgreSQL', () => {
   });
 });
 
+describe.runIf(dialects.length === 2)('broad searches on SQLite and PostgreSQL', () => {
+  /** 24 events with "zebra" in the summary only, in Taipei and Hualien, across the year: the last rank of a search for it. */
+  const SUMMARY_ZEBRAS: SeedEvent[] = Array.from({ length: 24 }, (_, index) =>
+    madeEvent(`evt-zebra-summary-${index}`, `2027-${String(1 + (index % 12)).padStart(2, '0')}-15`, {
+      title: 'Evening Walk',
+      summary: 'We watch a zebra crossing.',
+      location: index % 2 === 0 ? 'taipei' : 'hualien',
+    }),
+  );
+
+  it('gives the same pages, in the same order, of searches matching more than the count goes', async () => {
+    const clock = createTestClock();
+    const servers = await Promise.all(dialects.map((dialect) => serveOnDialect(dialect, clock)));
+    try {
+      await Promise.all(servers.map((server) => insertEvents(server.fixture.db, [...MANY_EVENTS, ...SUMMARY_ZEBRAS], new Date())));
+      const queries = [
+        'keyword=zebra',
+        'keyword=zebra&page=2',
+        'keyword=zebra&page=101',
+        'keyword=zebra&page=102',
+        'keyword=zeb',
+        'keyword=crossing%20zebra',
+        'keyword=zebra&location=hualien',
+        'keyword=zebra&location=hualien&page=50',
+        'keyword=zebra&location=taipei',
+        'keyword=zebra&date_from=2027-03-01&date_to=2027-03-31',
+        'keyword=watch',
+        'keyword=people',
+        'keyword=people&page=3',
+        'location=hualien',
+        'location=hualien&page=3',
+        'location=hualien&price=free&level=beginner',
+      ];
+      for (const query of queries) {
+        const [onSqlite, onPostgres] = await Promise.all(servers.map(async (server) => (await fetch(`${server.url}/api/events?${query}`)).json()));
+        expect(onPostgres, query).toEqual(onSqlite);
+      }
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+});
+
 describe.each(dialects)('the search index on $name', (dialect: StoreDialect) => {
   it('follows a row whose terms change, and is rebuilt at start for rows indexed under an older rule', async () => {
     const server = await serveOnDialect(dialect, createTestClock());
@@ -257,6 +327,50 @@ describe.each(dialects)('the search index on $name', (dialect: StoreDialect) => 
       expect(await find('quokka')).toEqual(['evt-night-sky-photography-yilan']);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('a SQLite database the site made before its search listed terms', () => {
+  it('finds its events by the beginnings of their words once the site starts on it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'events-search-upgrade-'));
+    const url = `file:${join(folder, 'events.sqlite')}`;
+    try {
+      const before = await openMigratedDatabase<EventsDatabase>({
+        url,
+        migrationSets: [
+          { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
+          { tableName: IDENTITY_MIGRATION_TABLE, migrations: identityMigrations },
+          { tableName: OAUTH_MIGRATION_TABLE, migrations: oauthMigrations },
+          {
+            tableName: EVENTS_MIGRATION_TABLE,
+            migrations: Object.fromEntries(
+              Object.entries(eventsMigrations).filter(([name]) => name <= '2026-12-01-002-events-searchable-by-words-topics-and-places'),
+            ),
+          },
+        ],
+      });
+      await insertEvents(before, [...RANKED_EVENTS, ...QUILL_EVENTS.slice(0, 3)], new Date());
+      await before.destroy();
+
+      const db = await prepareEventsDatabase({ url });
+      try {
+        const services = createEventsServices({ db, now: () => new Date() });
+        const found = async (keyword: string) => {
+          const page = await services.searchEvents({ keyword });
+          if (!page.ok) throw new Error(page.message);
+          return page.value.events.map((event) => event.id);
+        };
+        // A new event brings a new word beginning "photo" and "quil": the old events' words still count.
+        await insertEvents(db, [madeEvent('evt-photographers', '2027-02-01', { title: 'Photographers and Quilters' })], new Date());
+        expect(await found('photo')).toEqual(['evt-photographers', 'evt-rank-title', 'evt-rank-topic', 'evt-rank-summary']);
+        expect(await found('quil')).toEqual(['evt-photographers', 'evt-quill-0', 'evt-quill-1', 'evt-quill-2']);
+        expect(await found('harb')).toEqual(['evt-rank-summary', 'evt-rank-topic', 'evt-rank-title']);
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

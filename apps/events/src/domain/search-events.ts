@@ -12,7 +12,7 @@ import { parseToolInput } from 'agentready';
 import type { EventSummary } from './event-shapes.ts';
 import type { EventsContext } from './events-context.ts';
 import { searchFiltersSchema, type EventSearchFilters } from './search-filters.ts';
-import { countEvents, findEvents, type EventSearchConditions } from '../store/event-search-query.ts';
+import { findEventPage, type EventSearchConditions } from '../store/event-search-query.ts';
 import { searchWordsOf } from '../store/search-terms.ts';
 import { EVENTS_PAGE_SIZE, TOTAL_COUNTED_UP_TO, type SearchOrder } from './search-limits.ts';
 
@@ -64,12 +64,11 @@ export async function searchEvents(ctx: EventsContext, request: EventSearchFilte
     });
   }
 
-  const counted = await countEvents(ctx.db, conditions, TOTAL_COUNTED_UP_TO);
-  const rows = await findEvents(ctx.db, conditions, (page - 1) * EVENTS_PAGE_SIZE, EVENTS_PAGE_SIZE);
+  const found = await findEventPage(ctx.db, conditions, (page - 1) * EVENTS_PAGE_SIZE, EVENTS_PAGE_SIZE, TOTAL_COUNTED_UP_TO);
   const now = ctx.now();
-  result.events = rows.map((row) => toEventSummary(row, now));
-  result.total = counted.count;
-  result.totalExact = counted.exact;
+  result.events = found.rows.map((row) => toEventSummary(row, now));
+  result.total = found.count;
+  result.totalExact = found.exact;
   if (result.events.length === 0) result.noResultsReason = noResultsReason(result);
   return succeeded(result);
 }

@@ -4,7 +4,7 @@
  * it runs for local use (see `main.ts`).
  */
 import type { Kysely } from 'kysely';
-import { createAccount, type IdentityTables } from '@agentready/identity';
+import { createAccount, findAccountByEmail, type IdentityTables } from '@agentready/identity';
 import type { EventsDatabase } from './schema.ts';
 
 /** The demo accounts' e-mail addresses and passwords, as the README lists them. */
@@ -20,9 +20,12 @@ export const DEMO_ACCOUNTS = [
  * @returns the e-mail addresses of the accounts created now.
  */
 export async function ensureDemoAccounts(db: Kysely<EventsDatabase>, now: () => Date): Promise<string[]> {
+  const identity = { db: db as unknown as Kysely<IdentityTables>, now };
   const created: string[] = [];
   for (const account of DEMO_ACCOUNTS) {
-    const result = await createAccount({ db: db as unknown as Kysely<IdentityTables>, now }, account);
+    // An existing account is looked up, not hashed for again: argon2 costs tens of milliseconds at every start.
+    if ((await findAccountByEmail(identity, account.email)) !== null) continue;
+    const result = await createAccount(identity, account);
     if (result.ok) created.push(account.email);
     else if (result.code !== 'CONFLICT') throw new Error(`The demo account ${account.email} could not be created: ${result.message}`);
   }

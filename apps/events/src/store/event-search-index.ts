@@ -10,9 +10,13 @@
  *
  * SQLite: an FTS5 table, `events_search`, kept by triggers, whose rowid is the
  * event's start (whole seconds) times 2^30 plus the event's row ID, so that the
- * index itself hands out matches in start order and a page stops after ten.
- * PostgreSQL: a generated `tsvector` column with the three columns weighted A,
- * B and D, under a GIN index.
+ * index itself hands out matches in start order and a page stops after ten;
+ * beside it, `events_search_terms` lists every term, so that a keyword's
+ * beginning is asked for as the terms it begins.
+ * PostgreSQL: generated `tsvector` columns (everything weighted, the title,
+ * the title with the topics and places) under GIN indexes, and GIN indexes
+ * over the words and over the facet terms without weights, which answer a
+ * search without reading rows to check weights (events-migrations.ts).
  */
 import type { Kysely } from 'kysely';
 import { DISTRICTS, type DistrictId } from '../vocabulary/districts.ts';

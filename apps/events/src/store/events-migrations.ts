@@ -267,6 +267,55 @@ export const eventsMigrations: Record<string, Migration> = {
       }
     },
   },
+  // SQLite answers a keyword's beginning (`work` → workshop, working) fastest as the list of the
+  // whole terms it begins: FTS5 reads a prefix query's every match before the first, but walks an OR
+  // of terms in start order and stops after a page. The list of the terms is kept here.
+  '2026-12-01-003-search-terms-listed-for-prefix-words': {
+    async up(db: Kysely<unknown>) {
+      if (dialectOf(db) === 'sqlite') await createSqliteTermList(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (dialectOf(db) !== 'sqlite') return;
+      for (const trigger of ['events_search_terms_after_insert', 'events_search_terms_after_update']) await sql`drop trigger ${sql.id(trigger)}`.execute(db);
+      await sql`drop table events_search_terms`.execute(db);
+    },
+  },
+  // PostgreSQL answered "every word anywhere" and the filters from `search_vector`, whose weights the
+  // GIN index does not hold: each candidate row's vector was read again from the table to check them.
+  // Two indexes answer them exactly from the index.
+  '2026-12-01-004-search-words-and-filters-indexed-without-weights': {
+    async up(db: Kysely<unknown>) {
+      if (dialectOf(db) !== 'postgres') return;
+      await sql`create index events_by_search_words on events using gin ((${POSTGRES_SEARCH_WORDS})) with (fastupdate = off)`.execute(db);
+      await sql`create index events_by_search_facets on events using gin ((${POSTGRES_SEARCH_FACETS})) with (fastupdate = off)`.execute(db);
+      // The planner's statistics of the new expressions.
+      await sql`analyze events`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (dialectOf(db) !== 'postgres') return;
+      for (const index of ['events_by_search_words', 'events_by_search_facets']) await db.schema.dropIndex(index).execute();
+    },
+  },
+  // A search by dates alone counts its matches up to 1,000 in start order, and each needs its local
+  // date checked: from the table, a row read per match; from this index, none (SQLite's covering
+  // index, PostgreSQL's index-only scan). It serves everything the start index served.
+  // PostgreSQL also walks a city's events in start order (store/event-search-query.ts, walkRank).
+  '2026-12-02-001-start-index-holds-the-local-date': {
+    async up(db: Kysely<unknown>) {
+      if (dialectOf(db) === 'postgres') {
+        await sql`create index events_by_start_and_date on events (starts_at_ms, id) include (start_date)`.execute(db);
+        await sql`create index events_by_location_and_start on events (location, starts_at_ms, id) include (start_date)`.execute(db);
+      } else {
+        await db.schema.createIndex('events_by_start_and_date').on('events').columns(['starts_at_ms', 'id', 'start_date']).execute();
+      }
+      await db.schema.dropIndex('events_by_start').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.createIndex('events_by_start').on('events').columns(['starts_at_ms', 'id']).execute();
+      await db.schema.dropIndex('events_by_start_and_date').execute();
+      if (dialectOf(db) === 'postgres') await db.schema.dropIndex('events_by_location_and_start').execute();
+    },
+  },
 };
 
 /**
@@ -294,15 +343,52 @@ async function createSqliteSearchIndex(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
+ * SQLite: `events_search_terms`, every term the three search columns have
+ * held (a term whose events are gone stays: it finds nothing), kept by
+ * triggers. The columns hold terms of letters and digits separated by
+ * spaces (store/search-terms.ts), so each row's terms are read as a JSON
+ * array of strings.
+ */
+async function createSqliteTermList(db: Kysely<unknown>): Promise<void> {
+  await sql`create table events_search_terms (term text primary key) without rowid`.execute(db);
+  const termsOf = (row: string) =>
+    sql.raw(`json_each('["' || replace(${row}search_title || ' ' || ${row}search_tags || ' ' || ${row}search_text, ' ', '","') || '"]')`);
+  const insert = (row: string) => sql`insert or ignore into events_search_terms (term) select value from ${termsOf(row)} where value <> ''`;
+  await sql`create trigger events_search_terms_after_insert after insert on events begin ${insert('new.')}; end`.execute(db);
+  await sql`create trigger events_search_terms_after_update after update of search_title, search_tags, search_text on events begin ${insert('new.')}; end`.execute(
+    db,
+  );
+  await sql`insert or ignore into events_search_terms (term) select value from events, ${termsOf('events.')} where value <> ''`.execute(db);
+}
+
+/**
  * The facet terms of a row (`row` is `new.`, `old.` or empty), which the
  * search's filters ask for: `loc<city without hyphens> level<level>
  * price<free|paid>` (store/event-search-query.ts).
  */
 function facetTerms(row: string): RawBuilder<string> {
-  return sql.raw(
-    `'loc' || replace(${row}location, '-', '') || ' level' || ${row}level || ' price' || (case when ${row}fee_twd > 0 then 'paid' else 'free' end)`,
-  );
+  return sql.raw(facetTermsText(row));
 }
+
+function facetTermsText(row: string): string {
+  return `'loc' || replace(${row}location, '-', '') || ' level' || ${row}level || ' price' || (case when ${row}fee_twd > 0 then 'paid' else 'free' end)`;
+}
+
+/**
+ * PostgreSQL: the terms of the three search columns without weights or facet
+ * terms, indexed by `events_by_search_words` (store/event-search-query.ts
+ * writes the same expression, so the planner uses the index). Positions are
+ * those of `search_vector`: the lexeme `_`, which no keyword can ask for (a
+ * keyword's words are letters and digits), stands at the third position where
+ * `search_vector` has its three facet terms, so a Chinese phrase spans the same
+ * neighbours in both.
+ */
+export const POSTGRES_SEARCH_WORDS = sql.raw(
+  "to_tsvector('simple'::regconfig, search_title) || to_tsvector('simple'::regconfig, search_tags) || '''_'':3'::tsvector || to_tsvector('simple'::regconfig, search_text)",
+);
+
+/** PostgreSQL: the facet terms of a row without weights, indexed by `events_by_search_facets`. */
+export const POSTGRES_SEARCH_FACETS = sql.raw(`to_tsvector('simple'::regconfig, ${facetTermsText('')})`);
 
 /**
  * PostgreSQL: stored generated `tsvector` columns parsed by the `simple`
