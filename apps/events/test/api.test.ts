@@ -315,6 +315,8 @@ describe('a request without a session', () => {
       retryable: false,
       uiUpdated: false,
       stateVersion: 0,
+      // The refusal names the call's trace id, as every answer of the tool route does (result-trace-id.test.ts).
+      _meta: { 'agentready/traceId': expect.stringMatching(/^[0-9a-f-]{36}$/) },
     });
     expect(answer.setCookie).toBeNull();
   });

@@ -410,3 +410,15 @@ describe('accessibility (axe, WCAG 2.2 A/AA and best practices)', () => {
     }
   });
 });
+
+describe('topics on a card', () => {
+  it('names each topic in English and Chinese on a card the browser renders, as the server does', async () => {
+    const page = await visit('/events?keyword=nothing-matches-this');
+    await page.fill(byTestId('search-keyword'), 'Agents Taipei Meetup');
+    await page.click(byTestId('search-submit'));
+    const topics = page.locator(`[data-event-id="evt-ai-agents-meetup-taipei"] ${byTestId('event-topics')} li`);
+    await topics.first().waitFor();
+    expect(await topics.allTextContents()).toEqual(['AI · 人工智慧', 'AI agents · AI 代理人']);
+    expect(await topics.last().locator('span').getAttribute('lang')).toBe('zh-Hant');
+  });
+});

@@ -306,8 +306,10 @@ describe.each(dialects)('OAuth sign-in for an MCP client on the Events site, on 
     for (const who of [person, undefined]) {
       const { authorizationUrl } = await startSignIn();
       const { page } = await browserOf(who);
-      await page.goto(authorizationUrl.href, { waitUntil: 'networkidle' });
+      await page.goto(authorizationUrl.href);
       await page.locator(byTestId('consent-client')).waitFor();
+      // Asked once the page's script has handed its tools (none) to WebMCP, not before it could have.
+      await page.waitForSelector('html[data-enhanced]', { state: 'attached' });
       expect(await page.webmcp.tools()).toEqual([]);
       expect(await findAccessibilityViolations(page)).toEqual([]);
     }

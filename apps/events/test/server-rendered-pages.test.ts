@@ -149,6 +149,19 @@ async function openPage(options: { javaScript?: boolean; blockScripts?: boolean;
   return page;
 }
 
+/**
+ * A fresh Chromium page at `path` once the page's script has taken it over:
+ * its WebMCP tools are registered as it hydrates, and from then on a link
+ * moves within the page. Before that, hydration may drop what a test added
+ * to `<main>`, and a click loads a new page.
+ */
+async function openEnhancedPage(path: string): Promise<Page> {
+  const page = await openPage();
+  await page.goto(`${server.url}${path}`);
+  await expect.poll(async () => (await page.webmcp.tools()).length, { timeout: 20_000 }).toBeGreaterThan(0);
+  return page;
+}
+
 /** The texts of the page's level-one headings in `<main>`, read at once (a page still empty shows none). */
 async function mainHeadings(page: Page): Promise<string[]> {
   return page.locator('main h1').allTextContents();
@@ -325,8 +338,7 @@ describe('the 404 page', () => {
   });
 
   it('is what a link to an unknown path shows when the site moves there in the browser', async () => {
-    const page = await openPage();
-    await page.goto(`${server.url}/events`);
+    const page = await openEnhancedPage('/events');
     await page.evaluate(() => {
       (window as { __samePageLoad?: boolean }).__samePageLoad = true;
       const link = document.createElement('a');
@@ -350,8 +362,7 @@ describe('the 404 page', () => {
 describe('the head after moving to another page in the browser', () => {
   it('describes the page on screen: title, description, canonical, Open Graph, JSON-LD and page data follow each move', async () => {
     const other = await apiEvent(ENGLISH_TITLED_EVENT);
-    const page = await openPage();
-    await page.goto(`${server.url}/events/${OPEN_EVENT}`);
+    const page = await openEnhancedPage(`/events/${OPEN_EVENT}`);
     await page.evaluate(() => {
       (window as { __samePageLoad?: boolean }).__samePageLoad = true;
       const link = document.createElement('a');

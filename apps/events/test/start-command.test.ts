@@ -82,5 +82,6 @@ describe('npm start, stopped by a signal to its own process', () => {
         // The whole group has ended already.
       }
     }
-  });
+    // npm builds the browser script and the server before the site starts: on a busy machine that alone can take half a minute.
+  }, 120_000);
 });

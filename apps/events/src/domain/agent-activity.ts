@@ -1,10 +1,10 @@
 /**
  * @module What the agents acting for a signed-in person did, read from the
- * audit evidence (agentready/runtime, listActivity), for the `/activity` page:
+ * audit evidence (agentready/runtime, readActivityPage), for the `/activity` page:
  * newest first, one client at a time if asked, a page at a time. Only the
  * person's own account's records are ever read.
  */
-import { listActivity, listActivityClients, parseActivityCursor, formatActivityCursor, type ActivityClient, type ActivityEntry } from 'agentready/runtime';
+import { readActivityPage, type ActivityClientShown, type ActivityEntry, type ActivityPageRequest } from 'agentready/runtime';
 import type { Principal } from 'agentready';
 import { refused, succeeded, type DomainResult } from './domain-result.ts';
 import type { EventsContext } from './events-context.ts';
@@ -14,17 +14,18 @@ import { toSiteIso } from './site-time.ts';
 export const ACTIVITY_PAGE_SIZE = 20;
 
 /** Which calls to show, as the page's query asks: one named client, the person's own browser, or all; and from where on. */
-export type AgentActivityRequest = { client?: string; browser?: boolean; before?: string };
+export type AgentActivityRequest = ActivityPageRequest;
 
 /**
  * One call as the page shows it; `occurredAt` in the site's time zone (ISO 8601,
- * +08:00); `traceId` shown as a reference the person can quote to the site's
- * operator, who prints the journey with `agentready-events trace`.
+ * +08:00); `clientName` as pages show it; `traceId` shown as a reference the
+ * person can quote to the site's operator, who prints the journey with
+ * `agentready-events trace`.
  */
 export type AgentActivityEntry = Omit<ActivityEntry, 'durationMs'>;
 
 /** A page of activity, the clients to filter by, and the cursor of the next (older) page, or null. */
-export type AgentActivityPage = { entries: AgentActivityEntry[]; clients: ActivityClient[]; next: string | null };
+export type AgentActivityPage = { entries: AgentActivityEntry[]; clients: ActivityClientShown[]; next: string | null };
 
 /**
  * The activity of `principal`'s account.
@@ -41,22 +42,11 @@ export async function listAgentActivity(
 ): Promise<DomainResult<AgentActivityPage> | null> {
   const accountRef = principal?.account?.ref;
   if (accountRef === undefined || accountRef === '') return null;
-  const before = request.before === undefined ? undefined : parseActivityCursor(request.before);
-  if (before === null) return refused('INVALID_INPUT', 'This link to older activity is not valid.', { field: 'before' });
-  if (request.client !== undefined && request.browser) {
-    return refused('INVALID_INPUT', 'Choose one client, or your browser, not both.', { field: 'client' });
-  }
-  const client = request.browser ? null : request.client;
-  const page = await listActivity(ctx.db, {
-    accountRef,
-    limit: ACTIVITY_PAGE_SIZE,
-    ...(client !== undefined && { client }),
-    ...(before !== undefined && { before }),
-  });
-  const clients = await listActivityClients(ctx.db, accountRef);
+  const read = await readActivityPage(ctx.db, accountRef, request, ACTIVITY_PAGE_SIZE);
+  if (!read.ok) return refused('INVALID_INPUT', read.message, { field: read.field });
   return succeeded({
-    entries: page.entries.map(({ durationMs: _duration, ...entry }) => ({ ...entry, occurredAt: toSiteIso(new Date(entry.occurredAt)) })),
-    clients,
-    next: page.next === null ? null : formatActivityCursor(page.next),
+    entries: read.entries.map(({ durationMs: _duration, ...entry }) => ({ ...entry, occurredAt: toSiteIso(new Date(entry.occurredAt)) })),
+    clients: read.clients,
+    next: read.next,
   });
 }

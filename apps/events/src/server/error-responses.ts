@@ -41,6 +41,7 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   IN_PROGRESS: 409,
   RATE_LIMITED: 429,
   TEMPORARY_FAILURE: 500,
+  INTERNAL_ERROR: 500,
 };
 
 /** The message of every unexpected server failure: says nothing about the cause. */

@@ -16,6 +16,13 @@ export type EventsVariables = {
   principal: Principal | null;
   /** The whole session (principal, account, CSRF token, `stateVersion` as read at the start of the request), or null. */
   session: SessionState | null;
+  /**
+   * The trace id of the tool call a request to `/api/tools/:name` makes
+   * (a UUID the server chose, never one the caller sent), set before any
+   * other middleware: the call's audit record and its answer's
+   * `_meta["agentready/traceId"]` both name it, whoever answers.
+   */
+  traceId: string;
 };
 
 /** `new Hono<EventsEnv>()` gives routes typed `c.get('principal')` and `c.get('session')`. */

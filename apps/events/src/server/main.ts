@@ -33,7 +33,6 @@ import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { DEMO_ACCOUNTS, ensureDemoAccounts } from '../store/demo-accounts.ts';
 import { prepareEventsDatabase } from '../store/prepare-database.ts';
 import type { EventsDatabase } from '../store/schema.ts';
-import { Redis } from 'ioredis';
 import type { OAuthAuthorizationServer } from '@agentready/identity/oauth';
 import { createEventsApp, DEFAULT_TOOL_CALL_LIMIT } from './create-events-app.ts';
 import { createEventsOAuth } from './oauth-consent.ts';
@@ -76,7 +75,8 @@ if (!Number.isSafeInteger(leaseSeconds) || leaseSeconds < 1) {
 }
 const auditRetentionDays = wholeNumberSetting(logger, 'AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_RANGE);
 // Counts in Redis when REDIS_URL is set; a Redis that is away lets tool calls through (logged).
-const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+// The Redis client is loaded only then: a start without REDIS_URL does not pay for loading it.
+const redis = process.env.REDIS_URL ? new (await import('ioredis')).Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
 redis?.on('error', (error) => logger.warn({ err: error }, 'Redis for rate limits is unreachable'));
 
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;

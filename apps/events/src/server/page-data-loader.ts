@@ -7,7 +7,7 @@
 import { PASSWORD_MIN_LENGTH } from '@agentready/identity';
 import type { Principal } from 'agentready';
 import type { EventsServices } from '../domain/events-services.ts';
-import { clientNameForDisplay } from 'agentready';
+import { activityPageRequestOf } from 'agentready/runtime';
 import { CONSENT_NEEDS_FULL_LOAD } from '@agentready/identity/oauth';
 import { eventsCatalog } from '../tools/catalog.ts';
 import { siteCommitCatalog } from '../tools/site-commits.ts';
@@ -109,34 +109,25 @@ async function loadPageContent(sources: PageDataSources, principal: Principal | 
  * signed in (no account on the principal): `signedIn: false`, nothing read.
  */
 async function loadActivityPage(sources: PageDataSources, principal: Principal | null, params: URLSearchParams): Promise<ActivityPageData> {
-  const client = params.get('client') ?? undefined;
-  const browser = params.get('browser') === '1';
-  const before = params.get('before') ?? undefined;
-  const request = { ...(client !== undefined && { client }), ...(browser && { browser }), ...(before !== undefined && { before }) };
+  const request = activityPageRequestOf(params);
   const answer = await sources.services.listAgentActivity(principal, request);
   if (answer === null) return { route: 'activity', signedIn: false };
-  const filter = { client: client ?? null, browser };
+  const filter = { client: request.client ?? null, browser: request.browser === true };
   if (!answer.ok) return { route: 'activity', signedIn: true, filter, clients: [], entries: [], next: null, older: false, error: failureOf(answer) };
   const { entries, clients, next } = answer.value;
   return {
     route: 'activity',
     signedIn: true,
     filter,
-    clients: clients.map((client) => ({ ...client, shownName: shownClientName(client.clientName) })),
+    clients,
     entries: entries.map((entry) => ({
       ...entry,
-      clientName: shownClientName(entry.clientName),
       toolTitle: eventsCatalog.get(entry.tool)?.title ?? siteCommitCatalog.get(entry.tool)?.title ?? entry.tool,
     })),
     next,
-    older: before !== undefined,
+    older: request.before !== undefined,
     error: null,
   };
-}
-
-/** A client's name as pages show it: an OAuth client chose its own, so what could disguise it is left out. */
-function shownClientName(name: string | null): string | null {
-  return name === null ? null : clientNameForDisplay(name).text;
 }
 
 /** A domain refusal as the page shows it: code, message and field, nothing else. */

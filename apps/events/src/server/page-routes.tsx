@@ -26,6 +26,7 @@ import { SITE_NAME, type ConsentPageData, type PageData } from '../web/page-data
 import { pageHeadTags } from '../web/page-head-tags.ts';
 import { signInRefusalOf } from '../web/pages/sign-in-page.tsx';
 import { matchRoute, nextPathOf, PAGE_PATHS } from '../web/routes.ts';
+import { PageView } from '../web/page-view.tsx';
 import { SiteShell } from '../web/site-shell.tsx';
 import { respondWithFailure } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
@@ -222,7 +223,7 @@ function pageStatus(data: PageData): 200 | 404 {
 
 function renderDocument(template: PageTemplate, data: PageData, location: URL): string {
   const route = matchRoute(location.pathname);
-  const body = renderToString(<SiteShell data={data} route={route} visit={0} announce={() => {}} />);
+  const body = renderToString(<SiteShell data={data} route={route} visit={0} announce={() => {}} page={PageView} />);
   return `${template.beforeHead}${renderHead(data, location)}${template.beforeBody}${body}${template.beforeData}${jsonScript('page-data', 'application/json', data)}${template.rest}`;
 }
 

@@ -4,7 +4,6 @@
  * session first, sends the CSRF token on every POST and DELETE, and keeps the
  * latest `stateVersion` any answer carried.
  */
-import { ERROR_CODE_LIST, fail, readToolResult, type ErrorCode, type ToolResult } from 'agentready';
 import type { SessionInfo } from './api-shapes.ts';
 
 /**
@@ -16,12 +15,21 @@ export type ApiFailure = { code: string; message: string; field?: string; retryA
 /** The outcome of one REST call. `status` is 0 when no HTTP answer arrived. */
 export type ApiAnswer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: ApiFailure };
 
+/** An HTTP answer as it came, whatever its status: the status and the parsed JSON body (undefined when it had none, or not JSON). */
+export type HttpAnswer = { status: number; body: unknown };
+
 /** What {@link createApiClient} returns. */
 export type ApiClient = {
   /** Loads `GET /api/session` once (again only after a failure) and answers with it. */
   session(): Promise<ApiAnswer<SessionInfo>>;
   /** `GET path`; `signal` aborts it. */
   get<T>(path: string, signal?: AbortSignal): Promise<ApiAnswer<T>>;
+  /**
+   * `GET path` as the browser's cookies stand, never opening a session (the
+   * server answers a read without a live session as nobody's). For asking who
+   * is signed in after the session was refused.
+   */
+  getWithoutSession<T>(path: string): Promise<ApiAnswer<T>>;
   /** `POST path` with a JSON body and the CSRF header. */
   post<T>(path: string, body: unknown): Promise<ApiAnswer<T>>;
   /** `DELETE path` with the CSRF header. */
@@ -36,16 +44,14 @@ export type ApiClient = {
    */
   postCommit<T>(path: string, body: unknown, key: string): Promise<ApiAnswer<T>>;
   /**
-   * `POST /api/tools/:name` with `input` as the body and the CSRF header, and
-   * answers with the tool result envelope the server sent (success or failure,
-   * whatever the HTTP status). Its shape is checked, not its `data` (the page
-   * tool reads that). A refusal that is not an envelope (the session
-   * middleware's 401, a session that could not be opened) is answered with
-   * the server's own code and its fixed `retryable` (UNAUTHENTICATED: not
-   * retryable). When the server cannot be reached or names no code, answers
-   * TEMPORARY_FAILURE (retryable) instead of throwing.
+   * `POST path` with a JSON body and the CSRF header, answered with the HTTP
+   * answer as it came, whatever its status (`data`), for a caller that reads
+   * the body's shape itself (a tool call's result envelope, page-tool-calls.ts).
+   * Not ok only when nothing was sent or nothing arrived: the session could not
+   * be opened (its refusal), or the server could not be reached
+   * (TEMPORARY_FAILURE, status 0).
    */
-  postTool(name: string, input: unknown): Promise<ToolResult<unknown>>;
+  postForAnswer(path: string, body: unknown): Promise<ApiAnswer<HttpAnswer>>;
   /** The highest `stateVersion` seen so far (0 before the session is loaded). */
   getStateVersion(): number;
 };
@@ -56,7 +62,24 @@ export type ApiClientOptions = {
   fetch?: typeof fetch;
   /** Prefix of every path. Default: `''` (same origin). */
   baseUrl?: string;
+  /**
+   * Called when an answer refuses the session (UNAUTHENTICATED or
+   * SESSION_EXPIRED: it ended, or the request carried a second session
+   * cookie). No new session is opened until the promise it answers settles, so
+   * the page can first show who is signed in now. Default: none.
+   */
+  onSessionRefused?: () => Promise<void>;
+  /**
+   * Whether the page on screen shows someone signed in. A session opened while
+   * it does, that turns out to be a visitor's (the person's session ended
+   * before this page's first call), is answered SESSION_EXPIRED and handled as
+   * a refused session ({@link ApiClientOptions.onSessionRefused}), so no call
+   * runs as a new visitor while the page still shows the person. Default: never.
+   */
+  pageShowsSignedIn?: () => boolean;
 };
+
+const SESSION_ENDED_MESSAGE = 'Your session has ended, so nothing was done. Sign in again, then try again.';
 
 /** How many times {@link ApiClient.postCommit} sends one commit at most. */
 export const COMMIT_ATTEMPTS = 3;
@@ -67,20 +90,17 @@ function isWorthRetrying(code: string): boolean {
 }
 
 const UNREACHABLE_MESSAGE = 'The site could not be reached. Check your connection and try again.';
-const UNREADABLE_MESSAGE = 'The site answered in a way this page could not read. Try again in a moment.';
-const REFUSED_MESSAGE = 'The site refused this request.';
 
-/** `code` when it is one of the envelope's error codes, else null. */
-function knownCode(code: string): ErrorCode | null {
-  return (ERROR_CODE_LIST as readonly string[]).includes(code) ? (code as ErrorCode) : null;
-}
+/** What the page says when an answer cannot be read (a proxy's page, no body). */
+export const UNREADABLE_MESSAGE = 'The site answered in a way this page could not read. Try again in a moment.';
+const REFUSED_MESSAGE = 'The site refused this request.';
 
 /**
  * A refusal of the REST API (docs/events-api.md, "Errors"): the server answers
- * every one as an envelope failure; only its code, message and field are read
- * here. Null when `body` names no code.
+ * every one as an envelope failure; only its code, message, field and
+ * `retryAfterSeconds` are read here. Null when `body` names no code.
  */
-function refusalOf(body: unknown): ApiFailure | null {
+export function refusalOf(body: unknown): ApiFailure | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const { code, message, field, retryAfterSeconds } = body as Record<string, unknown>;
   if (typeof code !== 'string' || (message !== undefined && typeof message !== 'string') || (field !== undefined && typeof field !== 'string')) return null;
@@ -109,6 +129,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   let stateVersion = 0;
   let csrfToken: string | null = null;
   let sessionRequest: Promise<ApiAnswer<SessionInfo>> | null = null;
+  /** Settles once the page has dealt with the last refused session; the next session is opened after it. */
+  let sessionRefusalHandled: Promise<void> = Promise.resolve();
 
   function noteStateVersion(body: unknown): void {
     if (typeof body === 'object' && body !== null && 'stateVersion' in body) {
@@ -124,6 +146,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     body: unknown,
     signal?: AbortSignal,
     extraHeaders: Record<string, string> = {},
+    reportRefusedSession = true,
   ): Promise<{ status: number; ok: boolean; body: unknown } | null> {
     const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -142,32 +165,64 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }
     const parsed = await readJson(response);
     noteStateVersion(parsed);
-    if (isSessionLost(parsed)) {
-      // The server forgot this session (e.g. its database was reset): the next call opens a new one.
+    if (isSessionLost(parsed) && reportRefusedSession) {
+      // The session ended or was refused: the next call opens a new one, once the page has shown who is signed in now.
       sessionRequest = null;
       csrfToken = null;
+      const handled = options.onSessionRefused?.() ?? Promise.resolve();
+      sessionRefusalHandled = handled.catch(() => undefined);
     }
     return { status: response.status, ok: response.ok, body: parsed };
   }
 
-  async function send<T>(method: string, path: string, body: unknown, signal?: AbortSignal, extraHeaders?: Record<string, string>): Promise<ApiAnswer<T>> {
-    const answer = await exchange(method, path, body, signal, extraHeaders);
+  async function send<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+    extraHeaders?: Record<string, string>,
+    reportRefusedSession = true,
+  ): Promise<ApiAnswer<T>> {
+    const answer = await exchange(method, path, body, signal, extraHeaders, reportRefusedSession);
     if (answer === null) return { ok: false, status: 0, error: { code: 'TEMPORARY_FAILURE', message: UNREACHABLE_MESSAGE } };
     if (answer.ok && answer.body !== undefined) return { ok: true, status: answer.status, data: answer.body as T };
     return { ok: false, status: answer.status, error: failureFrom(answer.body) };
   }
 
   function session(): Promise<ApiAnswer<SessionInfo>> {
-    sessionRequest ??= send<SessionInfo>('GET', '/api/session', undefined).then(function rememberSession(answer) {
-      if (answer.ok) csrfToken = answer.data.csrfToken;
-      else sessionRequest = null;
-      return answer;
-    });
+    sessionRequest ??= sessionRefusalHandled
+      .then(() => send<SessionInfo>('GET', '/api/session', undefined))
+      .then(function rememberSession(answer): ApiAnswer<SessionInfo> {
+        if (!answer.ok) {
+          sessionRequest = null;
+          return answer;
+        }
+        csrfToken = answer.data.csrfToken;
+        if (!answer.data.signedIn && options.pageShowsSignedIn?.() === true) {
+          // The page shows the person, the server a visitor: their session ended. This call stops; the next runs once the page shows who is signed in.
+          sessionRequest = null;
+          sessionRefusalHandled = (options.onSessionRefused?.() ?? Promise.resolve()).catch(() => undefined);
+          return sessionEnded();
+        }
+        return answer;
+      });
     return sessionRequest;
   }
 
-  async function afterSession<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<ApiAnswer<T>> {
+  /**
+   * The session for a call that starts now: a call started while the page
+   * showed someone signed in never runs in a visitor's session (the person's
+   * ended meanwhile): it is answered SESSION_EXPIRED.
+   */
+  async function sessionForCall(): Promise<ApiAnswer<SessionInfo>> {
+    const shownSignedIn = options.pageShowsSignedIn?.() === true;
     const opened = await session();
+    if (opened.ok && shownSignedIn && !opened.data.signedIn) return sessionEnded();
+    return opened;
+  }
+
+  async function afterSession<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<ApiAnswer<T>> {
+    const opened = await sessionForCall();
     if (!opened.ok) return opened;
     return send<T>(method, path, body, signal);
   }
@@ -175,28 +230,28 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   return {
     session,
     get: (path, signal) => afterSession('GET', path, undefined, signal),
+    getWithoutSession: (path) => send('GET', path, undefined, undefined, {}, false),
     post: (path, body) => afterSession('POST', path, body ?? {}),
     delete: (path) => afterSession('DELETE', path, undefined),
     async postCommit<T>(path: string, body: unknown, key: string) {
-      const opened = await session();
+      const opened = await sessionForCall();
       if (!opened.ok) return opened;
       return sendWithRetries(() => send<T>('POST', path, body, undefined, { 'Idempotency-Key': key }));
     },
-    async postTool(name, input) {
-      const opened = await session();
-      // The session could not be opened: the server's own code (a 401 is UNAUTHENTICATED, not retryable), else nothing arrived.
-      if (!opened.ok) return fail({ code: knownCode(opened.error.code) ?? 'TEMPORARY_FAILURE', message: opened.error.message }, stateVersion);
-      const answer = await exchange('POST', `/api/tools/${encodeURIComponent(name)}`, input ?? {});
-      // The pipeline answers failures as envelopes too (with a 4xx status): an envelope is handed on whatever the status.
-      const envelope = answer === null ? null : readToolResult(answer.body);
-      if (envelope !== null) return envelope;
-      const refusal = answer === null ? null : refusalOf(answer.body);
-      const code = refusal === null ? null : knownCode(refusal.code);
-      if (refusal !== null && code !== null) return fail({ code, message: refusal.message }, stateVersion);
-      return fail({ code: 'TEMPORARY_FAILURE', message: answer === null ? UNREACHABLE_MESSAGE : UNREADABLE_MESSAGE }, stateVersion);
+    async postForAnswer(path, body) {
+      const opened = await sessionForCall();
+      if (!opened.ok) return opened;
+      const answer = await exchange('POST', path, body ?? {});
+      if (answer === null) return { ok: false, status: 0, error: { code: 'TEMPORARY_FAILURE', message: UNREACHABLE_MESSAGE } };
+      return { ok: true, status: answer.status, data: { status: answer.status, body: answer.body } };
     },
     getStateVersion: () => stateVersion,
   };
+}
+
+/** The answer to a call whose session ended before it was sent: nothing was done. */
+function sessionEnded<T>(): ApiAnswer<T> {
+  return { ok: false, status: 401, error: { code: 'SESSION_EXPIRED', message: SESSION_ENDED_MESSAGE } };
 }
 
 /**

@@ -77,6 +77,8 @@ export type EventsApi = {
   getConnectInfo(signal?: AbortSignal): Promise<ApiAnswer<ConnectInfo>>;
   /** `GET /api/page-data?path=…`: what the page at `location` (path and query) shows, as the server renders it. */
   getPageData(location: string, signal?: AbortSignal): Promise<ApiAnswer<{ page: PageData }>>;
+  /** The same page's data as the browser's cookies stand, without opening a session: a visitor's page when no session is live. */
+  getPageDataWithoutSession(location: string): Promise<ApiAnswer<{ page: PageData }>>;
 };
 
 /** `POST /api/confirmations`' answer: the token the person's click minted, for one draft version. */
@@ -139,6 +141,12 @@ export function createEventsApi(client: ApiClient): EventsApi {
     revokeAccessToken: (tokenId) => client.delete(`/api/access-tokens/${path(tokenId)}`),
     revokeOAuthGrant: (grantId) => client.delete(`/api/oauth-grants/${path(grantId)}`),
     getConnectInfo: (signal) => client.get('/api/connect-info', signal),
-    getPageData: (location, signal) => client.get(`/api/page-data?${new URLSearchParams({ path: location }).toString()}`, signal),
+    getPageData: (location, signal) => client.get(pageDataPath(location), signal),
+    getPageDataWithoutSession: (location) => client.getWithoutSession(pageDataPath(location)),
   };
+}
+
+/** `GET /api/page-data` of a page's path and query. */
+function pageDataPath(location: string): string {
+  return `/api/page-data?${new URLSearchParams({ path: location }).toString()}`;
 }

@@ -10,7 +10,7 @@
 import type { ApiFailure } from './api-client.ts';
 import type { AccessToken, ConnectInfo, EventDetail, EventSearchResult, EventSummary, OAuthGrantView, Registration, RegistrationDraft } from './api-shapes.ts';
 import type { EventSearchFilters } from '../domain/search-filters.ts';
-import type { AgentActivityEntry } from '../domain/agent-activity.ts';
+import type { AgentActivityEntry, AgentActivityPage } from '../domain/agent-activity.ts';
 
 /** A search as the URL asked for it, and its answer or refusal. */
 export type EventsPageData = {
@@ -54,7 +54,7 @@ export type ActivityEntryView = AgentActivityEntry & { toolTitle: string };
  * the page shows it (an OAuth client's self-chosen name without what could
  * disguise it).
  */
-export type ActivityClientView = { clientName: string | null; shownName: string | null; principalKind: 'session' | 'token' | 'oauth' | null };
+export type ActivityClientView = AgentActivityPage['clients'][number];
 
 /**
  * What the agents acting for the signed-in person did, or that nobody is

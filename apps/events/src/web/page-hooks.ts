@@ -61,13 +61,14 @@ export function usePageSite(): PageSite {
 }
 
 /**
- * Announces the page's controls once it is on screen (after its first
- * render in the browser), so the WebMCP wiring registers the route's tools
- * with them. Controls must read the page's latest state through refs.
+ * Announces the page's controls once its first render in the browser is in
+ * the DOM (a layout effect: before the browser paints, not a frame later),
+ * so the WebMCP wiring registers the route's tools as soon as the page they
+ * act on exists. Controls must read the page's latest state through refs.
  */
 export function useRouteControls<N extends RouteName>(name: N, controls: RouteControls[N]): void {
   const { route, announce } = useContext(PageVisitContext);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (route.name === name) announce([route, controls] as RouteRenderedArgs);
     // Announced once per visit: the shell gives every visit a fresh page.
   }, []);

@@ -28,6 +28,12 @@ export type SiteNavigation = {
    * is a full page load.
    */
   navigate(path: string): Promise<void>;
+  /**
+   * Shows `data` in place of the page on screen's, in the same visit (what the
+   * person typed or was told stays on screen): for the same page as someone
+   * else sees it (the person's session ended, so the header offers "Sign in").
+   */
+  replaceData(data: PageData): void;
   /** Rewrites the URL's query without a new visit (so Back returns to the same search). */
   replaceQuery(query: URLSearchParams): void;
   /**
@@ -41,7 +47,8 @@ export type SiteNavigation = {
   /**
    * Calls `listener(route, controls)` after every page render: the first, each
    * route change and each re-entry of the same path. A listener added after a
-   * render is called at once with the page on screen. Returns a remover.
+   * render is called at once with the page on screen (not with a page being
+   * left: then it waits for the next one). Returns a remover.
    */
   onRouteRendered(listener: RouteRenderedListener): () => void;
 };
@@ -53,8 +60,18 @@ export type SiteNavigationOptions = {
   initial: PageData;
   /** Loads a path's page data; null when it could not be loaded (the browser then loads the page itself). */
   loadPage(location: string): Promise<PageData | null>;
-  /** Sets `document.title` (and the rest of the head) for a page's data, before it renders. */
+  /**
+   * Sets `document.title` (and the rest of the head) for a page's data: once
+   * the page is rendered and its tools registered, in a task of its own (as is
+   * the focus on its heading), before `navigate()` resolves.
+   */
   setTitle(data: PageData): void;
+  /**
+   * Told the path and query of a page of this site the person may go to next:
+   * the pointer is over its link, or presses it, or the keyboard's focus is on
+   * it. The page's script can start loading before the click. Default: nothing.
+   */
+  expectPage?(location: string): void;
 };
 
 /**
@@ -77,6 +94,7 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
   /** Loads and renders `target` (path, query, maybe a hash); `history` says how the URL changes once its data is here. */
   async function show(target: string, history: 'push' | 'replace' | 'none'): Promise<void> {
     const request = ++latestRequest;
+    renders.leave();
     for (const listener of [...leaveListeners]) listener();
     const url = new URL(target, win.location.href);
     const location = `${url.pathname}${url.search}`;
@@ -91,10 +109,14 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
     const visit = current.visit + 1;
     const rendered = renders.expect(visit);
     current = { data, route: matchRoute(url.pathname), location, visit };
-    setTitle(data);
     for (const subscriber of [...subscribers]) subscriber();
     await rendered;
-    if (current.visit === visit) focusPageHeading(win);
+    // The page is on screen and its tools registered: the rest waits for a task of its own, so the browser
+    // can first answer the registrations (and paint).
+    await new Promise((resolve) => win.setTimeout(resolve, 0));
+    if (current.visit !== visit) return;
+    setTitle(data);
+    focusPageHeading(win);
   }
 
   function navigate(path: string): Promise<void> {
@@ -105,6 +127,12 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
     }
     const target = `${url.pathname}${url.search}${url.hash}`;
     return show(target, target === `${here()}${win.location.hash}` ? 'replace' : 'push');
+  }
+
+  /** A pointer over, a press on, or the focus on a link of this site: the page it leads to may come next. */
+  function onLinkIntent(event: Event): void {
+    const url = inSiteLinkUrl(event.target, win);
+    if (url !== null) options.expectPage?.(`${url.pathname}${url.search}`);
   }
 
   function onLinkClick(event: MouseEvent): void {
@@ -125,12 +153,19 @@ export function createSiteNavigation(options: SiteNavigationOptions): SiteNaviga
       if (started) return;
       started = true;
       win.document.addEventListener('click', onLinkClick);
+      for (const intent of ['pointerover', 'pointerdown', 'focusin'] as const) win.document.addEventListener(intent, onLinkIntent, { passive: true });
       win.addEventListener('popstate', function renderHistoryEntry() {
         // Moving between fragments of the same page also fires popstate; that is no page change.
         if (here() !== current.location) void show(here(), 'none');
       });
     },
     navigate,
+    replaceData(data) {
+      // The same visit: the page keeps its state and its tools.
+      current = { ...current, data };
+      setTitle(data);
+      for (const subscriber of [...subscribers]) subscriber();
+    },
     replaceQuery(query) {
       const search = query.toString();
       win.history.replaceState(win.history.state, '', `${win.location.pathname}${search === '' ? '' : `?${search}`}`);
@@ -164,13 +199,24 @@ function callListener(listener: RouteRenderedListener, args: RouteRenderedArgs):
  */
 function inSiteLinkTarget(event: MouseEvent, win: Window, renderedLocation: string): string | null {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
-  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  const url = inSiteLinkUrl(event.target, win);
+  if (url === null) return null;
+  if (url.hash !== '' && `${url.pathname}${url.search}` === renderedLocation) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
+ * Where the link at or around `target` goes, when the site moves there in the
+ * page: a link of this origin, not to the API, not to another window, not a download.
+ * Null for anything else.
+ */
+function inSiteLinkUrl(target: EventTarget | null, win: Window): URL | null {
+  const link = target instanceof Element ? target.closest('a[href]') : null;
   if (!(link instanceof HTMLAnchorElement)) return null;
   if ((link.target !== '' && link.target !== '_self') || link.hasAttribute('download')) return null;
   const url = new URL(link.href, win.location.href);
   if (url.origin !== win.location.origin || url.pathname.startsWith('/api/')) return null;
-  if (url.hash !== '' && `${url.pathname}${url.search}` === renderedLocation) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
+  return url;
 }
 
 /**
@@ -193,6 +239,10 @@ function createRenderAnnouncements() {
     expect(visit: number): Promise<void> {
       settleUpTo(visit - 1);
       return new Promise<void>((resolve) => waiting.set(visit, resolve));
+    },
+    /** The page on screen is being left: a listener added from now on waits for the next page. */
+    leave(): void {
+      announced = null;
     },
     announce(visit: number, args: RouteRenderedArgs): void {
       announced = args;

@@ -9,8 +9,8 @@ import type { PageData, Viewer } from './page-data.ts';
 import type { RouteRenderedArgs } from './page-controls.ts';
 import { loadDocument, PageVisitContext, useEnhanced, usePageSite, useSingleFlight, ViewerContext } from './page-hooks.ts';
 import { TIME_ZONE_NOTE } from './event-format.ts';
-import { PageView } from './page-view.tsx';
-import type { RouteInfo } from './routes.ts';
+import type { PageComponent } from './page-chunks.tsx';
+import type { RouteInfo, RouteName } from './routes.ts';
 import type { SiteNavigation } from './site-navigation.ts';
 
 const NAVIGATION = [
@@ -133,17 +133,19 @@ export type SiteShellProps = {
   visit: number;
   /** Where the page announces its controls (a no-op on the server). */
   announce(args: RouteRenderedArgs): void;
+  /** The component that shows the page's data: page-view.tsx on the server, the route's chunk in the browser. */
+  page: PageComponent;
 };
 
 /** Header and main for one page visit. */
-export function SiteShell({ data, route, visit, announce }: SiteShellProps) {
+export function SiteShell({ data, route, visit, announce, page: Page }: SiteShellProps) {
   return (
     <ViewerContext.Provider value={data.viewer}>
       <SiteHeader path={route.path} viewer={data.viewer} />
       <main id="main">
         <PageVisitContext.Provider value={{ route, announce }}>
           <div key={visit} class={`page page-${route.name}`}>
-            <PageView data={data} />
+            <Page data={data} />
           </div>
         </PageVisitContext.Provider>
       </main>
@@ -154,9 +156,20 @@ export function SiteShell({ data, route, visit, announce }: SiteShellProps) {
   );
 }
 
-/** The shell in the browser: follows the navigation's current visit. */
-export function ClientSiteApp({ navigation }: { navigation: SiteNavigation }) {
+/**
+ * The shell in the browser: follows the navigation's current visit. Each
+ * visit's page component must be loaded first (page-chunks.tsx).
+ */
+export function ClientSiteApp({ navigation, pageOf }: { navigation: SiteNavigation; pageOf(route: RouteName): PageComponent }) {
   const [visit, setVisit] = useState(navigation.current());
   useEffect(() => navigation.subscribe(() => setVisit(navigation.current())), [navigation]);
-  return <SiteShell data={visit.data} route={visit.route} visit={visit.visit} announce={(args) => navigation.announce(visit.visit, args)} />;
+  return (
+    <SiteShell
+      data={visit.data}
+      route={visit.route}
+      visit={visit.visit}
+      announce={(args) => navigation.announce(visit.visit, args)}
+      page={pageOf(visit.data.route)}
+    />
+  );
 }

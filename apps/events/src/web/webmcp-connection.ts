@@ -3,16 +3,23 @@
  * the previous route's tools are unregistered and this route's profile is
  * registered (docs/architecture.md, "One call's path"). Without `document.modelContext` the
  * page works for people and offers no tools.
+ *
+ * The page loads this module, with everything only the tools need (their
+ * contracts, the registry, the result envelope), as a chunk of its own, and
+ * only in a browser with WebMCP (main.tsx).
  */
 import { createRouteToolRegistry, findModelContext } from 'agentready/webmcp';
 import type { ApiClient } from './api-client.ts';
 import { isRoute, type RegisterControls, type RouteRenderedArgs } from './page-controls.ts';
+import { callSiteTool } from './page-tool-calls.ts';
 import type { SiteNavigation } from './site-navigation.ts';
 import { toolsForRoute } from './route-tools.ts';
 import { registerPath } from './routes.ts';
 
 /**
- * Registers each rendered route's tools on `document.modelContext`.
+ * Registers each rendered route's tools on `document.modelContext`: the
+ * page on screen's at once (when one has been rendered already), then every
+ * page rendered from now on.
  *
  * @returns false when the browser has no WebMCP (nothing registered), true otherwise.
  */
@@ -21,7 +28,7 @@ export function connectRouteTools(navigation: SiteNavigation, api: ApiClient, do
   if (!modelContext) return false;
   const registry = createRouteToolRegistry({
     modelContext,
-    callServer: (tool, input) => api.postTool(tool, input),
+    callServer: (tool, input) => callSiteTool(api, tool, input),
     stateVersion: () => api.getStateVersion(),
     onRegistrationError: (tool, error) => console.error(`WebMCP refused the tool ${tool}.`, error),
     onPageError: (tool, error) => console.error(`The page failed while running ${tool}.`, error),

@@ -14,8 +14,10 @@ import { listenOnLoopback } from '@agentready/testing';
 
 /** A listening Events site with OAuth. */
 export type OAuthEventsSite = {
-  /** Origin without a trailing slash, `http://127.0.0.1:<port>`: the issuer. */
+  /** Origin without a trailing slash, `http://127.0.0.1:<port>` (`https://…` behind a TLS proxy): the issuer, the site's public URL. */
   url: string;
+  /** Where the site listens, `http://127.0.0.1:<port>`: the same as `url` unless behind a TLS proxy. */
+  listenerUrl: string;
   /** `<url>/mcp`: the one resource its tokens are for. */
   mcpUrl: string;
   oauth: OAuthAuthorizationServer;
@@ -27,19 +29,24 @@ export type OAuthEventsSite = {
  * Serves `createEventsApp({ db, now, logger, oauth: await createEventsOAuth(db, url, logger) })`
  * on a free port of 127.0.0.1, with the real clock (the OAuth library keeps its own).
  *
+ * @param options.behindTlsProxy the site's public URL (SITE_URL, the issuer) is
+ *   the listener's address with `https`, as behind a proxy that terminates TLS;
+ *   requests still reach the listener over plain http.
  * @throws the listener's or the authorization server's error (the listener is closed then).
  */
-export async function startOAuthEventsSite(db: Kysely<EventsDatabase>): Promise<OAuthEventsSite> {
+export async function startOAuthEventsSite(db: Kysely<EventsDatabase>, options: { behindTlsProxy?: boolean } = {}): Promise<OAuthEventsSite> {
   const logger = pino({ level: 'silent' });
   let app: EventsApp | undefined;
   // @hono/node-server hands the handler Node's request and response as its second argument (HttpBindings), which OAuth needs.
   const listener = await listenOnLoopback((request: Request, env?: unknown) => (app ? app.fetch(request, env) : new Response('Starting', { status: 503 })));
   try {
-    const oauth = await createEventsOAuth(db, listener.url, logger);
-    app = createEventsApp({ db, now: () => new Date(), logger, oauth });
+    const siteUrl = options.behindTlsProxy ? listener.url.replace(/^http:/, 'https:') : listener.url;
+    const oauth = await createEventsOAuth(db, siteUrl, logger);
+    app = createEventsApp({ db, now: () => new Date(), logger, oauth, ...(options.behindTlsProxy && { mcp: { siteUrl } }) });
     const started = app;
     return {
-      url: listener.url,
+      url: siteUrl,
+      listenerUrl: listener.url,
       mcpUrl: oauth.resource,
       oauth,
       async close() {

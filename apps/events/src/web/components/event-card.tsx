@@ -6,9 +6,9 @@
 import type { ComponentChildren } from 'preact';
 import type { EventSummary } from '../api-shapes.ts';
 import { formatDateRange, formatLevel, formatLocation, formatPlacesLeft, formatPrice, formatState } from '../event-format.ts';
-import { isTopicId, topicName } from '../../vocabulary/topics.ts';
 import { eventPath } from '../routes.ts';
 import { textLang } from '../text-language.ts';
+import { topicNames } from '../topic-names.ts';
 
 /** Props of {@link EventCard}. */
 export type EventCardProps = {
@@ -64,8 +64,9 @@ export function EventCard({ event, testId, registrationId, heading: Heading = 'h
 
 /** A topic by its English name and, when it differs, its Chinese one marked as Chinese: "Chip design · 晶片設計". */
 function TopicTag({ topic }: { topic: string }) {
-  if (!isTopicId(topic)) return <li class="topic">{topic}</li>;
-  const [en, zh] = [topicName(topic, 'en'), topicName(topic, 'zh')];
+  const names = Object.hasOwn(topicNames, topic) ? topicNames[topic] : undefined;
+  if (names === undefined) return <li class="topic">{topic}</li>;
+  const { en, zh } = names;
   return (
     <li class="topic">
       {en}
