@@ -5,14 +5,16 @@
  * housekeeping with why, a classified table shows the sensitive-data
  * notice, the search filters the listed tables; Send lands on the review
  * page of version 1. And axe-core (WCAG 2.2 AA and best practices) finds
- * nothing on the form, the review page and the confirmation code page.
+ * nothing on the form, the review page, the confirmation code page and the
+ * activity page (reached from the header: the agent's call and the person's
+ * own Confirm apart, each with its reference).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findAccessibilityViolations } from '@agentready/testing';
 import { useBrowserPerson } from './support/browser-person.ts';
 import { connectMcpAgent } from './support/mcp-agent.ts';
-import { agentPrepares, agentSubmits, INTERNAL_CHOICES, personConfirms } from './support/rawdata-journey.ts';
+import { agentPrepares, agentSubmits, INTERNAL_CHOICES, personConfirms, reviewPathOf } from './support/rawdata-journey.ts';
 import { signInPerson } from './support/site-person.ts';
 
 const person = useBrowserPerson();
@@ -137,6 +139,40 @@ describe('accessibility (axe-core)', () => {
     await page.locator(byTestId('confirmation-code')).waitFor();
     expect(await page.locator(byTestId('code-instruction')).textContent()).toBe('Give this code to your agent to submit version 2.');
     expect(await findAccessibilityViolations(page), 'confirmation code page').toEqual([]);
+  });
+
+  it("the activity page, reached from the header, shows the agent's call and the person's own Confirm apart, with references, without violations", {
+    timeout: 120_000,
+  }, async () => {
+    const { site, credentials } = person.current();
+    const overHttp = await signInPerson(site.url, credentials);
+    const agent = await connectMcpAgent(site.url, await overHttp.createAccessToken('prepare', 'Laptop agent'));
+    const { draft } = await agentPrepares(agent, INTERNAL_CHOICES);
+    await agent.close();
+    await page.goto(`${siteUrl}${reviewPathOf(draft.draft_id)}`);
+    await page.locator(byTestId('confirm-button')).click();
+    await page.locator(byTestId('confirmation-code')).waitFor();
+
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Activity' }).click();
+    await page.waitForURL(`${siteUrl}/activity`);
+    const agentCall = page.locator(byTestId('activity-item'));
+    const ownStep = page.locator(byTestId('activity-own'));
+    expect(await agentCall.count()).toBe(1);
+    expect(await ownStep.count()).toBe(1);
+    expect(await agentCall.textContent()).toContain('Laptop agent');
+    expect(await agentCall.locator(byTestId('activity-tool')).textContent()).toBe('Prepare a data-copy application draft');
+    expect(await ownStep.textContent()).toContain('You confirmed a draft version and got its confirmation code');
+    expect(await ownStep.textContent()).not.toContain('Laptop agent');
+    for (const reference of await page.locator(`${byTestId('activity-reference')} code`).all()) {
+      expect(await reference.isVisible()).toBe(true);
+      expect(await reference.textContent()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
+    expect(await findAccessibilityViolations(page), 'activity page').toEqual([]);
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await findAccessibilityViolations(page), 'activity page, phone-sized').toEqual([]);
+
+    await agentCall.getByRole('link', { name: `draft ${draft.draft_id}` }).click();
+    await page.waitForURL(`${siteUrl}${reviewPathOf(draft.draft_id)}`);
   });
 
   it('my applications, one application, the operator queue and /autonomy have no violations', async () => {

@@ -3,6 +3,7 @@
  * and the limit on guessing (5 attempts per account in 15 minutes, then 15
  * minutes blocked, no password checked meanwhile). Over real HTTP.
  */
+import { BrowserBehindTlsProxy } from '@agentready/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRawdataSite, type RawdataSite } from './support/rawdata-site.ts';
 
@@ -67,5 +68,38 @@ describe('the sign-in form', () => {
     });
     expect(response.status).toBe(403);
     expect(response.headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe('behind a TLS-terminating proxy (SITE_URL https, requests over http)', () => {
+  let proxied: RawdataSite;
+  beforeAll(async () => {
+    proxied = await startRawdataSite({ dialect: 'sqlite', app: { siteUrl: 'https://rawdata.example.org' } });
+  });
+  afterAll(async () => {
+    await proxied?.close();
+  });
+
+  it('the session cookie is __Host-ard_session with Secure, Path=/ and no Domain; a plain ard_session, even a live one, is nobody’s', async () => {
+    const analyst = await proxied.addAnalyst('proxied@example.com');
+    const browser = new BrowserBehindTlsProxy('https://rawdata.example.org', proxied.url);
+    const answer = await browser.request('/signin', {
+      method: 'POST',
+      body: new URLSearchParams({ email: analyst.email, password: analyst.password, next: '/applications' }),
+    });
+    expect(answer.status).toBe(303);
+    expect(browser.setCookieLines).toHaveLength(1);
+    const attributes = (browser.setCookieLines[0] ?? '').split(';').map((part) => part.trim().toLowerCase());
+    expect(attributes[0]).toMatch(/^__host-ard_session=/);
+    expect(attributes).toEqual(expect.arrayContaining(['secure', 'path=/', 'httponly']));
+    expect(attributes.some((part) => part.startsWith('domain='))).toBe(false);
+    expect((await browser.request('/applications')).status).toBe(200);
+
+    // What a plain-http page on another port can plant: the same value under the plain name.
+    const tossed = new BrowserBehindTlsProxy('https://rawdata.example.org', proxied.url);
+    tossed.plantCookie('ard_session', browser.cookieHeaderFor('/').slice(browser.cookieHeaderFor('/').indexOf('=') + 1), '/');
+    const page = await tossed.request('/applications');
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toMatch(/^\/signin/);
   });
 });

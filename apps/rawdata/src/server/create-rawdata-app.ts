@@ -1,8 +1,10 @@
 /**
  * @module The Rawdata server as a Hono app: sessions, the pages for people
  * (request form, review and Confirm, applications, the operator's queue,
- * the autonomy matrix, access tokens), and `/mcp` for agents. Runs
- * in-process for tests (`app.request()`) and under `@hono/node-server`.
+ * the autonomy matrix, access tokens and connected apps), and `/mcp` for
+ * agents; with OAuth, its authorization server's endpoints and the consent
+ * page. Runs in-process for tests (`app.request()`) and under
+ * `@hono/node-server` (which OAuth needs: the provider reads Node's request).
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -13,14 +15,16 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { createCallDrain, createRateLimiter, createSignInLimits, databaseRateLimitStore, drainCallsOnDatabase, type DrainReport } from 'agentready/runtime';
 import { DEFAULT_SESSION_LIFETIMES, sweepExpiredIdentity, type IdentitySweepReport, type IdentityTables } from '@agentready/identity';
+import { oauthRoutes, type OAuthAuthorizationServer } from '@agentready/identity/oauth';
+import { sweepExpiredOAuth, type OAuthTables } from '@agentready/identity/oauth/migrations';
 import type { CodeGenerator } from '../domain/code-generation.ts';
 import { createRawdataContext, type RawdataContext } from '../domain/rawdata-context.ts';
-import { verifyRawdataToken } from '../domain/rawdata-access-tokens.ts';
+import { RAWDATA_TOKEN_PREFIX, verifyRawdataToken } from '../domain/rawdata-access-tokens.ts';
 import type { SourceMetadata } from '../domain/source-metadata.ts';
 import type { RawdataDatabase } from '../store/schema.ts';
 import { createRawdataPipelines } from '../tools/rawdata-pipelines.ts';
 import { mcpRoute } from './mcp-route.ts';
-import { pageRoutes } from './page-routes.tsx';
+import { CONSENT_PAGE_PATH, pageRoutes } from './page-routes.tsx';
 import type { RawdataEnv } from './rawdata-env.ts';
 import { createSiteSessions } from './site-session.ts';
 
@@ -47,15 +51,22 @@ export type RawdataAppOptions = {
   toolCallsPerMinute?: number | false;
   /** false turns off the sign-in limits (5 attempts per account, 20 per address, per 15 minutes). Default: on. */
   signInLimits?: false;
+  /**
+   * OAuth sign-in for MCP clients (createRawdataOAuth): its endpoints, the
+   * consent page, connected apps on /connect, and its access tokens on `/mcp`
+   * beside the personal access tokens. Needs `@hono/node-server`. Default:
+   * none (personal access tokens only).
+   */
+  oauth?: OAuthAuthorizationServer;
 };
 
-/** What one sweep deleted. */
-export type RawdataSweepReport = IdentitySweepReport & { drafts: number; confirmationTokens: number; idempotencyRecords: number };
+/** What one sweep deleted (OAuth's expired codes, tokens and grants among `oauthArtifacts`). */
+export type RawdataSweepReport = IdentitySweepReport & { drafts: number; confirmationTokens: number; idempotencyRecords: number; oauthArtifacts: number };
 
 /** The app, its domain context, the sweep of what expired, and its shutdown steps (drain calls, then close `/mcp`). */
 export type RawdataApp = Hono<RawdataEnv> & {
   ctx: RawdataContext;
-  /** Deletes expired sessions, access tokens, drafts, confirmation tokens and idempotency records. */
+  /** Deletes expired sessions, access tokens, drafts, confirmation tokens, idempotency records and OAuth artifacts. */
   sweep(): Promise<RawdataSweepReport>;
   drainCalls(options: { graceMs: number }): Promise<DrainReport>;
   closeMcp(): Promise<void>;
@@ -69,7 +80,7 @@ export type RawdataApp = Hono<RawdataEnv> & {
  * serve({ fetch: app.fetch, port: 3100 });
  */
 export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
-  const { db, now, logger, siteUrl } = options;
+  const { db, now, logger, siteUrl, oauth } = options;
   const ctx = createRawdataContext({
     db,
     now,
@@ -109,22 +120,26 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
     logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
     return c.text('Something went wrong on our side; nothing was changed. Try again in a moment.', 500);
   });
-  app.use(
-    '*',
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    }),
-  );
+  const securityHeaders = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  });
+  // The consent page sets its own (its form's answer redirects to the client that asked: see page-routes.tsx).
+  app.use('*', function addSecurityHeaders(c, next) {
+    return oauth !== undefined && c.req.method === 'GET' && CONSENT_PAGE_PATH.test(c.req.path) ? next() : securityHeaders(c, next);
+  });
   const mcp = mcpRoute({
     pipeline: pipelines.agents,
-    verifyAccessToken: (token) => verifyRawdataToken(ctx, token),
+    // A personal access token says what it is by its prefix; anything else may be an OAuth access token.
+    verifyAccessToken: async (token) =>
+      token.startsWith(RAWDATA_TOKEN_PREFIX) ? verifyRawdataToken(ctx, token) : ((await oauth?.verifyOAuthAccessToken(token)) ?? null),
+    ...(oauth !== undefined && { oauth }),
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
     ...(siteUrl !== undefined && { siteUrl }),
     logger,
@@ -137,10 +152,12 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
     await next();
   });
   app.route('/', mcp.routes);
+  // The provider's endpoints read Node's request themselves: before anything that reads a body.
+  if (oauth) app.route('/', oauthRoutes(oauth) as unknown as Hono<RawdataEnv>);
   // Pages: a form is small; the session on every request; form posts from another origin are refused before any handler runs.
   app.use('*', bodyLimit({ maxSize: PAGE_BODY_LIMIT_BYTES, onError: (c) => c.text('This form is too large; nothing was done.', 413) }));
   app.use('*', sessions.middleware, csrf(siteUrl !== undefined ? { origin: new URL(siteUrl).origin } : {}));
-  app.route('/', pageRoutes({ ctx, pipeline: pipelines.site, sessions, logger }));
+  app.route('/', pageRoutes({ ctx, pipeline: pipelines.site, sessions, logger, oauth, siteUrl }));
   return Object.assign(app, {
     ctx,
     sweep: async () => ({
@@ -148,6 +165,7 @@ export function createRawdataApp(options: RawdataAppOptions): RawdataApp {
       drafts: await ctx.drafts.sweep(),
       confirmationTokens: await ctx.confirmations.sweep(),
       idempotencyRecords: await pipelines.idempotency.sweep(),
+      oauthArtifacts: await sweepExpiredOAuth(db as unknown as Kysely<OAuthTables>, now()),
     }),
     drainCalls: ({ graceMs }: { graceMs: number }) => drainCallsOnDatabase(calls, { db, logger, graceMs }),
     closeMcp: () => mcp.endpoint.close(),

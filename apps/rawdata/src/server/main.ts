@@ -14,6 +14,8 @@
  * TOOL_CALLS_PER_MINUTE (default 120; 0 for no limit). IDEMPOTENCY_LEASE_SECONDS
  * (default 30): how long a submission in progress holds its idempotency key;
  * a retry with the key after that takes the work over (its process died).
+ * OAuth sign-in for MCP clients is on, its issuer SITE_URL or this listener's
+ * own address (off with PORT=0 and no SITE_URL: no address is known at start).
  */
 import { serve } from '@hono/node-server';
 import type { Kysely } from 'kysely';
@@ -23,7 +25,9 @@ import { DEMO_ANALYSTS, ensureDemoAnalysts } from '../store/analyst-accounts.ts'
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { prepareRawdataDatabase } from '../store/prepare-database.ts';
 import type { RawdataDatabase } from '../store/schema.ts';
+import type { OAuthAuthorizationServer } from '@agentready/identity/oauth';
 import { createRawdataApp } from './create-rawdata-app.ts';
+import { createRawdataOAuth } from './rawdata-oauth.ts';
 
 const logger = createSiteLogger('agentready-rawdata');
 
@@ -37,6 +41,7 @@ if (!shutdownGrace.ok) refuseSetting(logger, { SHUTDOWN_GRACE_MS: process.env.SH
 const toolCallsPerMinute = wholeNumberSetting(logger, 'TOOL_CALLS_PER_MINUTE', { fallback: 120, min: 0 });
 const leaseSeconds = wholeNumberSetting(logger, 'IDEMPOTENCY_LEASE_SECONDS', { fallback: 30, min: 1 });
 const allowedHostnames = readAllowedHostnames(siteUrl, process.env.ALLOWED_HOSTS);
+const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 let db: Kysely<RawdataDatabase>;
@@ -54,6 +59,17 @@ if (wantsDemoAccounts(process.env.DEMO_ACCOUNTS, siteUrl)) {
   );
 }
 
+// OAuth sign-in for MCP clients: its issuer and resource are the site's public URL, or this
+// listener's own address (one issuer must be known at start, so PORT=0 without SITE_URL leaves it off).
+const oauthSiteUrl = siteUrl ?? (port !== 0 ? `http://${shownHost}:${port}` : undefined);
+let oauth: OAuthAuthorizationServer | undefined;
+if (oauthSiteUrl === undefined) {
+  logger.warn('OAuth sign-in for MCP clients is off: with PORT=0, set SITE_URL to turn it on');
+} else {
+  oauth = await createRawdataOAuth(db, oauthSiteUrl, logger);
+  logger.info({ issuer: oauth.issuer, resource: oauth.resource }, 'OAuth sign-in for MCP clients is on: clients connect to exactly this resource URL');
+}
+
 const app = createRawdataApp({
   db,
   now: () => new Date(),
@@ -62,8 +78,8 @@ const app = createRawdataApp({
   ...(siteUrl !== undefined && { siteUrl }),
   idempotency: { leaseMs: leaseSeconds * 1000 },
   toolCallsPerMinute: toolCallsPerMinute === 0 ? false : toolCallsPerMinute,
+  ...(oauth !== undefined && { oauth }),
 });
-const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   logger.info({ url: `http://${shownHost}:${info.port}/`, mcp: `http://${shownHost}:${info.port}/mcp` }, 'Rawdata requests is listening');
 });

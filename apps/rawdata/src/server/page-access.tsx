@@ -51,6 +51,7 @@ const FAILURE_STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   BLOCKED: 409,
   RATE_LIMITED: 429,
   TEMPORARY_FAILURE: 503,
+  INTERNAL_ERROR: 500,
 };
 
 /** The HTTP status a page answers a refused step with (400 for a code without its own). */

@@ -30,9 +30,11 @@ export async function saveAnalyst(
   analyst: { email: string; password: string; profile: AnalystProfile },
 ): Promise<'created' | 'updated'> {
   const identity = { db: db as unknown as Kysely<IdentityTables>, now };
-  const created = await createAccount(identity, { email: analyst.email, password: analyst.password });
-  if (!created.ok && created.code !== 'CONFLICT') throw new Error(`The account could not be created: ${created.message}`);
-  const account = created.ok ? created.value : await findAccountByEmail(identity, analyst.email);
+  // An existing account is looked up, not hashed for again: argon2 costs tens of milliseconds at every start.
+  const existing = await findAccountByEmail(identity, analyst.email);
+  const created = existing === null ? await createAccount(identity, { email: analyst.email, password: analyst.password }) : undefined;
+  if (created !== undefined && !created.ok && created.code !== 'CONFLICT') throw new Error(`The account could not be created: ${created.message}`);
+  const account = existing ?? (created?.ok ? created.value : await findAccountByEmail(identity, analyst.email));
   if (!account) throw new Error('The account could not be found after it was created.');
   const row = { unit: analyst.profile.unit, clearance: analyst.profile.clearance, is_operator: analyst.profile.operator ? 1 : 0 };
   await db
@@ -40,7 +42,7 @@ export async function saveAnalyst(
     .values({ account_id: account.id, ...row })
     .onConflict((oc) => oc.column('account_id').doUpdateSet(row))
     .execute();
-  return created.ok ? 'created' : 'updated';
+  return created?.ok ? 'created' : 'updated';
 }
 
 /** Creates the demo accounts that do not exist yet and sets their profiles. */

@@ -1,12 +1,14 @@
 /**
  * @module First start: open the Rawdata database and bring every migration
- * set up to date (the toolkit runtime's, its identity set, then the app's).
+ * set up to date (the toolkit runtime's, its identity and OAuth sets, then the app's).
  * The source-table catalog is the domain's seeded metadata, not a table.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { openMigratedDatabase, RUNTIME_MIGRATION_TABLE, runtimeMigrations, type MigrationSet } from 'agentready/store';
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from '@agentready/identity';
+// Only the tables: the OAuth server itself (oidc-provider) loads where the site serves, not in every command.
+import { OAUTH_MIGRATION_TABLE, oauthMigrations } from '@agentready/identity/oauth/migrations';
 import { RAWDATA_MIGRATION_TABLE, rawdataMigrations } from './rawdata-migrations.ts';
 import type { RawdataDatabase } from './schema.ts';
 
@@ -14,6 +16,7 @@ import type { RawdataDatabase } from './schema.ts';
 export const RAWDATA_MIGRATION_SETS: readonly MigrationSet[] = [
   { tableName: RUNTIME_MIGRATION_TABLE, migrations: runtimeMigrations },
   { tableName: IDENTITY_MIGRATION_TABLE, migrations: identityMigrations },
+  { tableName: OAUTH_MIGRATION_TABLE, migrations: oauthMigrations },
   { tableName: RAWDATA_MIGRATION_TABLE, migrations: rawdataMigrations },
 ];
 

@@ -1,10 +1,12 @@
 /**
  * @module The Rawdata app's tables as Kysely sees them, and the toolkit's
  * (runtime: audit evidence, drafts, confirmation tokens, idempotency records;
- * identity: accounts, sessions, access tokens). Times are ISO 8601 UTC text.
+ * identity: accounts, sessions, access tokens; OAuth: clients, grants and
+ * tokens). Times are ISO 8601 UTC text.
  */
 import type { Generated, Selectable } from 'kysely';
 import type { IdentityTables } from '@agentready/identity';
+import type { OAuthTables } from '@agentready/identity/oauth/migrations';
 import type { RuntimeTables } from 'agentready/store';
 
 /** `rawdata_analyst`: what the data platform knows of an account: its unit, its clearance, whether it is an operator. */
@@ -72,6 +74,6 @@ export type RawdataTables = {
 };
 
 /** Everything in the Rawdata database. */
-export type RawdataDatabase = RawdataTables & RuntimeTables & IdentityTables;
+export type RawdataDatabase = RawdataTables & RuntimeTables & IdentityTables & OAuthTables;
 
 export type ApplicationRow = Selectable<ApplicationTable>;

@@ -52,7 +52,7 @@ function SiteNavigation({ person }: { person: SignedInPerson }) {
   return (
     <nav aria-label="Site">
       <a href="/request">New request</a> <a href="/applications">My applications</a> {person.operator && <a href="/operator">Operator queue</a>}{' '}
-      <a href="/connect">Connect an agent</a> <a href="/autonomy">What agents may do</a>
+      <a href="/connect">Connect an agent</a> <a href="/activity">Activity</a> <a href="/autonomy">What agents may do</a>
       <SignOutForm csrfToken={person.csrfToken} />
     </nav>
   );

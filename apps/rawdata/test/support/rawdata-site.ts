@@ -1,12 +1,16 @@
 /**
  * @module Starts Rawdata requests for a test over real HTTP on 127.0.0.1: a
  * fresh SQLite file in a temp folder or a PostgreSQL schema of its own,
- * migrated, with an analyst account (and its profile) the test names.
+ * migrated, with an analyst account (and its profile) the test names; with
+ * `oauth`, the site's authorization server too, whose issuer is the
+ * listener's own address (so the listener starts first, with a handler that
+ * waits for the app).
  */
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { listenOnLoopback, openMigratedTestDatabase, type MigratedTestDatabase } from '@agentready/testing';
 import { createRawdataApp, type RawdataApp, type RawdataAppOptions } from '../../src/server/create-rawdata-app.ts';
+import { createRawdataOAuth } from '../../src/server/rawdata-oauth.ts';
 import { saveAnalyst, type AnalystProfile } from '../../src/store/analyst-accounts.ts';
 import { RAWDATA_MIGRATION_SETS } from '../../src/store/prepare-database.ts';
 import type { RawdataDatabase } from '../../src/store/schema.ts';
@@ -21,8 +25,10 @@ export const DIALECTS = ['sqlite', 'postgres'] as const;
 
 /** A running test site. */
 export type RawdataSite = {
-  /** Origin without a trailing slash. */
+  /** Origin without a trailing slash (with `oauth`, the issuer). */
   url: string;
+  /** `<url>/mcp`. */
+  mcpUrl: string;
   db: Kysely<RawdataDatabase>;
   /** The database's `DATABASE_URL`, for another process on the same data. */
   databaseUrl: string;
@@ -32,8 +38,13 @@ export type RawdataSite = {
   close(): Promise<void>;
 };
 
-/** Options of {@link startRawdataSite}: the dialect and further `createRawdataApp` options. */
-export type StartRawdataSiteOptions = { dialect: 'sqlite' | 'postgres'; now?: () => Date; app?: Omit<RawdataAppOptions, 'db' | 'now' | 'logger'> };
+/** Options of {@link startRawdataSite}: the dialect, further `createRawdataApp` options, and whether OAuth sign-in is on (default off). */
+export type StartRawdataSiteOptions = {
+  dialect: 'sqlite' | 'postgres';
+  now?: () => Date;
+  app?: Omit<RawdataAppOptions, 'db' | 'now' | 'logger' | 'oauth'>;
+  oauth?: boolean;
+};
 
 /**
  * Prepares a database and serves `createRawdataApp` on 127.0.0.1, port 0.
@@ -42,24 +53,38 @@ export type StartRawdataSiteOptions = { dialect: 'sqlite' | 'postgres'; now?: ()
  */
 export async function startRawdataSite(options: StartRawdataSiteOptions): Promise<RawdataSite> {
   const now = options.now ?? (() => new Date());
+  const logger = pino({ level: 'silent' });
   const database = await openTestDatabase(options.dialect);
-  const app = createRawdataApp({ ...options.app, db: database.db, now, logger: pino({ level: 'silent' }) });
-  const listener = await listenOnLoopback(app.fetch).catch(async (error: unknown) => {
+  let app: RawdataApp | undefined;
+  // @hono/node-server hands the handler Node's request and response (HttpBindings), which OAuth needs.
+  const listener = await listenOnLoopback((request: Request, env?: unknown) =>
+    app ? app.fetch(request, env) : new Response('Starting', { status: 503 }),
+  ).catch(async (error: unknown) => {
     await database.close();
     throw error;
   });
+  try {
+    const oauth = options.oauth ? await createRawdataOAuth(database.db, listener.url, logger, now) : undefined;
+    app = createRawdataApp({ ...options.app, db: database.db, now, logger, ...(oauth !== undefined && { oauth }) });
+  } catch (error) {
+    await listener.close();
+    await database.close();
+    throw error;
+  }
+  const started = app;
   return {
     url: listener.url,
+    mcpUrl: `${listener.url}/mcp`,
     db: database.db,
     databaseUrl: database.url,
-    app,
+    app: started,
     async addAnalyst(email, profile = {}) {
       const password = `password-of-${email}`;
       await saveAnalyst(database.db, now, { email, password, profile: { unit: 'Risk Management', clearance: 'classified', operator: false, ...profile } });
       return { email, password };
     },
     async close() {
-      await app.closeMcp();
+      await started.closeMcp();
       await listener.close();
       await database.close();
     },

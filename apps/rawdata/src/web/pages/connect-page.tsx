@@ -1,8 +1,12 @@
 /**
- * @module /connect: how to connect an MCP client (over HTTP or stdio) and the
- * person's access tokens: create one (shown once), list, revoke.
+ * @module /connect: how to connect an MCP client (over HTTP with OAuth
+ * sign-in or an access token, or over stdio), the person's access tokens
+ * (create one, shown once; list; revoke), and the apps they connected over
+ * OAuth (list; disconnect).
  */
 import type { AccessTokenRecord } from '@agentready/identity';
+import type { OAuthConnectedApp } from '@agentready/identity/oauth';
+import { shownTime } from '../site-time.ts';
 
 /** What /connect shows. */
 export type ConnectPageProps = {
@@ -10,6 +14,10 @@ export type ConnectPageProps = {
   /** The MCP endpoint's absolute URL. */
   mcpUrl: string;
   tokens: AccessTokenRecord[];
+  /** The apps the person connected over OAuth (empty on a site without it). */
+  apps: OAuthConnectedApp[];
+  /** What the last action did, said once (an app disconnected). */
+  notice?: string;
   /** A token just created: shown this once. */
   created?: { token: string; label: string };
   problem?: string;
@@ -22,14 +30,20 @@ const SCOPE_WORDS: Record<string, string> = {
 };
 
 /** The page. */
-export function ConnectPage({ csrfToken, mcpUrl, tokens, created, problem }: ConnectPageProps) {
+export function ConnectPage({ csrfToken, mcpUrl, tokens, apps, created, problem, notice }: ConnectPageProps) {
   return (
     <section>
       <h1>Connect an agent</h1>
       <p>
-        MCP clients connect to <code>{mcpUrl}</code> with the header <code>Authorization: Bearer &lt;token&gt;</code>, or run{' '}
-        <code>agentready-rawdata mcp</code> with the token in <code>AGENTREADY_RAWDATA_TOKEN</code>.
+        MCP clients connect to <code>{mcpUrl}</code>. A client that signs in with OAuth sends you to this site to approve it; any other sends the header{' '}
+        <code>Authorization: Bearer &lt;token&gt;</code> with a token you create below, or runs <code>agentready-rawdata mcp</code> with the token in{' '}
+        <code>AGENTREADY_RAWDATA_TOKEN</code>.
       </p>
+      {notice && (
+        <p role="status" data-testid="connect-notice">
+          {notice}
+        </p>
+      )}
       {created && (
         <div role="status" class="created-token">
           <p>
@@ -75,6 +89,38 @@ export function ConnectPage({ csrfToken, mcpUrl, tokens, created, problem }: Con
             </li>
           ))}
         </ul>
+      )}
+      <h2 id="connected-apps">Connected apps</h2>
+      {apps.length === 0 ? (
+        <p data-testid="no-connected-apps">No app is connected with OAuth. An MCP client that signs in asks you here first.</p>
+      ) : (
+        <table data-testid="connected-apps" aria-labelledby="connected-apps">
+          <thead>
+            <tr>
+              <th scope="col">App</th>
+              <th scope="col">It may</th>
+              <th scope="col">Connected</th>
+              <th scope="col">Disconnect</th>
+            </tr>
+          </thead>
+          <tbody>
+            {apps.map((app) => (
+              <tr key={app.ref}>
+                <td>{app.clientName}</td>
+                <td>{app.scopes.join('; ')}</td>
+                <td>{shownTime(app.createdAt.toISOString())}</td>
+                <td>
+                  <form method="post" action={`/connect/apps/${encodeURIComponent(app.ref)}/revoke`} class="inline-form">
+                    <input type="hidden" name="csrf_token" value={csrfToken} />
+                    <button type="submit" class="secondary" aria-label={`Disconnect ${app.clientName}`} data-testid="disconnect-app">
+                      Disconnect
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   );
