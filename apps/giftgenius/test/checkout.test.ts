@@ -18,6 +18,10 @@ import { DIALECTS, POSTGRES_TEST_URL, startGiftGeniusSite, type GiftGeniusSite }
 
 const runPostgres = await requirePostgresForTests(POSTGRES_TEST_URL, { suite: 'the GiftGenius checkout tests' });
 
+/** How long the site waits for the provider to open a checkout session, and how late the slow provider answers (ms). */
+const CHECKOUT_WAIT_MS = 2500;
+const PROVIDER_SLOW_MS = 4000;
+
 type Money = { amountMinor: number; currency: string };
 type Review = {
   draft: {
@@ -40,7 +44,9 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
   let giftIds: string[];
 
   beforeAll(async () => {
-    site = await startGiftGeniusSite({ dialect, app: { dailySuggestions: false }, providerTimeouts: { checkoutTimeoutMs: 500 } });
+    // The site waits 2.5 s for a checkout (5 s by default); the slow provider below answers after 4 s. A shorter wait
+    // made Confirms at once on a loaded machine (CI's) time out before the provider, which was merely busy, answered.
+    site = await startGiftGeniusSite({ dialect, app: { dailySuggestions: false }, providerTimeouts: { checkoutTimeoutMs: CHECKOUT_WAIT_MS } });
     const connected = await connectPerson({ siteUrl: site.url, ...(await site.addPerson('ada@example.com')) });
     host = chatHostOver(connected.client);
     giftIds = [];
@@ -157,7 +163,7 @@ describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite' || runPostgres))
   ] as const)('answers the provider %s as TEMPORARY_FAILURE; the retry with the same key opens exactly one session', async (checkout, gift) => {
     const { widget } = await prepare(giftIds[gift]!);
     const key = randomUUID();
-    await site.switchProvider({ checkout, slowMs: 1500 });
+    await site.switchProvider({ checkout, slowMs: PROVIDER_SLOW_MS });
     const failed = await confirm(widget, key);
     await site.switchProvider({ checkout: 'up' });
     expect(failed.envelope).toMatchObject({ ok: false, code: 'TEMPORARY_FAILURE', retryable: true });

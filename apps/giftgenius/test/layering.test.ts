@@ -6,7 +6,9 @@
  * pipeline, the MCP server's options), server (Hono: /mcp and the pages) and
  * cli (an operator's commands, on the store) on top. The widget runs in the host's iframe: it knows nothing of the
  * server, and the tools read only its data contract. Web pages are rendered
- * by the server and use the domain and server types only.
+ * by the server and use the domain and server types only. The local chat host
+ * (chat-host) is a client of the site, as a chat client would be: it reaches
+ * GiftGenius over MCP only, never its store, domain or server.
  */
 import { fileURLToPath } from 'node:url';
 import { findLayerViolations, type LayerRule } from '@agentready/testing';
@@ -28,6 +30,17 @@ const GIFTGENIUS_LAYERS: Record<string, LayerRule> = {
   tools: { uses: ['store', 'domain', 'widget'], forbiddenPackages: ['agentready/webmcp', '@agentready/testing', 'hono', '@hono', ...PAGES] },
   server: { uses: ['store', 'domain', 'provider', 'tools', 'web', 'widget'], forbiddenPackages: ['agentready/webmcp', '@agentready/testing'] },
   cli: { uses: ['store'], forbiddenPackages: [...SURFACES, ...HTTP, ...PAGES] },
+  'chat-host': {
+    uses: [],
+    // agentready/runtime for its site logger only (readable lines on a terminal).
+    forbiddenPackages: [
+      ...DATABASE.filter((name) => name !== 'agentready/runtime'),
+      'agentready/webmcp',
+      '@agentready/testing',
+      '@modelcontextprotocol/server',
+      ...PAGES,
+    ],
+  },
   web: {
     uses: ['domain'],
     usesTypesOf: ['server'],

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenOnLoopback, type LoopbackListener } from '@agentready/testing';
 import { GIFT_PRODUCTS } from '../src/provider/gift-products.ts';
-import { startProviderStandIn } from '../src/provider/provider-main.ts';
+import { startProviderStandIn } from '../src/provider/provider-listener.ts';
 import {
   createProviderClient,
   ProviderRefusedError,

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { startSiteProcess, type SiteProcess } from '@agentready/testing';
-import { DEFAULT_PROVIDER_KEY } from '../src/provider/provider-main.ts';
+import { DEFAULT_PROVIDER_KEY } from '../src/provider/provider-listener.ts';
 
 const ENTRY = fileURLToPath(new URL('../src/provider/provider-main.ts', import.meta.url));
 const started: SiteProcess[] = [];

@@ -4,8 +4,11 @@
  * link, sign in with the form, come back and click Allow; the client then
  * lists the tools. On /account they see the app and click Revoke. The
  * consent and account pages have no accessibility violations (axe-core),
- * and none needs a script. Its tables break no word in the middle.
+ * and none needs a script. Its tables break no word in the middle. The
+ * activity page, reached from the header, shows the chat app's calls and the
+ * person's own Confirm apart, each with its reference, without violations.
  */
+import { randomUUID } from 'node:crypto';
 import { auth, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +21,8 @@ import {
   type RedirectListener,
   wordsBrokenInTables,
 } from '@agentready/testing';
+import { chatHostOver } from './support/chat-host.ts';
+import { connectPerson } from './support/giftgenius-person.ts';
 import { startGiftGeniusSite, type GiftGeniusSite } from './support/giftgenius-site.ts';
 
 let browser: Browser;
@@ -95,6 +100,59 @@ describe('the GiftGenius site in Chromium', () => {
         }),
       });
       expect(refused.status).toBe(401);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows the activity page, reached from the header: the chat app's calls in words and the person's own Confirm apart, each with its reference, without accessibility violations", {
+    timeout: 120_000,
+  }, async () => {
+    const person = await site.addPerson('activity@example.com');
+    const connected = await connectPerson({ siteUrl: site.url, ...person });
+    try {
+      const host = chatHostOver(connected.client);
+      const found = await host.modelCall<{ gifts: Array<{ giftId: string; inStock: boolean }> }>('suggest_gifts', { recipient: { relationship: 'friend' } });
+      if (!found.envelope.ok) throw new Error(found.envelope.message);
+      const review = await host.modelCall('prepare_checkout', { gift_id: found.envelope.data.gifts.find((gift) => gift.inStock)!.giftId });
+      const widget = review.meta['giftgenius/checkout'] as { confirmationToken: string; draftId: string; draftVersion: number };
+      const created = await host.appCall('create_checkout_session', {
+        draft_id: widget.draftId,
+        draft_version: widget.draftVersion,
+        confirmation_token: widget.confirmationToken,
+        idempotency_key: randomUUID(),
+      });
+      if (!created.envelope.ok) throw new Error(created.envelope.message);
+    } finally {
+      await connected.close();
+    }
+    const context = await browser.newContext();
+    context.setDefaultTimeout(10_000);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${site.url}/signin`);
+      await page.getByLabel('E-mail').fill(person.email);
+      await page.getByLabel('Password').fill(person.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${site.url}/account`);
+      await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Activity' }).click();
+      await page.waitForURL(`${site.url}/activity`);
+      const calls = page.getByTestId('activity-item');
+      expect(await calls.count()).toBe(2);
+      expect(await calls.getByTestId('activity-tool').allTextContents()).toEqual(['Prepare a checkout', 'Suggest gifts']);
+      expect(await calls.first().textContent()).toContain(TEST_CLIENT_NAME);
+      const own = page.getByTestId('activity-own');
+      expect(await own.count()).toBe(1);
+      expect(await own.textContent()).toContain('You confirmed a checkout');
+      for (const reference of await page.locator('[data-testid=activity-reference] code').all()) {
+        expect(await reference.isVisible()).toBe(true);
+      }
+      expect(await findAccessibilityViolations(page)).toEqual([]);
+      await page.setViewportSize({ width: 360, height: 800 });
+      expect(await findAccessibilityViolations(page)).toEqual([]);
+      await own.getByRole('link').click();
+      await page.waitForURL(`${site.url}/account#recent-checkouts`);
+      expect(await page.getByTestId('checkouts').locator('tbody tr').count()).toBe(1);
     } finally {
       await context.close();
     }

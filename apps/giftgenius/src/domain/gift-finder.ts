@@ -60,7 +60,8 @@ async function takeDailySuggestion(
   const today = DateTime.fromJSDate(ctx.now(), { zone: 'utc' });
   // A new key each day: the allowance starts again at midnight UTC whatever the limiter's window.
   const key = `${principalRateLimitKey(principal, { surface: 'mcp' })}:${today.toISODate()}`;
-  const decision = await limiter.consume(key);
+  // A store that fails logs its line under the call's trace id, as this call's own lines are.
+  const decision = await limiter.consume(key, ctx.traceId === undefined ? {} : { traceId: ctx.traceId });
   const giveBack = async () => {
     try {
       await limiter.reward(key);

@@ -23,6 +23,8 @@ export type GiftGeniusContext = {
   /** Suggestions per person per day (UTC), or null for no limit. */
   dailySuggestions: { limiter: RateLimiter; perDay: number } | null;
   logger: Logger;
+  /** The trace id of the tool call this context serves (contextOfCall); absent outside a call. */
+  traceId?: string;
 };
 
 /**
@@ -35,4 +37,14 @@ export function createGiftGeniusContext(deps: Omit<GiftGeniusContext, 'drafts' |
     drafts: createDraftStore(deps.db, { now: deps.now, lifetimeMs: 24 * 60 * 60 * 1000 }),
     confirmations: createConfirmationStore(deps.db, { now: deps.now }),
   };
+}
+
+/**
+ * The context of one tool call: `ctx` with its `traceId`, and a log whose
+ * every line names it (the field the pipeline's own lines carry, the id of the
+ * call's audit record and of its result's `_meta["agentready/traceId"]`),
+ * so a line the shop's failure writes leads to the call that met it.
+ */
+export function contextOfCall(ctx: GiftGeniusContext, traceId: string): GiftGeniusContext {
+  return { ...ctx, logger: ctx.logger.child({ traceId }), traceId };
 }

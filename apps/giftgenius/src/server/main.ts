@@ -21,7 +21,7 @@ import type { Kysely } from 'kysely';
 import { superviseSiteProcess, createSiteLogger } from 'agentready/runtime';
 import { readAllowedHostnames, readShutdownGraceMs, readSiteUrl, refuseSetting, wantsDemoAccounts, wholeNumberSetting } from 'agentready/settings';
 import { createProviderClient } from '../provider/provider-client.ts';
-import { DEFAULT_PROVIDER_KEY, DEFAULT_PROVIDER_PORT, startProviderStandIn } from '../provider/provider-main.ts';
+import { DEFAULT_PROVIDER_KEY, DEFAULT_PROVIDER_PORT, startProviderStandIn } from '../provider/provider-listener.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT } from '../store/database-location.ts';
 import { DEMO_PERSON, ensureDemoPerson } from '../store/demo-accounts.ts';
 import { prepareGiftGeniusDatabase } from '../store/prepare-database.ts';

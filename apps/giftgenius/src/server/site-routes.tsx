@@ -1,8 +1,9 @@
 /**
  * @module The site a person sees, rendered on the server as plain HTML forms
  * (no script): `/` (what GiftGenius is and the MCP address to add), sign-in
- * and sign-out, the OAuth consent page a chat host sends them to, and
- * `/account` (connected apps with Revoke, recent checkouts). Every signed-in
+ * and sign-out, the OAuth consent page a chat host sends them to,
+ * `/account` (connected apps with Revoke, recent checkouts) and `/activity`
+ * (what the connected apps did, and the checkouts the person confirmed). Every signed-in
  * form post carries the session's CSRF token; the consent decision is taken
  * only from the site's own origin (@agentready/identity/oauth `answerConsent`).
  */
@@ -31,6 +32,7 @@ import { ConsentPage } from '../web/pages/consent-page.tsx';
 import { HomePage } from '../web/pages/home-page.tsx';
 import { renderPage, STYLESHEET_PATH, type SignedInPerson } from '../web/site-layout.tsx';
 import { accountPageData } from './account-page-data.ts';
+import { activityPageResponse } from './activity-route.tsx';
 import { GIFTGENIUS_OAUTH_SCOPE_LABELS } from './giftgenius-oauth.ts';
 
 /** The Hono environment of the site's routes: the page session (@agentready/identity); OAuth reads Node's request and response from `c.env`. */
@@ -92,10 +94,11 @@ type SiteRouteDeps = {
   siteUrl: string | undefined;
 };
 
-const STYLESHEET = readFileSync(new URL('../web/giftgenius-site.css', import.meta.url), 'utf8');
+// From the app's folder (`../../`), which is as far above src/server/ as above the built dist/server/.
+const STYLESHEET = readFileSync(new URL('../../src/web/giftgenius-site.css', import.meta.url), 'utf8');
 
 /** The site's icon; the browser asks for `/favicon.ico` on pages that name none, so both paths answer it. */
-const ICON = readFileSync(new URL('../web/favicon.svg', import.meta.url), 'utf8');
+const ICON = readFileSync(new URL('../../src/web/favicon.svg', import.meta.url), 'utf8');
 
 /** Where a sign-in goes when it was asked for no other page of the site. */
 const AFTER_SIGN_IN = '/account';
@@ -153,6 +156,11 @@ function siteRoutes(deps: SiteRouteDeps): Hono<GiftGeniusSiteEnv> {
     const notice = c.req.query('revoked') === '1' ? 'The app was disconnected: its access stops at its next request.' : null;
     const data = await accountPageData(deps, { ...session, account: session.account }, notice);
     return c.html(renderPage({ title: 'Your account', person: personOf(c), children: <AccountPage {...data} /> }));
+  });
+  routes.get('/activity', async (c) => {
+    const accountRef = c.get('principal')?.account?.ref;
+    if (!c.get('session')?.account || accountRef === undefined) return c.redirect(`/signin?next=${encodeURIComponent('/activity')}`, 303);
+    return activityPageResponse(c, deps.db, accountRef, personOf(c));
   });
   routes.post('/account/apps/:ref/revoke', async (c) => {
     const session = c.get('session');

@@ -4,14 +4,26 @@
  * stores, daily limit, log); and what its tools' results share. Inputs are
  * snake_case (the toolkit's rule); outputs camelCase, like Events'.
  */
-import { type DomainFailure, defineToolFor } from 'agentready';
+import { type DomainFailure, defineToolFor, type ToolContract, type ToolSpec } from 'agentready';
 import { z } from 'zod';
 import { CURRENCIES } from '../domain/gift-catalog.ts';
-import type { GiftGeniusContext } from '../domain/giftgenius-context.ts';
+import { contextOfCall, type GiftGeniusContext } from '../domain/giftgenius-context.ts';
 import { WIDGET_CONTRACT_VERSION } from '../widget/widget-contract.ts';
 
-/** Declares one GiftGenius tool: contract, handler (given the domain's context) and result text, in one place. */
-export const defineGiftGeniusTool = defineToolFor<GiftGeniusContext>();
+const declareTool = defineToolFor<GiftGeniusContext>();
+
+/**
+ * Declares one GiftGenius tool: contract, handler (given the domain's
+ * context) and result text, in one place. The handler's context is the
+ * call's own ({@link contextOfCall}): every line it logs names the call's trace id.
+ */
+export function defineGiftGeniusTool<const Name extends string, I extends z.ZodObject, O extends z.ZodObject>(
+  spec: ToolSpec<Name, I, O, GiftGeniusContext>,
+): ToolContract<Name, I, O, GiftGeniusContext> {
+  const { handler } = spec;
+  if (handler === undefined) return declareTool(spec);
+  return declareTool({ ...spec, handler: (input, call) => handler(input, { ...call, app: contextOfCall(call.app, call.traceId) }) });
+}
 
 /** The capability every GiftGenius tool serves. */
 export const GIFT_CHECKOUT_CAPABILITY = 'gift-checkout.create';

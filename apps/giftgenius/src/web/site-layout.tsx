@@ -49,7 +49,7 @@ function SiteNavigation({ person }: { person: SignedInPerson }) {
   }
   return (
     <nav aria-label="Site">
-      <a href="/account">Your account</a>
+      <a href="/account">Your account</a> <a href="/activity">Activity</a>
       <SignOutForm csrfToken={person.csrfToken} buttonClass="link-button" />
     </nav>
   );

@@ -8,7 +8,7 @@
  * token. Every step checks its answer and throws naming the step.
  */
 import { auth, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { listenForRedirect, memoryClientProvider } from '@agentready/testing';
+import { FormBrowser, listenForRedirect, memoryClientProvider, type FormBrowserLanding } from '@agentready/testing';
 import { parse } from 'node-html-parser';
 
 /** Options of {@link connectPerson}. */
@@ -91,36 +91,13 @@ export async function openSiteBrowser(siteUrl: string, person: { email: string; 
   return browser;
 }
 
-/** Where a followed request ended: its address, status and text (empty when it ended on the client's redirect URI, which is not fetched). */
-export type Landing = { url: string; status: number; html: string };
-
-/** A form post's answer, redirects not followed. */
-export type FormAnswer = { status: number; location: string | null; html: string };
-
-/** Most redirects one navigation follows, as a browser limits them. */
-const MAX_REDIRECTS = 10;
-
 /**
- * A browser without script on one site: keeps the cookies the site sets (by
- * name and path; a deleting one removes its cookie) and sends them where
- * their path applies; follows redirects by hand so each hop's cookies are
- * kept; posts forms with an `Origin` (the site's own unless told another)
- * and the `csrf_token` of the last page it read, as the page's form would.
+ * A browser without script on the site (@agentready/testing `FormBrowser`:
+ * its cookies, redirects followed by hand, forms posted with the page's CSRF
+ * token), that signs in with the site's form and starts a chat host's OAuth
+ * authorization.
  */
-export class SiteBrowser {
-  private readonly cookies = new Map<string, { value: string; path: string }>();
-  private csrfToken = '';
-
-  constructor(readonly siteUrl: string) {}
-
-  /** The `Cookie` header the browser would send to `path`, for tests that look for it elsewhere. */
-  cookieHeaderFor(path: string): string {
-    return [...this.cookies]
-      .filter(([, stored]) => pathMatches(path, stored.path))
-      .map(([name, stored]) => `${name}=${stored.value}`)
-      .join('; ');
-  }
-
+export class SiteBrowser extends FormBrowser {
   /** Signs in with the form; throws with the page's problem when the site does not sign the person in. */
   async signIn(email: string, password: string): Promise<void> {
     const answer = await this.post('/signin', { email, password, next: '/account' });
@@ -128,24 +105,6 @@ export class SiteBrowser {
       const problem = parse(answer.html).querySelector('[data-testid=sign-in-problem]')?.text.trim();
       throw new Error(`Sign-in answered ${answer.status}: ${problem ?? 'no problem shown'}`);
     }
-  }
-
-  /** GETs a page of the site (redirects not followed) and keeps its CSRF token. */
-  async get(path: string): Promise<FormAnswer> {
-    const response = await this.request(new URL(path, this.siteUrl).href, {});
-    return this.read(response);
-  }
-
-  /** POSTs a form (urlencoded, `scope` and other fields repeated for arrays) with the last page's CSRF token unless `fields` has one. */
-  async post(path: string, fields: Record<string, string | string[]>, options: { origin?: string } = {}): Promise<FormAnswer> {
-    const body = new URLSearchParams();
-    for (const [name, value] of Object.entries({ csrf_token: this.csrfToken, ...fields })) for (const one of [value].flat()) body.append(name, one);
-    const response = await this.request(new URL(path, this.siteUrl).href, {
-      method: 'POST',
-      body,
-      ...(options.origin !== undefined && { origin: options.origin }),
-    });
-    return this.read(response);
   }
 
   /**
@@ -158,55 +117,11 @@ export class SiteBrowser {
   async startAuthorization(
     redirectUrl: string,
     options: { clientName?: string; scopes?: string[] } = {},
-  ): Promise<{ provider: ReturnType<typeof memoryClientProvider>; landing: Landing }> {
+  ): Promise<{ provider: ReturnType<typeof memoryClientProvider>; landing: FormBrowserLanding }> {
     const provider = memoryClientProvider(redirectUrl, options.clientName);
     const started = await auth(provider, { serverUrl: new URL('/mcp', this.siteUrl), ...(options.scopes && { scope: options.scopes.join(' ') }) });
     const authorizationUrl = provider.saved.authorizationUrl;
     if (started !== 'REDIRECT' || !authorizationUrl) throw new Error(`The client was not sent to authorize (auth answered ${started}).`);
     return { provider, landing: await this.follow(authorizationUrl.href, redirectUrl) };
   }
-
-  /** Requests `url` and follows redirects until a page, or until the address reaches `stopAt` (not fetched). */
-  async follow(url: string, stopAt: string, init: { method?: string; body?: URLSearchParams } = {}): Promise<Landing> {
-    let at = url;
-    let response = await this.request(at, init);
-    for (let hop = 0; hop < MAX_REDIRECTS && response.status >= 300 && response.status < 400; hop += 1) {
-      at = new URL(response.headers.get('location') ?? '', at).href;
-      if (at.startsWith(stopAt)) return { url: at, status: response.status, html: '' };
-      response = await this.request(at, {});
-    }
-    return { url: at, status: response.status, html: (await this.read(response)).html };
-  }
-
-  private async read(response: Response): Promise<FormAnswer> {
-    const html = await response.text();
-    this.csrfToken = parse(html).querySelector('input[name=csrf_token]')?.getAttribute('value') ?? this.csrfToken;
-    return { status: response.status, location: response.headers.get('location'), html };
-  }
-
-  private async request(url: string, init: { method?: string; body?: URLSearchParams; origin?: string }): Promise<Response> {
-    const target = new URL(url);
-    const headers: Record<string, string> = {};
-    const cookie = this.cookieHeaderFor(target.pathname);
-    if (cookie !== '') headers['cookie'] = cookie;
-    if (init.body) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', origin: init.origin ?? target.origin });
-    const response = await fetch(target, { method: init.method ?? 'GET', headers, redirect: 'manual', ...(init.body && { body: init.body }) });
-    for (const line of response.headers.getSetCookie()) this.keep(line);
-    return response;
-  }
-
-  private keep(line: string): void {
-    const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
-    const name = pair.slice(0, pair.indexOf('='));
-    const attribute = (key: string) => attributes.find((part) => part.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
-    const expires = attribute('expires');
-    const deleted = attribute('max-age') === '0' || (expires !== undefined && Date.parse(expires) <= Date.now());
-    if (deleted) this.cookies.delete(name);
-    else this.cookies.set(name, { value: pair.slice(name.length + 1), path: attribute('path') ?? '/' });
-  }
-}
-
-/** RFC 6265 §5.1.4: a cookie's path applies to the request path itself and to paths under it. */
-function pathMatches(requestPath: string, cookiePath: string): boolean {
-  return requestPath === cookiePath || (requestPath.startsWith(cookiePath) && (cookiePath.endsWith('/') || requestPath[cookiePath.length] === '/'));
 }

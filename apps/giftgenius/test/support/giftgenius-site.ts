@@ -6,11 +6,11 @@
  * listener starts first, with a handler that waits for the app).
  */
 import type { Kysely } from 'kysely';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createAccount, type IdentityTables } from '@agentready/identity';
 import { listenOnLoopback, openMigratedTestDatabase, type MigratedTestDatabase } from '@agentready/testing';
 import { createProviderClient } from '../../src/provider/provider-client.ts';
-import { startProviderStandIn, type RunningProviderStandIn } from '../../src/provider/provider-main.ts';
+import { startProviderStandIn, type RunningProviderStandIn } from '../../src/provider/provider-listener.ts';
 import { createGiftGeniusApp, type GiftGeniusApp, type GiftGeniusAppOptions } from '../../src/server/create-giftgenius-app.ts';
 import { createGiftGeniusOAuth } from '../../src/server/giftgenius-oauth.ts';
 import { readWidgetDocument } from '../../src/server/widget-document.ts';
@@ -28,8 +28,10 @@ export const TEST_PROVIDER_KEY = 'sk_test_giftgenius_tests';
 
 /** A running test site and its payment provider stand-in. */
 export type GiftGeniusSite = {
-  /** Origin without a trailing slash: the OAuth issuer. */
+  /** Origin without a trailing slash: the OAuth issuer, the site's public URL (`https://…` behind a TLS proxy). */
   url: string;
+  /** Where the site listens, `http://127.0.0.1:<port>`: the same as `url` unless behind a TLS proxy. */
+  listenerUrl: string;
   /** `<url>/mcp`. */
   mcpUrl: string;
   db: Kysely<GiftGeniusDatabase>;
@@ -56,6 +58,10 @@ export type StartGiftGeniusSiteOptions = {
   app?: Partial<Omit<GiftGeniusAppOptions, 'db' | 'now' | 'logger' | 'oauth'>>;
   /** The provider client's timeouts (ms); short ones make slowness tests quick. */
   providerTimeouts?: { catalogTimeoutMs?: number; checkoutTimeoutMs?: number };
+  /** The site's public URL (SITE_URL, the issuer) is the listener's address with `https`, as behind a proxy that terminates TLS; requests still reach the listener over plain http. */
+  behindTlsProxy?: boolean;
+  /** Where the site logs. Default: a silent logger. */
+  logger?: Logger;
 };
 
 /**
@@ -65,7 +71,7 @@ export type StartGiftGeniusSiteOptions = {
  */
 export async function startGiftGeniusSite(options: StartGiftGeniusSiteOptions): Promise<GiftGeniusSite> {
   const now = options.now ?? (() => new Date());
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   const database = await openTestDatabase(options.dialect);
   const closers: Array<() => Promise<unknown>> = [() => database.close()];
   const closeAll = async () => {
@@ -78,12 +84,14 @@ export async function startGiftGeniusSite(options: StartGiftGeniusSiteOptions): 
     // @hono/node-server hands the handler Node's request and response (HttpBindings), which OAuth needs.
     const listener = await listenOnLoopback((request: Request, env?: unknown) => (app ? app.fetch(request, env) : new Response('Starting', { status: 503 })));
     closers.push(() => listener.close());
-    const oauth = await createGiftGeniusOAuth(database.db, listener.url, logger);
+    const siteUrl = options.behindTlsProxy ? listener.url.replace(/^http:/, 'https:') : listener.url;
+    const oauth = await createGiftGeniusOAuth(database.db, siteUrl, logger);
     app = createGiftGeniusApp({
       shop: createProviderClient({ baseUrl: provider.url, secretKey: TEST_PROVIDER_KEY, ...options.providerTimeouts }),
       widget: { html: () => readWidgetDocument(), imageOrigins: [provider.url] },
       // Every test signs in from 127.0.0.1, the refused attempts of a whole file too: the per-address limit is raised so that only tests of the limit meet it.
       signInLimits: { perAddress: { points: 500, durationSeconds: 900 } },
+      ...(options.behindTlsProxy && { siteUrl }),
       ...options.app,
       db: database.db,
       now,
@@ -92,7 +100,7 @@ export async function startGiftGeniusSite(options: StartGiftGeniusSiteOptions): 
     });
     const started = app;
     closers.push(() => started.closeMcp());
-    return siteOf({ url: listener.url, db: database.db, databaseUrl: database.url, app: started, provider, now, close: closeAll });
+    return siteOf({ url: siteUrl, listenerUrl: listener.url, db: database.db, databaseUrl: database.url, app: started, provider, now, close: closeAll });
   } catch (error) {
     await closeAll();
     throw error;
@@ -101,6 +109,7 @@ export async function startGiftGeniusSite(options: StartGiftGeniusSiteOptions): 
 
 function siteOf(parts: {
   url: string;
+  listenerUrl: string;
   db: Kysely<GiftGeniusDatabase>;
   databaseUrl: string;
   app: GiftGeniusApp;
@@ -120,6 +129,7 @@ function siteOf(parts: {
   };
   return {
     url: parts.url,
+    listenerUrl: parts.listenerUrl,
     mcpUrl: `${parts.url}/mcp`,
     db: parts.db,
     databaseUrl: parts.databaseUrl,

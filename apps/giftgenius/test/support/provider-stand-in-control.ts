@@ -3,7 +3,7 @@
  * 127.0.0.1 (any free port), and drives it as a test does: plain requests
  * with the secret key, and its `/_stand-in` switches.
  */
-import { startProviderStandIn } from '../../src/provider/provider-main.ts';
+import { startProviderStandIn } from '../../src/provider/provider-listener.ts';
 import type { CheckoutSessionWire, ProductWire } from '../../src/provider/provider-wire.ts';
 
 /** The secret key the test stand-ins accept. */

@@ -6,20 +6,12 @@
  * and log messages go to Node through bindings the driver (widget-host.ts)
  * exposes, where the test's MCP client reaches the real server.
  */
-import { AppBridge, PostMessageTransport, type McpUiHostContext, type McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
+import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { CallToolResult, LoggingMessageNotification } from '@modelcontextprotocol/client';
+import { openViewFrame, type ViewFrameConfig } from '../../../src/chat-host/page/view-frame.ts';
 
-/** What the driver gives {@link WidgetTestHost.open}. */
-export type HostPageConfig = {
-  /** Where the test server serves the widget document (with its CSP header). */
-  widgetUrl: string;
-  /** The tool whose call the view shows (hostContext.toolInfo). */
-  tool: Tool;
-  /** The CSP the host applied, told to the view in hostCapabilities.sandbox. */
-  csp: McpUiResourceCsp | undefined;
-  /** More host context: locale, theme, style variables. */
-  hostContext: McpUiHostContext;
-};
+/** What the driver gives {@link WidgetTestHost.open}: the host's own view-frame config. */
+export type HostPageConfig = ViewFrameConfig;
 
 /** The page's API for the driver (window.giftgeniusHost). */
 export type WidgetTestHost = {
@@ -46,33 +38,11 @@ function requireBridge(): AppBridge {
 }
 
 async function open(config: HostPageConfig): Promise<void> {
-  const iframe = document.createElement('iframe');
-  iframe.setAttribute('sandbox', 'allow-scripts');
-  iframe.title = 'GiftGenius gift finder';
-  document.body.append(iframe);
-  const view = iframe.contentWindow!;
-  const hostContext: McpUiHostContext = { toolInfo: { tool: config.tool }, displayMode: 'inline', platform: 'web', ...config.hostContext };
-  const created = new AppBridge(
-    null,
-    { name: 'giftgenius-test-host', version: '1.0.0' },
-    { openLinks: {}, serverTools: {}, logging: {}, sandbox: config.csp ? { csp: config.csp } : {} },
-    { hostContext },
-  );
-  created.oncalltool = (params) => node.giftgeniusCallTool(params.name, params.arguments ?? {});
-  created.onopenlink = async ({ url }) => {
-    await node.giftgeniusOpenLink(url);
-    return {};
-  };
-  created.onloggingmessage = (params) => void node.giftgeniusLog(params);
-  created.onsizechange = ({ height }) => {
-    if (height !== undefined) iframe.style.height = `${height}px`;
-  };
-  const initialized = new Promise<void>((resolve) => (created.oninitialized = () => resolve()));
-  // Listening before the view loads, so its ui/initialize is not missed.
-  await created.connect(new PostMessageTransport(view, view));
-  bridge = created;
-  iframe.src = config.widgetUrl;
-  await initialized;
+  bridge = await openViewFrame(document.body, 'GiftGenius gift finder', config, {
+    callTool: (name, args) => node.giftgeniusCallTool(name, args),
+    openLink: (url) => node.giftgeniusOpenLink(url),
+    log: (params) => void node.giftgeniusLog(params),
+  });
 }
 
 node.giftgeniusHost = {

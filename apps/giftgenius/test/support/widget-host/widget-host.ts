@@ -15,7 +15,7 @@ import { appMayCallTool } from '../chat-host.ts';
 import { findAccessibilityViolations, listenOnLoopback, type AccessibilityViolation, type LoopbackListener } from '@agentready/testing';
 import { HOST_PAGE_FILE } from './build-host-page.ts';
 import type { HostPageConfig, WidgetTestHost } from './host-page.ts';
-import { widgetContentSecurityPolicy } from './widget-csp.ts';
+import { widgetContentSecurityPolicy } from '../../../src/chat-host/widget-csp.ts';
 
 /** A widget resource as resources/read returns it: the HTML and the content's `_meta` (with `ui.csp`). */
 export type WidgetResource = { html: string; meta?: { ui?: { csp?: McpUiResourceCsp } } & Record<string, unknown> };
