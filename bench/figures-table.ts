@@ -15,13 +15,18 @@ export const SECTIONS = {
   P2: 'search at scale',
   P3: 'route change to tools registered',
   P4: 'JavaScript shipped',
+  P5: 'two instances on one PostgreSQL against one',
   P6: 'start to first 200',
+  R5: 'many MCP clients on one instance',
 } as const;
 
 export type SectionId = keyof typeof SECTIONS;
 
 /** A measured figure: timings of repeated calls (ms), or one value in its unit. */
-export type Figure = { kind: 'timing'; timings: CallTimings } | { kind: 'value'; value: number; unit: 'bytes' | 'ms' | 's' };
+export type Figure = { kind: 'timing'; timings: CallTimings } | { kind: 'value'; value: number; unit: ValueUnit };
+
+/** The unit of a one-value figure: bytes, milliseconds, seconds, or tool calls answered per second. */
+export type ValueUnit = 'bytes' | 'ms' | 's' | 'calls/s';
 
 /** One row of the table. */
 export type FigureRow = {
@@ -62,15 +67,16 @@ export function timing(timings: CallTimings): Figure {
 }
 
 /** A figure of one value in `unit`. */
-export function value(amount: number, unit: 'bytes' | 'ms' | 's'): Figure {
+export function value(amount: number, unit: ValueUnit): Figure {
   return { kind: 'value', value: amount, unit };
 }
 
-/** A figure as a person reads it: "p50 / p95 ms" for timings; kB (1000 bytes), MB, ms or s for values. */
+/** A figure as a person reads it: "p50 / p95 ms" for timings; kB (1000 bytes), MB, ms, s or calls/s for values. */
 export function formatFigure(figure: Figure): string {
   if (figure.kind === 'timing') return `${formatMs(figure.timings.p50)} / ${formatMs(figure.timings.p95)} ms`;
   if (figure.unit === 'ms') return `${formatMs(figure.value)} ms`;
   if (figure.unit === 's') return `${figure.value.toFixed(1)} s`;
+  if (figure.unit === 'calls/s') return `${figure.value.toFixed(0)} calls/s`;
   return figure.value >= 10_000_000 ? `${(figure.value / 1e6).toFixed(1)} MB` : `${(figure.value / 1000).toFixed(1)} kB`;
 }
 

@@ -18,7 +18,7 @@ import { createAccount, type IdentityTables } from '@agentready/identity';
 import type { Principal } from 'agentready';
 import { createGiftGeniusContext } from '../apps/giftgenius/src/domain/giftgenius-context.ts';
 import { createProviderClient } from '../apps/giftgenius/src/provider/provider-client.ts';
-import { startProviderStandIn } from '../apps/giftgenius/src/provider/provider-main.ts';
+import { startProviderStandIn } from '../apps/giftgenius/src/provider/provider-listener.ts';
 import { prepareGiftGeniusDatabase } from '../apps/giftgenius/src/store/prepare-database.ts';
 import { createGiftGeniusPipeline } from '../apps/giftgenius/src/tools/giftgenius-pipeline.ts';
 import { timeCalls } from './measure.ts';

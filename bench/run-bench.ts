@@ -9,10 +9,10 @@
  * - `--postgres-sizes 100k` PostgreSQL sizes for P2 (default 100k; `none` for none);
  * - `--postgres-url URL` the benchmark's own PostgreSQL database (default
  *   BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/bench; created when missing);
- * - `--sections P1,P2,P3,P4,P6` which sections to run (default all);
+ * - `--sections P1,P2,P3,P4,P5,P6,R5` which sections to run (default all);
  * - `--calls N` timed calls per P1 figure (default 300); P2 times up to 50 per query, 3 s at most;
  * - `--runs N` route changes, loads and starts for P3 and P6 (default 5);
- * - `--quick` tiny sizes and few calls (1k events on each dialect, 20 calls, 1 run, P6 on a new database only): to see that everything runs;
+ * - `--quick` tiny sizes and few calls (1k events on each dialect, 20 calls, 1 run, P6 on a new database only, P5 and R5 for 5 s with 50 clients): to see that everything runs;
  * - `--results DIR` where the JSON goes (default bench/results).
  */
 import { cpus, loadavg } from 'node:os';
@@ -22,7 +22,9 @@ import { REPO } from './client-build.ts';
 import { SECTIONS, tableLines, writeResults, type FigureRow, type SectionId } from './figures-table.ts';
 import type { CallBudget } from './measure.ts';
 import { measurePageFigures } from './page-figures.ts';
-import { measureSearchAtScale, parseSize, type SearchTarget } from './search-scale.ts';
+import { measureSearchAtScale, parseSize, searchAgreesWithScan, type SearchAgainstScan, type SearchTarget } from './search-scale.ts';
+import { measureInstancesThroughput } from './instances-throughput.ts';
+import { measureManyClients } from './many-clients.ts';
 import { measureStartTime } from './start-time.ts';
 import { measureToolCallOverhead } from './tool-call-overhead.ts';
 
@@ -100,8 +102,12 @@ async function runSection(section: SectionId, settings: BenchSettings): Promise<
       return measurePageFigures(settings.runs);
     case 'P4':
       return settings.sections.includes('P3') ? [] : (await measurePageFigures(1)).filter((row) => row.section === 'P4');
+    case 'P5':
+      return measureInstancesThroughput(settings.quick);
     case 'P6':
       return measureStartTime(settings.runs, settings.quick);
+    case 'R5':
+      return measureManyClients(settings.quick);
   }
 }
 
@@ -128,7 +134,11 @@ console.log(
     'timings are p50 / p95 of sequential calls; ratio = figure ÷ baseline (of the p50s)',
 );
 for (const line of tableLines(inOrder)) console.log(line);
-const differing = inOrder.filter((row) => row.details?.['matches'] !== undefined && row.details['matches'] !== row.details['scanMatches']);
-for (const row of differing)
-  console.log(`note: ${row.what}: the search found ${row.details!['matches']}, the scan ${row.details!['scanMatches']}; they do not mean the same yet.`);
+const differing = inOrder.filter((row) => row.details?.['matches'] !== undefined && !searchAgreesWithScan(row.details as SearchAgainstScan));
+for (const row of differing) {
+  const { matches, matchesExact, scanMatches, sameFirstPage } = row.details as SearchAgainstScan;
+  const found = matchesExact ? `${matches}` : `more than ${matches}`;
+  const page = sameFirstPage ? 'the same first page' : 'another first page';
+  console.log(`note: ${row.what}: the search found ${found}, the scan ${scanMatches}, with ${page}; they do not mean the same yet.`);
+}
 console.log(`written to ${file}`);

@@ -15,20 +15,19 @@ import { loadScanRows, scanEvents } from './scan-events.ts';
 import { openSeededEvents, type SeededEventsPlace } from './seeded-events.ts';
 
 /** The queries of P2, each with its label in the table. */
-export const SEARCH_QUERIES: ReadonlyArray<{ label: string; filters: EventSearchFilters; keyword: boolean }> = [
-  { label: 'keyword WebMCP', filters: { keyword: 'WebMCP' }, keyword: true },
-  { label: 'keyword data', filters: { keyword: 'data' }, keyword: true },
-  { label: 'keyword 工作坊', filters: { keyword: '工作坊' }, keyword: true },
-  { label: 'keyword workshop + taipei', filters: { keyword: 'workshop', location: 'taipei' }, keyword: true },
-  { label: 'date range only (March 2027)', filters: { date_from: '2027-03-01', date_to: '2027-03-31' }, keyword: false },
-  { label: 'keyword 入門 (2 CJK characters)', filters: { keyword: '入門' }, keyword: true },
-  { label: 'keyword AI', filters: { keyword: 'AI' }, keyword: true },
+export const SEARCH_QUERIES: ReadonlyArray<{ label: string; filters: EventSearchFilters }> = [
+  { label: 'keyword WebMCP', filters: { keyword: 'WebMCP' } },
+  { label: 'keyword data', filters: { keyword: 'data' } },
+  { label: 'keyword 工作坊', filters: { keyword: '工作坊' } },
+  { label: 'keyword workshop + taipei', filters: { keyword: 'workshop', location: 'taipei' } },
+  { label: 'date range only (March 2027)', filters: { date_from: '2027-03-01', date_to: '2027-03-31' } },
+  { label: 'keyword 入門 (2 CJK characters)', filters: { keyword: '入門' } },
+  { label: 'keyword AI', filters: { keyword: 'AI' } },
 ];
 
-/** The size whose keyword rows carry the goal, and the goal itself. */
+/** The size whose rows carry the goal, and the goal itself on each database: p95 at most, and how many times faster than the scan at least. */
 const GOAL_SIZE = 100_000;
-const GOAL_P95_MS = 5;
-const GOAL_SPEED_UP = 10;
+const GOALS = { sqlite: { p95Ms: 5, speedUp: 10 }, postgres: { p95Ms: 10, speedUp: 10 } } as const;
 
 /** One database to search: where, and how many generated events. */
 export type SearchTarget = { place: SeededEventsPlace; generated: number };
@@ -78,11 +77,12 @@ async function measureOneDatabase(target: SearchTarget, budget: CallBudget): Pro
         what: `${where}: ${query.label}`,
         figure: timing(measured.figure),
         baseline: { what: 'in-memory scan', figure: timing(measured.baseline) },
-        details: { events: scanRows.length, matches: answer.total, scanMatches: scanned.total, sameFirstPage },
+        details: { events: scanRows.length, matches: answer.total, matchesExact: answer.totalExact, scanMatches: scanned.total, sameFirstPage },
       });
-      if (query.keyword && target.generated === GOAL_SIZE) {
-        const met = measured.figure.p95 <= GOAL_P95_MS && (row.ratio ?? Infinity) <= 1 / GOAL_SPEED_UP;
-        row.goal = { text: `p95 ≤ ${GOAL_P95_MS} ms, ≥ ${GOAL_SPEED_UP}× faster than the scan`, met };
+      if (target.generated === GOAL_SIZE) {
+        const goal = GOALS[target.place.dialect];
+        const met = measured.figure.p95 <= goal.p95Ms && (row.ratio ?? Infinity) <= 1 / goal.speedUp;
+        row.goal = { text: `p95 ≤ ${goal.p95Ms} ms, ≥ ${goal.speedUp}× faster than the scan`, met };
       }
       rows.push(row);
     }
@@ -90,6 +90,29 @@ async function measureOneDatabase(target: SearchTarget, budget: CallBudget): Pro
     await seeded.close();
   }
   return rows;
+}
+
+/** What P2 records of a search beside its scan (a row's `details`). */
+export type SearchAgainstScan = {
+  /** The search's total: exact, or its cap (1,000) when `matchesExact` is false. */
+  matches: number;
+  /** False when the search counted up to its cap and more match. */
+  matchesExact: boolean;
+  /** Every match the scan found. */
+  scanMatches: number;
+  /** Whether both gave the same first page of events, in the same order. */
+  sameFirstPage: boolean;
+};
+
+/**
+ * Whether a search and its scan mean the same: the same first page, and the
+ * same count, or, when the search counted up to its cap (docs/benchmarks.md,
+ * P2: it counts up to 1,000), a scan that found more than that.
+ *
+ * @example searchAgreesWithScan({ matches: 1000, matchesExact: false, scanMatches: 16807, sameFirstPage: true }) // true
+ */
+export function searchAgreesWithScan({ matches, matchesExact, scanMatches, sameFirstPage }: SearchAgainstScan): boolean {
+  return sameFirstPage && (matchesExact ? matches === scanMatches : scanMatches > matches);
 }
 
 /** 10000 → "10k", 1000000 → "1M". */

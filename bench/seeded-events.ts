@@ -124,7 +124,9 @@ async function openPostgresCopy(databaseUrl: string, schema: string, generated: 
       } finally {
         await db.destroy();
       }
-      await admin.query(`analyze`);
+      // As autovacuum leaves a table after many inserts: statistics, and the visibility map that
+      // lets index-only scans skip the table (autovacuum may be off, or not yet have come).
+      await admin.query(`vacuum analyze`);
       await admin.query(`comment on schema "${schema}" is '${SEEDED_MARK}'`);
     }
   } finally {

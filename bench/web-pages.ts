@@ -20,7 +20,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { launchWebMcpChromium } from '@agentready/testing';
@@ -28,7 +28,7 @@ import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
 import { createEventsApp } from '../apps/events/src/server/create-events-app.ts';
 import { prepareEventsDatabase } from '../apps/events/src/store/prepare-database.ts';
-import { addSizes, buildEventsClient, REPO, sizeOf, type BuiltClient, type Size } from './client-build.ts';
+import { addSizes, biggestModules, buildEventsClient, sizeOf, type BuiltClient, type Size } from './client-build.ts';
 import { median } from './measure.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
@@ -45,29 +45,15 @@ const ROUTES: ReadonlyArray<[string, string]> = [
 ];
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
-/** A module's name for people: the package for node_modules, else the path from the repository. */
-function moduleName(id: string): string {
-  const inPackage = id.split('node_modules/').at(-1)!;
-  if (inPackage !== id)
-    return inPackage
-      .split('/')
-      .slice(0, inPackage.startsWith('@') ? 2 : 1)
-      .join('/');
-  return id.startsWith(REPO) ? relative(REPO, id) : id.replace(/^\0/, '');
-}
-
 function printBuild(client: BuiltClient): void {
   const js = addSizes(client.chunks.map((chunk) => sizeOf(chunk.code)));
   console.log(
     `Client build: JavaScript ${kB(js.raw)} (${kB(js.gzip)} gzip) in ${client.chunks.length} chunk(s); CSS ${kB(client.css.raw)} (${kB(client.css.gzip)} gzip)`,
   );
-  const byModule = new Map<string, number>();
-  for (const chunk of client.chunks) {
-    for (const [id, info] of Object.entries(chunk.modules)) byModule.set(moduleName(id), (byModule.get(moduleName(id)) ?? 0) + info.renderedLength);
-  }
-  const total = [...byModule.values()].reduce((sum, length) => sum + length, 0);
+  const all = biggestModules(client.chunks, Number.POSITIVE_INFINITY);
+  const total = all.reduce((sum, [, length]) => sum + length, 0);
   console.log('\nBiggest modules (rendered size before minification, share of all modules):');
-  for (const [name, length] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+  for (const [name, length] of all.slice(0, 20)) {
     console.log(`  ${kB(length).padStart(9)}  ${String(Math.round((100 * length) / total)).padStart(3)} %  ${name}`);
   }
 }
@@ -84,7 +70,9 @@ async function printRouteWeights(browser: Browser, origin: string): Promise<void
       const type = response.request().resourceType();
       if (type === 'script' || type === 'stylesheet') bodies.push(response.body().then((body) => ({ type, size: sizeOf(body) })));
     });
-    await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
+    await page.goto(`${origin}${path}`);
+    // Counted once the page says its script has done what it does at start (main.tsx: `<html data-enhanced>`).
+    await page.waitForSelector('html[data-enhanced]', { state: 'attached' });
     const loaded = await Promise.all(bodies);
     await context.close();
     const js = addSizes(loaded.filter((item) => item.type === 'script').map((item) => item.size));

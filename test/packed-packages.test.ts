@@ -57,8 +57,23 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A server started from `cwd`, answered once `url` answers; stopped with SIGTERM. */
+/**
+ * A server started from `cwd` on a port that was free a moment ago, answered
+ * once its own `/agentready/tools` answers 200; stopped with SIGTERM. Another
+ * process may take that port between the check and the start: the server then
+ * ends with EADDRINUSE and starts again on another port (3 tries).
+ */
 async function startServer(command: string, args: string[], cwd: string, env: Record<string, string>) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServerOnce(command, args, cwd, env);
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startServerOnce(command: string, args: string[], cwd: string, env: Record<string, string>) {
   const port = await freePort();
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' } });
   let output = '';
@@ -67,12 +82,12 @@ async function startServer(command: string, args: string[], cwd: string, env: Re
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) => child.on('exit', (code) => reject(new Error(`the server ended (${code}):\n${output}`))));
   exited.catch(() => {});
-  // The server says it is up by answering; give up if it ends first (or after 2 minutes, with what it printed).
+  // The server says it is up by answering its own tools route (another process on the port would not); give up if it ends first (or after 2 minutes, with what it printed).
   const answering = pollUntil(
     `${command} ${args.join(' ')} to answer at ${url}`,
     () =>
       fetch(`${url}/agentready/tools`).then(
-        () => true,
+        (response) => (response.ok ? true : undefined),
         () => undefined,
       ),
     2 * MINUTES,
