@@ -12,7 +12,8 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Browser tests wait for what the page says; a loaded CI machine can take long to say it.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     // Browser tests share one Chromium per file; two cores run two files at once.
     maxWorkers: 2,
