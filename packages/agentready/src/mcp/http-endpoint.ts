@@ -119,8 +119,11 @@ export type McpHttpEndpoint = {
  * the first request, not when the endpoint is built, so a site answers its
  * first page without them; requests that come while they load wait for the
  * same load. A load that fails answers 500 with a JSON-RPC error (and goes
- * to `onError`), and the next request tries again. What would stop a server
- * at start is still checked here, without the SDK.
+ * to `onError`), and the next request tries again. Node itself keeps a module
+ * that failed to load (or whose SDK failed to resolve or load) failed for the
+ * process, so that try succeeds only after a failure to resolve the serving
+ * module; after any other, every request answers 500 until the process is
+ * restarted. What would stop a server at start is still checked here, without the SDK.
  *
  * @throws Error when the catalog is site-only (`CatalogOptions.siteOnly`), or when `widgets` do not fit it (app-widgets.ts).
  * @throws TypeError when `siteUrl` or an entry of `allowedOrigins` is not an absolute http(s) URL.
