@@ -837,7 +837,28 @@ describe('cancellation', () => {
 });
 
 describe('server', () => {
-  it('answers an unexpected failure with 500 TEMPORARY_FAILURE and logs the cause', async () => {
+  it('answers a programming error of its own code (a TypeError) 500 INTERNAL_ERROR, not retryable, revealing nothing, and logs it', async () => {
+    // A clock that answers nothing: the site's own code then throws a TypeError reading it.
+    let clockAnswers = true;
+    app = buildApp({ now: () => (clockAnswers ? clock.now() : (undefined as unknown as Date)) });
+    const browser = await anonymousVisitor();
+    clockAnswers = false;
+    const answer = await browser.call('GET', '/api/saved');
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({
+      ok: false,
+      code: 'INTERNAL_ERROR',
+      message: expect.any(String),
+      nextAction: expect.stringMatching(/^Do not repeat this request/),
+      retryable: false,
+      uiUpdated: false,
+      stateVersion: 0,
+    });
+    expect(answer.text).not.toMatch(/TypeError|Cannot read|undefined|stack/);
+    expect(logLines.join('')).toMatch(/"type":"TypeError"/);
+  });
+
+  it('answers a failure of what it depends on (its database) 500 TEMPORARY_FAILURE, retryable, and logs the cause', async () => {
     const browser = await anonymousVisitor();
     await sql`drop table saved_events`.execute(fixture.db);
     const answer = await browser.call('GET', '/api/saved');

@@ -24,6 +24,7 @@ import {
   type RateLimitStore,
   type SignInLimit,
   type SignInLimits,
+  unexpectedErrorCode,
 } from 'agentready/runtime';
 import { parseJsonWithinDepth, type Principal } from 'agentready';
 import { createEventsServices, type EventsServices } from '../domain/events-services.ts';
@@ -33,7 +34,7 @@ import { accessTokensRoutes, connectInfoReader, type ConnectionOptions } from '.
 import { apiCallGate, mcpCallGate } from './call-gate.ts';
 import { csrfProtection } from './csrf-protection.ts';
 import { mcpRoute } from './mcp-route.ts';
-import { respondWithFailure, TEMPORARY_FAILURE_MESSAGE } from './error-responses.ts';
+import { INTERNAL_ERROR_MESSAGE, INTERNAL_ERROR_NEXT_ACTION, respondWithFailure, TEMPORARY_FAILURE_MESSAGE } from './error-responses.ts';
 import type { EventsEnv } from './events-env.ts';
 import { eventsRoutes } from './events-routes.ts';
 import { registrationsRoutes } from './registrations-routes.ts';
@@ -148,8 +149,10 @@ export type EventsApp = Hono<EventsEnv> & {
  * state-changing `/api` request needs `X-CSRF-Token` (403 FORBIDDEN without).
  * Failures answer the envelope's failure branch, `{ ok:false, code, message,
  * retryable, nextAction?, field?, uiUpdated:false, stateVersion, reason? }`;
- * an unexpected error is logged with its stack and answered 500
- * TEMPORARY_FAILURE with a message that reveals nothing.
+ * an unexpected error is logged with its stack and answered 500 with a
+ * message that reveals nothing: INTERNAL_ERROR (not retryable) for a
+ * programming error of the site's own code, TEMPORARY_FAILURE (retryable)
+ * for anything else (the toolkit's `unexpectedErrorCode`, the rule tool calls follow).
  *
  * @see docs/events-api.md
  * @example
@@ -252,7 +255,12 @@ function eventsMcpRoute(options: EventsAppOptions, pipeline: InvocationPipeline,
   });
 }
 
-/** Unexpected errors and unknown paths answer the envelope's failure branch under /api, and reveal nothing. */
+/**
+ * Unexpected errors and unknown paths answer the envelope's failure branch
+ * under /api, and reveal nothing. An unexpected error is logged, then answered
+ * 500 INTERNAL_ERROR when it is a programming error of the site's own code, 500
+ * TEMPORARY_FAILURE otherwise (`unexpectedErrorCode`, the rule of tool calls).
+ */
 function answerErrorsAsEnvelopes(app: Hono<EventsEnv>, logger: Logger): void {
   app.onError(function answerUnexpectedError(error, c) {
     if (error instanceof HTTPException && error.status === 403) {
@@ -263,7 +271,9 @@ function answerErrorsAsEnvelopes(app: Hono<EventsEnv>, logger: Logger): void {
       return respondWithFailure(c, { code: 'INVALID_INPUT', message: 'The request could not be read.' });
     }
     logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
-    return respondWithFailure(c, { code: 'TEMPORARY_FAILURE', message: TEMPORARY_FAILURE_MESSAGE });
+    return unexpectedErrorCode(error) === 'INTERNAL_ERROR'
+      ? respondWithFailure(c, { code: 'INTERNAL_ERROR', message: INTERNAL_ERROR_MESSAGE, nextAction: INTERNAL_ERROR_NEXT_ACTION })
+      : respondWithFailure(c, { code: 'TEMPORARY_FAILURE', message: TEMPORARY_FAILURE_MESSAGE });
   });
   app.notFound(function answerNotFound(c) {
     return c.req.path.startsWith('/api/')

@@ -44,8 +44,14 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   INTERNAL_ERROR: 500,
 };
 
-/** The message of every unexpected server failure: says nothing about the cause. */
+/** The message of an unexpected failure of something the site depends on (TEMPORARY_FAILURE): says nothing about the cause. */
 export const TEMPORARY_FAILURE_MESSAGE = 'Something went wrong on our side. Please try again in a moment.';
+
+/** The message of a programming error of the site's own code (INTERNAL_ERROR): says nothing about the cause. */
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side, and trying again will not help until the site is fixed.';
+
+/** What a caller does after an INTERNAL_ERROR: not repeat the request (it fails the same way). */
+export const INTERNAL_ERROR_NEXT_ACTION = 'Do not repeat this request: it fails the same way until the site is fixed. Tell the person the site failed.';
 
 /** The HTTP status for an error code (400, 401, 403, 404, 409, 422, 429 or 500). */
 function statusOf(code: ErrorCode): ContentfulStatusCode {

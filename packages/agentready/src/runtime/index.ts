@@ -1,11 +1,13 @@
 /**
  * @module agentready/runtime: the invocation pipeline every surface calls,
+ * what an unexpected exception answers (for a site's own routes too),
  * audit evidence and what people read back from it (activity, journeys),
  * idempotency keys, drafts and confirmation tokens, rate limits, and a site
  * process's sweep and graceful shutdown (server only).
  */
 export { createInvocationPipeline, principalRateLimitKey } from './pipeline.ts';
 export type { InvocationPipeline, Invocation, PipelineOptions, VerifiedAccessToken } from './pipeline.ts';
+export { unexpectedErrorCode } from './unexpected-errors.ts';
 export { createDatabaseAuditSink, sweepAuditRecords, auditTableBytes } from './audit-log.ts';
 export type { AuditEvidence, AuditSink } from './audit-log.ts';
 export {

@@ -20,6 +20,7 @@ import type { CommitContext } from '../contract/tool-call.ts';
 import { runCommitUnderKey, type StoredCommitAnswer } from './commit-step.ts';
 import type { IdempotencyLedger } from './idempotency.ts';
 import { rateLimitFailure, type RateLimiter } from './rate-limits.ts';
+import { unexpectedErrorCode } from './unexpected-errors.ts';
 
 /**
  * The principal a bearer access token stands for, and when the token stops
@@ -139,7 +140,7 @@ export type InvocationPipeline = {
    *   tool is NOT_FOUND, bad input INVALID_INPUT with `field` (a string that breaks
    *   the text rule of every tool input too, contract/text-input.ts), no principal for a
    *   non-read tool UNAUTHENTICATED, an operation that throws a programming error
-   *   ({@link isProgrammingError}) or returns data the output schema rejects INTERNAL_ERROR,
+   *   ({@link unexpectedErrorCode}) or returns data the output schema rejects INTERNAL_ERROR,
    *   one that throws anything else TEMPORARY_FAILURE (details go to the log under the trace id),
    *   and so is a call that arrives once the `drain` began (it does not run); a call
    *   over the `rateLimit` RATE_LIMITED with `retryAfterSeconds` (it does not run); on a
@@ -203,7 +204,7 @@ export function createInvocationPipeline<T extends ToolContract, App = unknown>(
                 // Only the pipeline's own steps can get here (handlers are caught in run): still an envelope, still evidence.
                 logger.error({ err: error, traceId: evidence.traceId }, 'tool call failed outside its handler');
                 record.withEffects = false;
-                return isProgrammingError(error) ? internalError(0) : temporaryFailure(0);
+                return unexpectedErrorAnswer(error, 0);
               });
         // A changing call's record committed with its effects already; every other call's is written now.
         if (!record.withEffects) await recordEvidence(options, evidence, result, started);
@@ -360,29 +361,12 @@ async function recordRefusedCall(options: PipelineOptions<ToolContract>, call: I
  */
 function failedCall(drain: CallDrain | undefined, error: unknown, stateVersion: number) {
   if (drain && !drain.admitting) return shuttingDown(stateVersion);
-  return error instanceof OutputSchemaMismatch || isProgrammingError(error) ? internalError(stateVersion) : temporaryFailure(stateVersion);
+  return error instanceof OutputSchemaMismatch ? internalError(stateVersion) : unexpectedErrorAnswer(error, stateVersion);
 }
 
-/** JavaScript's own errors for a mistake in the code that runs (ECMA-262, "Native Error Types"). */
-const PROGRAMMING_ERROR_TYPES: ReadonlySet<unknown> = new Set([TypeError, RangeError, ReferenceError, SyntaxError, URIError, EvalError]);
-
-/**
- * Whether `error`, thrown while a call ran, is a programming error: a fault
- * in the site's own code that the same call will meet again, not a failure
- * of something the site depends on. It is one when its constructor is
- * exactly TypeError, RangeError, ReferenceError, SyntaxError, URIError or
- * EvalError, and it carries no `cause`. A subclass of one of them (a
- * driver's own error type) is the dependency's failure, and so is an error
- * with a cause: Node's fetch reports a network that failed as
- * `TypeError('fetch failed')` with the network's error as its cause.
- *
- * The pipeline answers a programming error INTERNAL_ERROR (not retryable),
- * any other error TEMPORARY_FAILURE (retryable): an exception of the site's
- * own code is never reported as a dependency's temporary failure, which an
- * agent would retry for ever.
- */
-function isProgrammingError(error: unknown): boolean {
-  return error instanceof Error && PROGRAMMING_ERROR_TYPES.has(error.constructor) && !Object.hasOwn(error, 'cause');
+/** The answer to an exception nothing expected, by the rule of {@link unexpectedErrorCode}: INTERNAL_ERROR or TEMPORARY_FAILURE. */
+function unexpectedErrorAnswer(error: unknown, stateVersion: number) {
+  return unexpectedErrorCode(error) === 'INTERNAL_ERROR' ? internalError(stateVersion) : temporaryFailure(stateVersion);
 }
 
 /** What the operation's answer throws when its data does not match the tool's output schema (the cause is logged where it is found). */
