@@ -5,11 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
 import type { Catalog } from '../contract/catalog.ts';
 import type { ToolContract } from '../contract/define-tool.ts';
 import { requiresPrincipal, type EffectClass } from '../contract/effects.ts';
-import { fail, succeed, type FailureDetails, type Guidance, type ToolResult } from '../contract/envelope.ts';
+import { fail, succeed, type FailureDetails, type ToolResult } from '../contract/envelope.ts';
 import { parseToolInput } from '../contract/input-validation.ts';
 import { textInputRefusal } from '../contract/text-input.ts';
 import type { Principal, ProgressReport, Surface, ToolCallContext, ToolEvidence, ToolOutcome } from '../contract/tool-call.ts';
