@@ -5,7 +5,7 @@
  * ("the text content repeats the key facts
  * in a sentence").
  */
-import type { ToolContract, ToolOutput } from '../contract/define-tool.ts';
+import type { ToolContract } from '../contract/define-tool.ts';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../contract/envelope.ts';
 import { secondsInWords } from '../contract/retry-after.ts';
 import { mapUntrustedStrings } from '../contract/untrusted-text.ts';
@@ -31,11 +31,8 @@ import { mapUntrustedStrings } from '../contract/untrusted-text.ts';
  *
  * Third-party text (the contract's `untrustedFields`, candidate labels) is
  * written as JSON string literals ({@link quotedText}).
- *
- * @param describe the tool's description of its success, if it has one; if it
- *   throws, the generic sentence stands in (the structured result is unchanged).
  */
-export function toolResultText(contract: ToolContract, result: ToolResult<unknown>, describe?: (data: never, result: never) => string): string {
+export function toolResultText(contract: ToolContract, result: ToolResult<unknown>): string {
   const replayNote = result.replayed ? ' (This is the answer of the first call with this idempotency key; nothing was done again.)' : '';
   if (!result.ok) return failureText(result) + replayNote;
   const { availableActions, currentTarget, requiresHumanConfirmation, confirmationUrl } = result.guidance;
