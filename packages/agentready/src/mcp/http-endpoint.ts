@@ -81,8 +81,9 @@ export type McpHttpEndpointOptions<T extends ToolContract> = McpToolServerOption
    */
   oauthScopes?: Readonly<Record<string, readonly EffectClass[]>>;
   /**
-   * Errors the SDK reports outside any response, and progress notifications
-   * that were not sent (for the log).
+   * Errors the SDK reports outside any response, progress notifications that
+   * were not sent, and a failed load of the SDK on a first request (answered
+   * 500): for the log. Default: none, so a site should pass its logger's.
    */
   onError?: (error: Error) => void;
 };
