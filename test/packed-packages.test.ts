@@ -132,6 +132,18 @@ function tarball(prefix: string): string {
   return join(PACKS, name);
 }
 
+/**
+ * The tarball a README install argument names (`"$AGENTREADY/.packs/agentready-0.2.0.tgz"`), in
+ * this repository's .packs; throws when the README names a file `npm run pack` did not write (a
+ * version the README was not updated for).
+ */
+function readmeTarball(argument: string): string {
+  const named = argument.replace(/"/g, '').split('/').pop() ?? '';
+  const file = tarball('agentready-0');
+  if (!file.endsWith(`/${named}`)) throw new Error(`the README installs ${named}, but npm run pack wrote ${file}`);
+  return file;
+}
+
 /** Bytes under a folder, and how many packages its node_modules holds. */
 function installed(folder: string): { megabytes: number; packages: number } {
   let bytes = 0;
@@ -204,10 +216,10 @@ describe.each(RUNTIMES)('the packed packages on $label', ({ major, setup }) => {
     ({ bin: node, env } = await setup());
     folder = join(WORK, `site-node${major}`);
     mkdirSync(folder, { recursive: true });
-    // The README's commands, with the packages from .packs instead of the registry.
+    // The README's commands, its tarball path ("$AGENTREADY/.packs/<file>") pointing at this repository's .packs.
     for (const [command, ...args] of readmeInstallCommands()) {
       if (command === 'npx') continue;
-      const packed = args.map((arg) => (arg === 'agentready' ? tarball('agentready-0') : arg));
+      const packed = args.map((arg) => (/\.packs\/agentready-[^/]*\.tgz"?$/.test(arg) ? readmeTarball(arg) : arg));
       await mustRun(command!, [...packed, ...(args[0] === 'install' ? ['--no-audit', '--no-fund'] : [])], folder, env);
     }
     writeFileSync(join(folder, 'server.ts'), readmeServer());
