@@ -173,7 +173,7 @@ function readmeServer(): string {
 /** The README's install commands, as written under "Your own site". */
 function readmeInstallCommands(): string[][] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /Save it as `server.ts`[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme);
+  const block = /`server.ts` in an empty folder[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme);
   if (!block) throw new Error('the README has no install commands after its server');
   return block[1]!
     .split('\n')
