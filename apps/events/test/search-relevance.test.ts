@@ -331,6 +331,48 @@ describe.each(dialects)('the search index on $name', (dialect: StoreDialect) => 
   });
 });
 
+describe.each(dialects)('the count of a broad search on $name', (dialect: StoreDialect) => {
+  it('stays right as its events are added, moved to another city, changed, removed, or added in a transaction that rolls back', async () => {
+    const server = await serveOnDialect(dialect, createTestClock());
+    try {
+      const { db } = server.fixture;
+      const totals = async (...queries: string[]) =>
+        Promise.all(
+          queries.map(async (query) => {
+            const answer = (await (await fetch(`${server.url}/api/events?${query}`)).json()) as SearchAnswer;
+            return `${answer.total}${answer.totalExact ? '' : '+'}`;
+          }),
+        );
+      const broad = ['keyword=zebra', 'keyword=zeb', 'keyword=zebra&location=hualien', 'keyword=zebra&location=taipei'];
+      await insertEvents(db, MANY_EVENTS.slice(0, 1000), new Date());
+      expect(await totals(...broad)).toEqual(['1000', '1000', '1000', '0']);
+
+      const rolledBack = db.transaction().execute(async (trx) => {
+        await insertEvents(trx, MANY_EVENTS.slice(1000, 1001), new Date());
+        throw new Error('the writer gave up');
+      });
+      await expect(rolledBack).rejects.toThrow('the writer gave up');
+      expect(await totals(...broad)).toEqual(['1000', '1000', '1000', '0']);
+
+      await insertEvents(db, MANY_EVENTS.slice(1000, 1001), new Date());
+      expect(await totals(...broad)).toEqual(['1000+', '1000+', '1000+', '0']);
+
+      await db.updateTable('events').set({ location: 'taipei' }).where('public_id', '=', 'evt-zebra-7').execute();
+      expect(await totals(...broad)).toEqual(['1000+', '1000+', '1000', '1']);
+
+      await db.updateTable('events').set({ title: 'Quiet Evening', search_title: 'quiet evening' }).where('public_id', '=', 'evt-zebra-8').execute();
+      expect(await totals(...broad)).toEqual(['1000', '1000', '999', '1']);
+
+      // A seat taken on every zebra event changes no term: the counts stay.
+      await db.updateTable('events').set({ remaining_capacity: 29 }).where('public_id', 'like', 'evt-zebra-%').execute();
+      await db.deleteFrom('events').where('public_id', '=', 'evt-zebra-9').execute();
+      expect(await totals(...broad)).toEqual(['999', '999', '998', '1']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a SQLite database the site made before its search listed terms', () => {
   it('finds its events by the beginnings of their words once the site starts on it', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'events-search-upgrade-'));

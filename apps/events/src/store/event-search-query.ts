@@ -11,7 +11,10 @@
  * reads the ten rows it shows, not every match. On PostgreSQL one statement
  * reads the first 1,001 matches the GIN indexes hand out, counts them and,
  * when they are every match, ranks the page from them; a broader search walks
- * each rank's events in start order until its page is full.
+ * each rank's events in start order until its page is full. A search of one
+ * word (and at most one filter, no dates) asks the term counts first: when
+ * they say it matches more than the count goes, it skips the GIN indexes
+ * (which hand out every match before the first) and walks at once.
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { dialectOf } from 'agentready/store';
@@ -137,6 +140,8 @@ async function findRanked(db: Kysely<EventsDatabase>, conditions: IndexCondition
  * fill it.
  */
 async function findPostgresPage(db: Kysely<EventsDatabase>, conditions: IndexConditions, offset: number, limit: number, cap: number): Promise<EventSearchPage> {
+  const known = await termCountsOf(db, conditions);
+  if (known !== undefined && known.atLeast > cap) return { rows: await walkRanks(db, conditions, offset, limit, known.ranks), count: cap, exact: false };
   const words = postgresWords(conditions.words);
   const rankOf =
     conditions.words.length === 0
@@ -154,17 +159,66 @@ async function findPostgresPage(db: Kysely<EventsDatabase>, conditions: IndexCon
   const page = rows.filter((row) => row.id !== null).map(({ matches: _matches, rank_matches: _ranks, ...row }) => row);
   if (counted.exact) return { rows: page, ...counted };
   if (conditions.words.length === 0) return { rows: await walkOrFind(db, conditions, undefined, offset, limit, true), ...counted };
+  return { rows: await walkRanks(db, conditions, offset, limit, sampled), ...counted };
+}
+
+/**
+ * PostgreSQL: a page of a search with words that match more than the count
+ * goes, rank by rank: each rank's page walked in start order, or found by
+ * {@link findInRank} when the rank is too sparse to walk (`density[i]`, about
+ * how many of the matches are in rank `i`, is below what the page needs) or
+ * the walk does not fill it.
+ */
+async function walkRanks(
+  db: Kysely<EventsDatabase>,
+  conditions: IndexConditions,
+  offset: number,
+  limit: number,
+  density: readonly number[],
+): Promise<EventRow[]> {
   const found: EventRow[] = [];
   let skip = offset;
   for (const [index, rank] of MATCH_RANKS.entries()) {
     const need = limit - found.length;
-    // A rank of which the first matches held fewer than a page is too sparse to walk to.
-    const rows = await walkOrFind(db, conditions, rank, skip, need, (sampled[index] ?? 0) >= need);
+    const rows = await walkOrFind(db, conditions, rank, skip, need, (density[index] ?? 0) >= need);
     found.push(...rows);
     if (found.length === limit) break;
     skip = rows.length > 0 || skip === 0 ? 0 : skip - (await countInRank(db, conditions, rank, skip));
   }
-  return { rows: found, ...counted };
+  return found;
+}
+
+/** What `events_search_term_counts` says of a search's matches. */
+type TermCounts = {
+  /** Matches there are at least. */
+  atLeast: number;
+  /** About how many matches each rank of {@link MATCH_RANKS} holds (exact for a whole term). */
+  ranks: [number, number, number];
+};
+
+/**
+ * PostgreSQL: for a search of one word (a whole term, a beginning, or a
+ * single pair of Chinese characters) with at most one filter and no dates,
+ * what the term counts (events-migrations.ts, `events_search_term_counts`,
+ * kept by triggers in the rows' own transactions) say of its matches, read in
+ * one index lookup; undefined for any other search. A beginning's terms may
+ * share events, so the most events any one of them is in is the lower bound.
+ */
+async function termCountsOf(db: Kysely<EventsDatabase>, conditions: IndexConditions): Promise<TermCounts | undefined> {
+  const facets = facetTermsOf(conditions);
+  const [word] = conditions.words;
+  if (word === undefined || conditions.words.length > 1 || facets.length > 1 || hasDates(conditions)) return undefined;
+  let terms: RawBuilder<unknown>;
+  if (word.kind === 'prefix') terms = sql`term >= ${word.term} and term < ${followingPrefix(word.term)}`;
+  else if (word.kind === 'term') terms = sql`term = ${word.term}`;
+  else if (word.kind === 'phrase' && word.terms.length === 1) terms = sql`term = ${word.terms[0]}`;
+  else return undefined;
+  const {
+    rows: [counts],
+  } = await sql<{ at_least: number | null; title: string | null; tags: string | null; anywhere: string | null }>`select max(anywhere) as at_least,
+      sum(in_title) as title, sum(in_tags - in_title) as tags, sum(anywhere - in_tags) as anywhere
+    from events_search_term_counts where facet = ${facets[0] ?? ''} and ${terms}`.execute(db);
+  return { atLeast: counts?.at_least ?? 0, ranks: [Number(counts?.title ?? 0), Number(counts?.tags ?? 0), Number(counts?.anywhere ?? 0)] };
 }
 
 /**
@@ -410,13 +464,20 @@ async function indexConditions(db: Kysely<EventsDatabase>, conditions: EventSear
  * terms from `prefix` up to the prefix whose last character comes next.
  */
 async function listPrefixTerms(db: Kysely<EventsDatabase>, prefix: string): Promise<string[]> {
+  const { rows } = await sql<{ term: string }>`select term from events_search_terms where term >= ${prefix} and term < ${followingPrefix(prefix)}
+    order by term limit ${LISTED_TERMS_MAX + 1}`.execute(db);
+  return rows.map((row) => row.term);
+}
+
+/**
+ * The first text after every text that begins with `prefix`, in code point
+ * order: `prefix` with its last character's next one (`work` → `worl`).
+ */
+function followingPrefix(prefix: string): string {
   const characters = [...prefix];
   const last = characters.pop()?.codePointAt(0) ?? 0;
   const following = last + 1 === 0xd800 ? 0xe000 : last + 1;
-  const end = `${characters.join('')}${String.fromCodePoint(following)}`;
-  const { rows } = await sql<{ term: string }>`select term from events_search_terms where term >= ${prefix} and term < ${end}
-    order by term limit ${LISTED_TERMS_MAX + 1}`.execute(db);
-  return rows.map((row) => row.term);
+  return `${characters.join('')}${String.fromCodePoint(following)}`;
 }
 
 // tsquery syntax (https://www.postgresql.org/docs/current/datatype-textsearch.html#DATATYPE-TSQUERY):

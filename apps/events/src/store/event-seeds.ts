@@ -4,6 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Kysely } from 'kysely';
+import { dialectOf } from 'agentready/store';
 import type { EventLevel } from '../vocabulary/event-levels.ts';
 import type { DistrictId } from '../vocabulary/districts.ts';
 import type { LocationId } from '../vocabulary/locations.ts';
@@ -80,11 +81,14 @@ function toEventRow(seed: SeedEvent, createdAt: Date): NewEventRow {
 export async function insertEvents(db: Kysely<EventsDatabase>, seeds: readonly SeedEvent[], createdAt: Date): Promise<number> {
   let inserted = 0;
   const rows = seeds.map((seed) => toEventRow(seed, createdAt));
-  // Chunked: SQLite caps the number of bound parameters per statement.
-  for (let start = 0; start < rows.length; start += 50) {
+  // Chunked: each database caps the bound parameters of a statement (SQLite at 32,766, PostgreSQL at 65,535,
+  // some 20 a row). PostgreSQL's search term counts are written once per statement (events-migrations.ts), so
+  // its statements are as large as they can be.
+  const chunk = dialectOf(db) === 'postgres' ? 1000 : 50;
+  for (let start = 0; start < rows.length; start += chunk) {
     const result = await db
       .insertInto('events')
-      .values(rows.slice(start, start + 50))
+      .values(rows.slice(start, start + chunk))
       .onConflict((conflict) => conflict.column('public_id').doNothing())
       .executeTakeFirst();
     inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
