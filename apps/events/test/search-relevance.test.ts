@@ -181,6 +181,18 @@ describe.each(dialects)('search on $name', (dialect: StoreDialect) => {
     expect(await search({ keyword: 'webmcp' })).toMatchObject({ totalExact: true });
   });
 
+  it('counts a search by dates alone the same way, and a page past its last still says how many match', async () => {
+    const year = await search({ date_from: '2027-01-01', date_to: '2027-12-31' });
+    expect(year).toMatchObject({ total: 1000, totalExact: false, order: 'start_time' });
+    expect(year.events).toHaveLength(10);
+    expect(await search({ date_from: '2027-01-01', date_to: '2027-12-31', page: 1000 })).toMatchObject({ events: [], total: 1000, totalExact: false });
+    const march = await search({ date_from: '2027-03-01', date_to: '2027-03-31' });
+    expect(march.totalExact).toBe(true);
+    const pastMarch = await search({ date_from: '2027-03-01', date_to: '2027-03-31', page: 50 });
+    expect(pastMarch).toMatchObject({ events: [], total: march.total, totalExact: true });
+    expect(pastMarch.noResultsReason).toContain(`of ${march.total} matching events`);
+  });
+
   it("tells a person on the page how many were counted and in which order, with each event's topics", async () => {
     const broad = bodyText(await (await fetch(`${server.url}/events?keyword=zebra`)).text());
     expect(broad).toContain('More than 1,000 events found, showing 1–10, best matches first.');

@@ -101,10 +101,12 @@ export async function findEventPage(
   cap: number,
 ): Promise<EventSearchPage> {
   if (!usesIndex(searched)) {
-    const counted = capped(await countRows(db, sql`select 1 ${eventsInDates(searched)}`, cap + 1), cap);
-    const { rows } = await sql<EventRow>`select ${FOUND_COLUMNS} ${eventsInDates(searched)}
-      order by events.starts_at_ms, events.id limit ${limit} offset ${offset}`.execute(db);
-    return { rows, ...counted };
+    // The page and its count in one statement (the count's subquery runs once); past the last page, the count alone.
+    const { rows } = await sql<EventRow & { matches: number | string }>`select ${FOUND_COLUMNS},
+        (select count(*) from (select 1 ${eventsInDates(searched)} limit ${cap + 1}) as capped) as matches
+      ${eventsInDates(searched)} order by events.starts_at_ms, events.id limit ${limit} offset ${offset}`.execute(db);
+    const matches = rows[0] === undefined ? await countRows(db, sql`select 1 ${eventsInDates(searched)}`, cap + 1) : Number(rows[0].matches);
+    return { rows: rows.map(({ matches: _matches, ...row }) => row), ...capped(matches, cap) };
   }
   const conditions = await indexConditions(db, searched);
   if (dialectOf(db) === 'postgres') return findPostgresPage(db, conditions, offset, limit, cap);
