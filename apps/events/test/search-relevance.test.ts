@@ -6,6 +6,7 @@
  * to a bound; and both databases give the same answers in the same order.
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -381,6 +382,47 @@ describe.each(dialects)('the count of a broad search on $name', (dialect: StoreD
       expect(await totals(...broad)).toEqual(['999', '999', '998', '1']);
     } finally {
       await server.close();
+    }
+  });
+});
+
+const postgres = dialects.find((dialect) => dialect.name === 'postgres');
+
+describe.runIf(postgres !== undefined)('a PostgreSQL database the site made before it counted search terms', () => {
+  it('counts the events it already holds once the site starts on it, and keeps counting from there', async () => {
+    const fixture = await (postgres as StoreDialect).open();
+    try {
+      // The schema as the site left it before the term counts: their migration undone, its record gone.
+      const migration = '2026-12-02-002-postgres-search-term-counts';
+      await eventsMigrations[migration]?.down?.(fixture.db as Kysely<unknown>);
+      await sql`delete from ${sql.table(EVENTS_MIGRATION_TABLE)} where name = ${migration}`.execute(fixture.db);
+      await insertEvents(fixture.db, MANY_EVENTS, new Date());
+
+      const db = await prepareEventsDatabase({ url: fixture.url });
+      try {
+        const counted = async (term: string, facet = '') => {
+          const { rows } = await sql<{ anywhere: number; in_title: number }>`select anywhere, in_title from events_search_term_counts
+            where term = ${term} and facet = ${facet}`.execute(db);
+          return rows[0];
+        };
+        expect(await counted('zebra')).toEqual({ anywhere: 1005, in_title: 1005 });
+        expect(await counted('zebra', 'lochualien')).toEqual({ anywhere: 1005, in_title: 1005 });
+        const services = createEventsServices({ db, now: () => new Date() });
+        const broad = await services.searchEvents({ keyword: 'zebra', location: 'hualien' });
+        expect(broad.ok && broad.value).toMatchObject({ total: 1000, totalExact: false });
+
+        await db
+          .deleteFrom('events')
+          .where('public_id', 'in', ['evt-zebra-0', 'evt-zebra-1', 'evt-zebra-2', 'evt-zebra-3', 'evt-zebra-4', 'evt-zebra-5'])
+          .execute();
+        expect(await counted('zebra')).toEqual({ anywhere: 999, in_title: 999 });
+        const exact = await services.searchEvents({ keyword: 'zebra' });
+        expect(exact.ok && exact.value).toMatchObject({ total: 999, totalExact: true });
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      await fixture.close();
     }
   });
 });
