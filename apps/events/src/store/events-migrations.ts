@@ -394,7 +394,7 @@ async function createSqliteTermList(db: Kysely<unknown>): Promise<void> {
  * that changes no row's `search_vector` (which also holds the facet terms),
  * such as a registration taking a seat, writes nothing. A term's weights in
  * `search_vector` say where it stands: A the title, B the topics and places,
- * C the facet terms (left out as terms), D the summary and venue.
+ * D the summary and venue; the row's facet terms are those weighted C.
  */
 async function createPostgresTermCounts(db: Kysely<unknown>): Promise<void> {
   await sql`create table events_search_term_counts (
@@ -409,14 +409,14 @@ async function createPostgresTermCounts(db: Kysely<unknown>): Promise<void> {
     sql.raw(`select term.lexeme as term, facet.facet, ${sign} * ('A' = any(term.weights))::int as in_title,
       ${sign} * ('A' = any(term.weights) or 'B' = any(term.weights))::int as in_tags, ${sign} as anywhere
     from ${rows} as counted, unnest(ts_filter(counted.search_vector, '{a,b,d}')) as term,
-      unnest(array['', ${facetTermsList('counted.')}]) as facet(facet)`);
+      unnest(array[''] || tsvector_to_array(ts_filter(counted.search_vector, '{c}'))) as facet(facet)`);
   const upsert = (changes: RawBuilder<unknown>) => sql`insert into events_search_term_counts as counts (term, facet, in_title, in_tags, anywhere)
       select term, facet, sum(in_title), sum(in_tags), sum(anywhere) from (${changes}) as changes
       group by term, facet having sum(anywhere) <> 0 or sum(in_tags) <> 0 or sum(in_title) <> 0 order by term, facet
     on conflict (term, facet) do update set in_title = counts.in_title + excluded.in_title,
       in_tags = counts.in_tags + excluded.in_tags, anywhere = counts.anywhere + excluded.anywhere`;
-  const inserted = sql`${termsOf('new_rows', '1')}`;
-  const deleted = sql`${termsOf('old_rows', '-1')}`;
+  const inserted = termsOf('new_rows', '1');
+  const deleted = termsOf('old_rows', '-1');
   await sql`create function events_search_count_terms() returns trigger language plpgsql as $$
     begin
       if tg_op = 'INSERT' then
@@ -449,11 +449,6 @@ function facetTerms(row: string): RawBuilder<string> {
 // The text of the generated column and index expressions above: changing it leaves their indexes unused.
 function facetTermsText(row: string): string {
   return `'loc' || replace(${row}location, '-', '') || ' level' || ${row}level || ' price' || (case when ${row}fee_twd > 0 then 'paid' else 'free' end)`;
-}
-
-/** The facet terms of a row as three SQL expressions, separated by commas (the terms of {@link facetTermsText}). */
-function facetTermsList(row: string): string {
-  return `'loc' || replace(${row}location, '-', ''), 'level' || ${row}level, 'price' || (case when ${row}fee_twd > 0 then 'paid' else 'free' end)`;
 }
 
 /**
