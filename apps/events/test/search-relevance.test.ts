@@ -60,10 +60,13 @@ const RANKED_EVENTS: SeedEvent[] = [
   madeEvent('evt-rank-title', '2027-12-30', { title: 'Harbour Photography Evening' }),
 ];
 
-/** 1,005 events with a word no other has, so a search for it is broader than the count goes. */
+/**
+ * 1,005 events with a word and a Chinese word of three characters (斑馬線, "zebra crossing") no
+ * other has, so a search for either is broader than the count goes.
+ */
 const MANY_EVENTS: SeedEvent[] = Array.from({ length: 1005 }, (_, index) =>
   madeEvent(`evt-zebra-${index}`, `2027-${String(1 + (index % 12)).padStart(2, '0')}-${String(1 + (index % 28)).padStart(2, '0')}`, {
-    title: `Zebra Crossing Meetup ${index}`,
+    title: `Zebra Crossing Meetup ${index} 斑馬線聚會`,
     location: 'hualien',
   }),
 );
@@ -278,7 +281,7 @@ describe.runIf(dialects.length === 2)('broad searches on SQLite and PostgreSQL',
   const SUMMARY_ZEBRAS: SeedEvent[] = Array.from({ length: 24 }, (_, index) =>
     madeEvent(`evt-zebra-summary-${index}`, `2027-${String(1 + (index % 12)).padStart(2, '0')}-15`, {
       title: 'Evening Walk',
-      summary: 'We watch a zebra crossing.',
+      summary: 'We watch a zebra crossing. 我們看斑馬線。',
       location: index % 2 === 0 ? 'taipei' : 'hualien',
     }),
   );
@@ -297,6 +300,10 @@ describe.runIf(dialects.length === 2)('broad searches on SQLite and PostgreSQL',
         'keyword=crossing%20zebra',
         'keyword=zebra&location=hualien',
         'keyword=zebra&location=hualien&page=50',
+        `keyword=${encodeURIComponent('斑馬線')}`,
+        `keyword=${encodeURIComponent('斑馬線')}&page=101`,
+        `keyword=${encodeURIComponent('斑馬線')}&page=102`,
+        `keyword=${encodeURIComponent('斑馬線')}&location=taipei`,
         'keyword=zebra&location=taipei',
         'keyword=zebra&date_from=2027-03-01&date_to=2027-03-31',
         'keyword=watch',
@@ -356,30 +363,31 @@ describe.each(dialects)('the count of a broad search on $name', (dialect: StoreD
             return `${answer.total}${answer.totalExact ? '' : '+'}`;
           }),
         );
-      const broad = ['keyword=zebra', 'keyword=zeb', 'keyword=zebra&location=hualien', 'keyword=zebra&location=taipei'];
+      const phrase = `keyword=${encodeURIComponent('斑馬線')}`;
+      const broad = ['keyword=zebra', 'keyword=zeb', 'keyword=zebra&location=hualien', 'keyword=zebra&location=taipei', phrase, `${phrase}&location=taipei`];
       await insertEvents(db, MANY_EVENTS.slice(0, 1000), new Date());
-      expect(await totals(...broad)).toEqual(['1000', '1000', '1000', '0']);
+      expect(await totals(...broad)).toEqual(['1000', '1000', '1000', '0', '1000', '0']);
 
       const rolledBack = db.transaction().execute(async (trx) => {
         await insertEvents(trx, MANY_EVENTS.slice(1000, 1001), new Date());
         throw new Error('the writer gave up');
       });
       await expect(rolledBack).rejects.toThrow('the writer gave up');
-      expect(await totals(...broad)).toEqual(['1000', '1000', '1000', '0']);
+      expect(await totals(...broad)).toEqual(['1000', '1000', '1000', '0', '1000', '0']);
 
       await insertEvents(db, MANY_EVENTS.slice(1000, 1001), new Date());
-      expect(await totals(...broad)).toEqual(['1000+', '1000+', '1000+', '0']);
+      expect(await totals(...broad)).toEqual(['1000+', '1000+', '1000+', '0', '1000+', '0']);
 
       await db.updateTable('events').set({ location: 'taipei' }).where('public_id', '=', 'evt-zebra-7').execute();
-      expect(await totals(...broad)).toEqual(['1000+', '1000+', '1000', '1']);
+      expect(await totals(...broad)).toEqual(['1000+', '1000+', '1000', '1', '1000+', '1']);
 
       await db.updateTable('events').set({ title: 'Quiet Evening', search_title: 'quiet evening' }).where('public_id', '=', 'evt-zebra-8').execute();
-      expect(await totals(...broad)).toEqual(['1000', '1000', '999', '1']);
+      expect(await totals(...broad)).toEqual(['1000', '1000', '999', '1', '1000', '1']);
 
       // A seat taken on every zebra event changes no term: the counts stay.
       await db.updateTable('events').set({ remaining_capacity: 29 }).where('public_id', 'like', 'evt-zebra-%').execute();
       await db.deleteFrom('events').where('public_id', '=', 'evt-zebra-9').execute();
-      expect(await totals(...broad)).toEqual(['999', '999', '998', '1']);
+      expect(await totals(...broad)).toEqual(['999', '999', '998', '1', '999', '1']);
     } finally {
       await server.close();
     }
@@ -392,21 +400,24 @@ describe.runIf(postgres !== undefined)('a PostgreSQL database the site made befo
   it('counts the events it already holds once the site starts on it, and keeps counting from there', async () => {
     const fixture = await (postgres as StoreDialect).open();
     try {
-      // The schema as the site left it before the term counts: their migration undone, its record gone.
-      const migration = '2026-12-02-002-postgres-search-term-counts';
-      await eventsMigrations[migration]?.down?.(fixture.db as Kysely<unknown>);
-      await sql`delete from ${sql.table(EVENTS_MIGRATION_TABLE)} where name = ${migration}`.execute(fixture.db);
+      // The schema as the site left it before the term and phrase counts: their migrations undone, last first, their records gone.
+      for (const migration of ['2026-12-02-003-postgres-search-phrase-counts', '2026-12-02-002-postgres-search-term-counts']) {
+        await eventsMigrations[migration]?.down?.(fixture.db as Kysely<unknown>);
+        await sql`delete from ${sql.table(EVENTS_MIGRATION_TABLE)} where name = ${migration}`.execute(fixture.db);
+      }
       await insertEvents(fixture.db, MANY_EVENTS, new Date());
 
       const db = await prepareEventsDatabase({ url: fixture.url });
       try {
         const counted = async (term: string, facet = '') => {
           const { rows } = await sql<{ anywhere: number; in_title: number }>`select anywhere, in_title from events_search_term_counts
-            where term = ${term} and facet = ${facet}`.execute(db);
+            where term = ${term} and facet = ${facet}
+            union all select anywhere, in_title from events_search_phrase_counts where phrase = ${term} and facet = ${facet}`.execute(db);
           return rows[0];
         };
         expect(await counted('zebra')).toEqual({ anywhere: 1005, in_title: 1005 });
         expect(await counted('zebra', 'lochualien')).toEqual({ anywhere: 1005, in_title: 1005 });
+        expect(await counted('斑馬線', 'lochualien')).toEqual({ anywhere: 1005, in_title: 1005 });
         const services = createEventsServices({ db, now: () => new Date() });
         const broad = await services.searchEvents({ keyword: 'zebra', location: 'hualien' });
         expect(broad.ok && broad.value).toMatchObject({ total: 1000, totalExact: false });
@@ -416,7 +427,8 @@ describe.runIf(postgres !== undefined)('a PostgreSQL database the site made befo
           .where('public_id', 'in', ['evt-zebra-0', 'evt-zebra-1', 'evt-zebra-2', 'evt-zebra-3', 'evt-zebra-4', 'evt-zebra-5'])
           .execute();
         expect(await counted('zebra')).toEqual({ anywhere: 999, in_title: 999 });
-        const exact = await services.searchEvents({ keyword: 'zebra' });
+        expect(await counted('斑馬線')).toEqual({ anywhere: 999, in_title: 999 });
+        const exact = await services.searchEvents({ keyword: '斑馬線' });
         expect(exact.ok && exact.value).toMatchObject({ total: 999, totalExact: true });
       } finally {
         await db.destroy();

@@ -12,7 +12,8 @@
  * reads the first 1,001 matches the GIN indexes hand out, counts them and,
  * when they are every match, ranks the page from them; a broader search walks
  * each rank's events in start order until its page is full. A search of one
- * word (and at most one filter, no dates) asks the term counts first: when
+ * word (and at most one filter, no dates; a Chinese word of up to three
+ * characters) asks the term or phrase counts first: when
  * they say it matches more than the count goes, it skips the GIN indexes
  * (which hand out every match before the first) and walks at once.
  */
@@ -199,28 +200,39 @@ type TermCounts = {
 };
 
 /**
- * PostgreSQL: for a search of one word (a whole term, a beginning, or a
- * single pair of Chinese characters) with at most one filter and no dates,
- * what the term counts (events-migrations.ts, `events_search_term_counts`,
- * kept by triggers in the rows' own transactions) say of its matches, read in
- * one index lookup; undefined for any other search. A beginning's terms may
+ * PostgreSQL: for a search of one word (a whole term, a beginning, or one or
+ * two pairs of Chinese characters) with at most one filter and no dates,
+ * what the counts (events-migrations.ts: `events_search_term_counts`, and
+ * `events_search_phrase_counts` for two pairs side by side, both kept by
+ * triggers in the rows' own transactions) say of its matches, read in one
+ * index lookup; undefined for any other search. A beginning's terms may
  * share events, so the most events any one of them is in is the lower bound.
  */
 async function termCountsOf(db: Kysely<EventsDatabase>, conditions: IndexConditions): Promise<TermCounts | undefined> {
   const facets = facetTermsOf(conditions);
   const [word] = conditions.words;
   if (word === undefined || conditions.words.length > 1 || facets.length > 1 || hasDates(conditions)) return undefined;
-  let terms: RawBuilder<unknown>;
-  if (word.kind === 'prefix') terms = sql`term >= ${word.term} and term < ${followingPrefix(word.term)}`;
-  else if (word.kind === 'term') terms = sql`term = ${word.term}`;
-  else if (word.kind === 'phrase' && word.terms.length === 1) terms = sql`term = ${word.terms[0]}`;
+  let counted: RawBuilder<unknown>;
+  if (word.kind === 'prefix') counted = sql`events_search_term_counts where term >= ${word.term} and term < ${followingPrefix(word.term)}`;
+  else if (word.kind === 'term') counted = sql`events_search_term_counts where term = ${word.term}`;
+  else if (word.kind === 'phrase' && word.terms.length === 1) counted = sql`events_search_term_counts where term = ${word.terms[0]}`;
+  else if (word.kind === 'phrase' && word.terms.length === 2) counted = sql`events_search_phrase_counts where phrase = ${phraseOf(word.terms)}`;
   else return undefined;
   const {
     rows: [counts],
   } = await sql<{ at_least: number | null; title: string | null; tags: string | null; anywhere: string | null }>`select max(anywhere) as at_least,
       sum(in_title) as title, sum(in_tags - in_title) as tags, sum(anywhere - in_tags) as anywhere
-    from events_search_term_counts where facet = ${facets[0] ?? ''} and ${terms}`.execute(db);
+    from ${counted} and facet = ${facets[0] ?? ''}`.execute(db);
   return { atLeast: counts?.at_least ?? 0, ranks: [Number(counts?.title ?? 0), Number(counts?.tags ?? 0), Number(counts?.anywhere ?? 0)] };
+}
+
+/**
+ * The key of two pairs of characters side by side in `events_search_phrase_counts`
+ * (events-migrations.ts): the first pair and the second's last character
+ * (`['工作', '作坊']` → `工作坊`).
+ */
+function phraseOf([first, second]: readonly string[]): string {
+  return `${first ?? ''}${[...(second ?? '')].at(-1) ?? ''}`;
 }
 
 /**
