@@ -290,7 +290,9 @@ describe.runIf(dialects.length === 2)('broad searches on SQLite and PostgreSQL',
     const clock = createTestClock();
     const servers = await Promise.all(dialects.map((dialect) => serveOnDialect(dialect, clock)));
     try {
-      await Promise.all(servers.map((server) => insertEvents(server.fixture.db, [...MANY_EVENTS, ...SUMMARY_ZEBRAS], new Date())));
+      // "people" is in every zebra event's summary and in two titles: fewer in the best rank than a page.
+      const peopleTitles = ['2027-06-01', '2027-02-01'].map((startsOn, index) => madeEvent(`evt-people-${index}`, startsOn, { title: 'People of the Harbour' }));
+      await Promise.all(servers.map((server) => insertEvents(server.fixture.db, [...MANY_EVENTS, ...SUMMARY_ZEBRAS, ...peopleTitles], new Date())));
       const queries = [
         'keyword=zebra',
         'keyword=zebra&page=2',
@@ -308,7 +310,10 @@ describe.runIf(dialects.length === 2)('broad searches on SQLite and PostgreSQL',
         'keyword=zebra&date_from=2027-03-01&date_to=2027-03-31',
         'keyword=watch',
         'keyword=people',
+        'keyword=people&page=2',
         'keyword=people&page=3',
+        'keyword=people&page=101',
+        'keyword=people&location=taipei',
         'location=hualien',
         'location=hualien&page=3',
         'location=hualien&price=free&level=beginner',

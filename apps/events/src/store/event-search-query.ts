@@ -143,8 +143,11 @@ async function findRanked(db: Kysely<EventsDatabase>, conditions: IndexCondition
  * fill it.
  */
 async function findPostgresPage(db: Kysely<EventsDatabase>, conditions: IndexConditions, offset: number, limit: number, cap: number): Promise<EventSearchPage> {
-  const known = await termCountsOf(db, conditions);
-  if (known !== undefined && known.atLeast > cap) return { rows: await walkRanks(db, conditions, offset, limit, known.ranks), count: cap, exact: false };
+  const known = await walkCountedTitles(db, conditions, offset, limit, cap);
+  if (known !== undefined && known.counts.atLeast > cap) {
+    const rows = known.walked.length === limit ? known.walked : await walkRanks(db, conditions, offset, limit, known.counts);
+    return { rows, count: cap, exact: false };
+  }
   const words = postgresWords(conditions.words);
   const rankOf =
     conditions.words.length === 0
@@ -162,31 +165,33 @@ async function findPostgresPage(db: Kysely<EventsDatabase>, conditions: IndexCon
   const page = rows.filter((row) => row.id !== null).map(({ matches: _matches, rank_matches: _ranks, ...row }) => row);
   if (counted.exact) return { rows: page, ...counted };
   if (conditions.words.length === 0) return { rows: await walkOrFind(db, conditions, undefined, offset, limit, true), ...counted };
-  return { rows: await walkRanks(db, conditions, offset, limit, sampled), ...counted };
+  return { rows: await walkRanks(db, conditions, offset, limit, { ranks: sampled, exact: false }), ...counted };
 }
 
 /**
  * PostgreSQL: a page of a search with words that match more than the count
  * goes, rank by rank: each rank's page walked in start order, or found by
- * {@link findInRank} when the rank is too sparse to walk (`density[i]`, about
+ * {@link findInRank} when the rank is too sparse to walk (`ranks[i]`, about
  * how many of the matches are in rank `i`, is below what the page needs) or
- * the walk does not fill it.
+ * the walk does not fill it. When the ranks' counts are `exact`, no rank's
+ * matches are counted again.
  */
 async function walkRanks(
   db: Kysely<EventsDatabase>,
   conditions: IndexConditions,
   offset: number,
   limit: number,
-  density: readonly number[],
+  { ranks, exact }: { ranks: readonly number[]; exact: boolean },
 ): Promise<EventRow[]> {
   const found: EventRow[] = [];
   let skip = offset;
   for (const [index, rank] of MATCH_RANKS.entries()) {
     const need = limit - found.length;
-    const rows = await walkOrFind(db, conditions, rank, skip, need, (density[index] ?? 0) >= need);
+    const inRank = ranks[index] ?? 0;
+    const rows = await walkOrFind(db, conditions, rank, skip, need, inRank >= need, exact ? inRank : undefined);
     found.push(...rows);
     if (found.length === limit) break;
-    skip = rows.length > 0 || skip === 0 ? 0 : skip - (await countInRank(db, conditions, rank, skip));
+    skip = rows.length > 0 || skip === 0 ? 0 : skip - (exact ? inRank : await countInRank(db, conditions, rank, skip));
   }
   return found;
 }
@@ -195,8 +200,10 @@ async function walkRanks(
 type TermCounts = {
   /** Matches there are at least. */
   atLeast: number;
-  /** About how many matches each rank of {@link MATCH_RANKS} holds (exact for a whole term). */
+  /** About how many matches each rank of {@link MATCH_RANKS} holds. */
   ranks: [number, number, number];
+  /** Whether `ranks` are the exact numbers (a whole term or a phrase; a beginning's terms may share events). */
+  exact: boolean;
 };
 
 /**
@@ -207,8 +214,19 @@ type TermCounts = {
  * triggers in the rows' own transactions) say of its matches, read in one
  * index lookup; undefined for any other search. A beginning's terms may
  * share events, so the most events any one of them is in is the lower bound.
+ *
+ * The same statement walks the title rank ({@link walkRank}) when the counts
+ * say the word matches more than `cap` and its titles could fill the page, so
+ * a broad word's usual page costs one round trip; `walked` is that walk's
+ * rows (the page when it holds `limit`), empty when it did not run.
  */
-async function termCountsOf(db: Kysely<EventsDatabase>, conditions: IndexConditions): Promise<TermCounts | undefined> {
+async function walkCountedTitles(
+  db: Kysely<EventsDatabase>,
+  conditions: IndexConditions,
+  offset: number,
+  limit: number,
+  cap: number,
+): Promise<{ counts: TermCounts; walked: EventRow[] } | undefined> {
   const facets = facetTermsOf(conditions);
   const [word] = conditions.words;
   if (word === undefined || conditions.words.length > 1 || facets.length > 1 || hasDates(conditions)) return undefined;
@@ -218,13 +236,28 @@ async function termCountsOf(db: Kysely<EventsDatabase>, conditions: IndexConditi
   else if (word.kind === 'phrase' && word.terms.length === 1) counted = sql`events_search_term_counts where term = ${word.terms[0]}`;
   else if (word.kind === 'phrase' && word.terms.length === 2) counted = sql`events_search_phrase_counts where phrase = ${phraseOf(word.terms)}`;
   else return undefined;
-  const {
-    rows: [counts],
-  } = await sql<{ at_least: number | null; title: string | null; tags: string | null; anywhere: string | null }>`select max(anywhere) as at_least,
-      sum(in_title) as title, sum(in_tags - in_title) as tags, sum(anywhere - in_tags) as anywhere
-    from ${counted} and facet = ${facets[0] ?? ''}`.execute(db);
-  return { atLeast: counts?.at_least ?? 0, ranks: [Number(counts?.title ?? 0), Number(counts?.tags ?? 0), Number(counts?.anywhere ?? 0)] };
+  // The walk runs only when the counts allow it (PostgreSQL checks a condition on the outer row alone once, before the scan).
+  const walks = sql`counts.at_least > ${cap} and counts.title >= ${limit}`;
+  const { rows } = await sql<CountedWalk>`with counts as (
+      select max(anywhere) as at_least, sum(in_title) as title, sum(in_tags - in_title) as tags, sum(anywhere - in_tags) as anywhere
+      from ${counted} and facet = ${facets[0] ?? ''})
+    select counts.at_least, counts.title as title_matches, counts.tags as tags_matches, counts.anywhere as anywhere_matches, walked.*
+    from counts left join lateral (${walkStatement(conditions, 'title', offset, limit, walks)}) as walked on true`.execute(db);
+  const [first] = rows;
+  const ranks: TermCounts['ranks'] = [Number(first?.title_matches ?? 0), Number(first?.tags_matches ?? 0), Number(first?.anywhere_matches ?? 0)];
+  const walked = rows
+    .filter((row) => row.id !== null)
+    .map(({ at_least: _atLeast, title_matches: _title, tags_matches: _tags, anywhere_matches: _anywhere, ...row }) => row);
+  return { counts: { atLeast: first?.at_least ?? 0, ranks, exact: word.kind !== 'prefix' }, walked };
 }
+
+/** A row of {@link walkCountedTitles}: the counts, and a walked event's columns (null when none was walked). */
+type CountedWalk = EventRow & {
+  at_least: number | null;
+  title_matches: string | null;
+  tags_matches: string | null;
+  anywhere_matches: string | null;
+};
 
 /**
  * The key of two pairs of characters side by side in `events_search_phrase_counts`
@@ -237,7 +270,8 @@ function phraseOf([first, second]: readonly string[]): string {
 
 /**
  * PostgreSQL: the page of one rank, walked in start order when `walks` and
- * the walk fills it, else as {@link findInRank} finds it.
+ * the walk fills it, else as {@link findInRank} finds it (`matches`, when
+ * known, being how many the rank holds).
  */
 async function walkOrFind(
   db: Kysely<EventsDatabase>,
@@ -246,12 +280,13 @@ async function walkOrFind(
   offset: number,
   limit: number,
   walks: boolean,
+  matches?: number,
 ): Promise<EventRow[]> {
   if (walks) {
     const rows = await walkRank(db, conditions, rank, offset, limit);
     if (rows.length === limit) return rows;
   }
-  return findInRank(db, conditions, rank, offset, limit);
+  return findInRank(db, conditions, rank, offset, limit, matches);
 }
 
 /**
@@ -270,29 +305,46 @@ async function walkRank(
   offset: number,
   limit: number,
 ): Promise<EventRow[]> {
+  const { rows } = await walkStatement(conditions, rank, offset, limit).execute(db);
+  return rows;
+}
+
+/** The statement of {@link walkRank}, walking only when `walks` (a condition on other tables' columns) holds. */
+function walkStatement(
+  conditions: IndexConditions,
+  rank: MatchRank | undefined,
+  offset: number,
+  limit: number,
+  walks: RawBuilder<unknown> = sql`true`,
+): RawBuilder<EventRow> {
   const words = postgresWords(conditions.words);
   const weighted = postgresWords(conditions.words, WORD_WEIGHTS);
   const checks: RawBuilder<unknown>[] = [];
-  const facets = postgresFacets(conditions);
+  // The city's facet term is its ID without hyphens: the walk reads the city's events alone, so only the other filters are checked.
+  const facets = postgresFacets({ ...conditions, location: undefined });
   if (facets !== '') checks.push(sql`events.search_vector @@ ${facets}::tsquery`);
-  // The city's facet term is its ID without hyphens, so this is the same filter; it walks the city's events alone.
   const inCity = conditions.location === undefined ? sql`` : sql`and events.location = ${conditions.location}`;
   if (rank === 'title') checks.push(sql`events.search_title_vector @@ ${words}::tsquery`);
   if (rank === 'tags') checks.push(sql`events.search_tags_vector @@ ${words}::tsquery and not events.search_title_vector @@ ${words}::tsquery`);
   if (rank === 'anywhere') checks.push(sql`events.search_vector @@ ${weighted}::tsquery and not events.search_tags_vector @@ ${words}::tsquery`);
-  const { rows } = await sql<EventRow>`select ${sql.raw(EVENT_ROW_COLUMNS.join(', '))} from (
+  return sql<EventRow>`select ${sql.raw(EVENT_ROW_COLUMNS.join(', '))} from (
       select ${FOUND_COLUMNS}, ${checks.length === 0 ? sql`true` : sql.join(checks, sql` and `)} as matched
-      ${eventsInDates(conditions)} ${inCity} order by events.starts_at_ms, events.id limit ${WALKED_EVENTS}) as walked
-    where matched limit ${limit} offset ${offset}`.execute(db);
-  return rows;
+      ${eventsInDates(conditions)} and ${walks} ${inCity} order by events.starts_at_ms, events.id limit ${WALKED_EVENTS}) as walked
+    where matched limit ${limit} offset ${offset}`;
 }
 
+/**
+ * The page of one rank (every rank when `rank` is undefined) in start order,
+ * from the index. On PostgreSQL `matches`, when the caller knows it, is how
+ * many the rank holds (else they are counted, up to {@link PLANNED_FEW} + 1).
+ */
 async function findInRank(
   db: Kysely<EventsDatabase>,
   conditions: IndexConditions,
   rank: MatchRank | undefined,
   offset: number,
   limit: number,
+  matches?: number,
 ): Promise<EventRow[]> {
   if (dialectOf(db) === 'sqlite') {
     const { rows } = await sql<EventRow>`select ${FOUND_COLUMNS} ${sqliteMatches(conditions, rank, true)}
@@ -303,12 +355,13 @@ async function findInRank(
   // either way: reading every event in start order when none match, or sorting thousands of matches
   // for a page of ten. So a few matches (counted first) are gathered from the GIN indexes and sorted
   // in a materialized step; for many, the planner chooses (often the start index, stopping at the page).
-  const matches = postgresMatches(conditions, rank);
-  const few = (await countRows(db, sql`select 1 ${matches}`, PLANNED_FEW + 1)) <= PLANNED_FEW;
+  if (matches !== undefined && matches <= offset) return [];
+  const inRank = postgresMatches(conditions, rank);
+  const few = (matches ?? (await countRows(db, sql`select 1 ${inRank}`, PLANNED_FEW + 1))) <= PLANNED_FEW;
   const { rows } = few
-    ? await sql<EventRow>`with found as materialized (select ${FOUND_COLUMNS} ${matches})
+    ? await sql<EventRow>`with found as materialized (select ${FOUND_COLUMNS} ${inRank})
         select * from found order by starts_at_ms, id limit ${limit} offset ${offset}`.execute(db)
-    : await sql<EventRow>`select ${FOUND_COLUMNS} ${matches} order by events.starts_at_ms, events.id limit ${limit} offset ${offset}`.execute(db);
+    : await sql<EventRow>`select ${FOUND_COLUMNS} ${inRank} order by events.starts_at_ms, events.id limit ${limit} offset ${offset}`.execute(db);
   return rows;
 }
 
