@@ -291,7 +291,9 @@ describe.runIf(dialects.length === 2)('broad searches on SQLite and PostgreSQL',
     const servers = await Promise.all(dialects.map((dialect) => serveOnDialect(dialect, clock)));
     try {
       // "people" is in every zebra event's summary and in two titles: fewer in the best rank than a page.
-      const peopleTitles = ['2027-06-01', '2027-02-01'].map((startsOn, index) => madeEvent(`evt-people-${index}`, startsOn, { title: 'People of the Harbour' }));
+      const peopleTitles = ['2027-06-01', '2027-02-01'].map((startsOn, index) =>
+        madeEvent(`evt-people-${index}`, startsOn, { title: 'People of the Harbour' }),
+      );
       await Promise.all(servers.map((server) => insertEvents(server.fixture.db, [...MANY_EVENTS, ...SUMMARY_ZEBRAS, ...peopleTitles], new Date())));
       const queries = [
         'keyword=zebra',
