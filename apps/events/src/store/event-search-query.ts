@@ -140,7 +140,9 @@ async function findRanked(db: Kysely<EventsDatabase>, conditions: IndexCondition
  * order) are read once with their rank, counted, and, when they are all the
  * matches, sorted for the page. With more, each rank's page is walked in
  * start order ({@link walkRank}), or found as before when the walk does not
- * fill it.
+ * fill it. A search the term or phrase counts describe reads them first, in
+ * one statement with the walk of its title rank ({@link walkCountedTitles}),
+ * and goes to the GIN indexes only when they say `cap` or fewer match.
  */
 async function findPostgresPage(db: Kysely<EventsDatabase>, conditions: IndexConditions, offset: number, limit: number, cap: number): Promise<EventSearchPage> {
   const known = await walkCountedTitles(db, conditions, offset, limit, cap);

@@ -327,11 +327,7 @@ export const eventsMigrations: Record<string, Migration> = {
       if (dialectOf(db) === 'postgres') await createPostgresTermCounts(db);
     },
     async down(db: Kysely<unknown>) {
-      if (dialectOf(db) !== 'postgres') return;
-      for (const operation of ['insert', 'update', 'delete'])
-        await sql`drop trigger ${sql.id(`events_search_term_counts_after_${operation}`)} on events`.execute(db);
-      await sql`drop function events_search_count_terms()`.execute(db);
-      await sql`drop table events_search_term_counts`.execute(db);
+      if (dialectOf(db) === 'postgres') await dropPostgresCounts(db, 'events_search_term_counts', 'events_search_count_terms');
     },
   },
   // A Chinese word of three characters is two pairs side by side (工作坊: 工作 作坊), which no count of
@@ -343,11 +339,7 @@ export const eventsMigrations: Record<string, Migration> = {
       if (dialectOf(db) === 'postgres') await createPostgresPhraseCounts(db);
     },
     async down(db: Kysely<unknown>) {
-      if (dialectOf(db) !== 'postgres') return;
-      for (const operation of ['insert', 'update', 'delete'])
-        await sql`drop trigger ${sql.id(`events_search_phrase_counts_after_${operation}`)} on events`.execute(db);
-      await sql`drop function events_search_count_phrases()`.execute(db);
-      await sql`drop table events_search_phrase_counts`.execute(db);
+      if (dialectOf(db) === 'postgres') await dropPostgresCounts(db, 'events_search_phrase_counts', 'events_search_count_phrases');
     },
   },
 };
@@ -499,6 +491,13 @@ async function createPostgresCounts(
   await sql`create trigger ${trigger('delete')} after delete on events
     referencing old table as old_rows for each statement execute function ${counter}()`.execute(db);
   await upsert(counts.countedOf('events', '1')).execute(db);
+}
+
+/** PostgreSQL: undoes {@link createPostgresCounts}: the three triggers, their function and the table of counts. */
+async function dropPostgresCounts(db: Kysely<unknown>, table: string, counter: string): Promise<void> {
+  for (const operation of ['insert', 'update', 'delete']) await sql`drop trigger ${sql.id(`${table}_after_${operation}`)} on events`.execute(db);
+  await sql`drop function ${sql.id(counter)}()`.execute(db);
+  await sql`drop table ${sql.id(table)}`.execute(db);
 }
 
 /**
