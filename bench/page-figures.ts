@@ -60,6 +60,7 @@ const EVENTS_PATH = '/events';
  */
 const INSTRUMENT_PAGE = `(() => {
   const registrations = (window.__benchRegistrations = []);
+  window.__benchPendingRegistrations = 0;
   document.addEventListener('click', () => { window.__benchClickAt = performance.now(); }, { capture: true });
   const json = Response.prototype.json;
   Response.prototype.json = function () {
@@ -73,15 +74,17 @@ const INSTRUMENT_PAGE = `(() => {
   const register = prototype.registerTool;
   prototype.registerTool = function (tool, options) {
     const calledAt = performance.now();
+    window.__benchPendingRegistrations += 1;
     const answer = register.call(this, tool, options);
-    Promise.resolve(answer).then(() => registrations.push({ name: tool.name, calledAt, at: performance.now() }), () => undefined);
+    const settled = () => { window.__benchPendingRegistrations -= 1; };
+    Promise.resolve(answer).then(() => { settled(); registrations.push({ name: tool.name, calledAt, at: performance.now() }); }, settled);
     return answer;
   };
 })();`;
 
 /** One tool registered: when the page called registerTool, and when its promise resolved (ms, the page's clock). */
 type Registration = { name: string; calledAt: number; at: number };
-type PageState = { registrations: Registration[]; clickAt: number | null; dataAt: number | null; path: string };
+type PageState = { registrations: Registration[]; pending: number; clickAt: number | null; dataAt: number | null; path: string };
 
 /**
  * Measures P3 and P4 (see the module).
@@ -118,9 +121,15 @@ export async function measurePageFigures(runs: number): Promise<FigureRow[]> {
 
 async function pageState(page: Page): Promise<PageState> {
   return page.evaluate(() => {
-    const win = window as unknown as { __benchRegistrations?: Registration[]; __benchClickAt?: number; __benchDataAt?: number };
+    const win = window as unknown as {
+      __benchRegistrations?: Registration[];
+      __benchPendingRegistrations?: number;
+      __benchClickAt?: number;
+      __benchDataAt?: number;
+    };
     return {
       registrations: [...(win.__benchRegistrations ?? [])],
+      pending: win.__benchPendingRegistrations ?? 0,
       clickAt: win.__benchClickAt ?? null,
       dataAt: win.__benchDataAt ?? null,
       path: location.pathname,
@@ -156,7 +165,7 @@ async function lastRegistration(page: Page, path: string, names: readonly string
 /**
  * A full load of `url` in a fresh context: how long after navigation start
  * the last of `names` was registered; without `names`, the page is let go
- * quiet (network idle) and the tools it registered by then are the answer's `names`.
+ * quiet (network idle) until it has registered a tool and has no registerTool call unanswered, and the tools it registered are the answer's `names`.
  */
 async function fullLoad(browser: Browser, url: string, names?: readonly string[]): Promise<{ names: string[]; ms: number }> {
   const context = await browser.newContext();
@@ -168,8 +177,15 @@ async function fullLoad(browser: Browser, url: string, names?: readonly string[]
       return { names: [...names], ms: await registeredAt(page, new URL(url).pathname, names, 0) };
     }
     await page.goto(url, { waitUntil: 'networkidle' });
-    const { registrations } = await pageState(page);
-    if (registrations.length === 0) throw new Error(`${url} registered no tool.`);
+    // The tools' chunk may still be evaluating when the network goes quiet: wait until the page has
+    // registered a tool and has no registerTool call unanswered.
+    const deadline = Date.now() + 30_000;
+    let { registrations, pending } = await pageState(page);
+    while (registrations.length === 0 || pending > 0) {
+      if (Date.now() > deadline) throw new Error(`${url} registered no tool within 30 s.`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      ({ registrations, pending } = await pageState(page));
+    }
     return { names: [...new Set(registrations.map((item) => item.name))].sort(), ms: Math.max(...registrations.map((item) => item.at)) };
   } finally {
     await context.close();
